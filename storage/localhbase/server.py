@@ -1,0 +1,638 @@
+"""The local HBase server: HBase's Thrift1 API over :class:`Store`.
+
+It serves the ``Hbase.thrift`` IDL that happybase ships, with the binary
+protocol and buffered transport happybase uses by default, so
+``happybase.Connection(host, port)`` talks to it unchanged. Each client
+connection gets a thread; sockets use TCP_NODELAY.
+
+Errors are what real HBase's Thrift server sends: an ``IOError`` whose message
+starts with the Java exception's class name (``...TableNotFoundException``,
+``...NoSuchColumnFamilyException``, ...), ``IllegalArgument`` for a bad scanner
+id, ``AlreadyExists`` for a table that exists. An error never stops the server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import logging
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import happybase  # noqa: F401  (loads the Hbase_thrift module from its IDL)
+import Hbase_thrift as T
+from thriftpy2.protocol import TCyBinaryProtocolFactory
+from thriftpy2.thrift import TProcessor
+from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransportException
+
+from .encoding import MAX_TS
+from .filters import Filter, FilterError, apply_filter, parse_filter
+from .store import (
+    BadArgument,
+    Cell,
+    FamilyDescriptor,
+    Mutation,
+    NoSuchFamily,
+    ReadSpec,
+    Store,
+    StoreError,
+    TableExists,
+    TableNotDisabled,
+    TableNotEnabled,
+    TableNotFound,
+    parse_column,
+)
+
+log = logging.getLogger("storage.localhbase")
+
+_JAVA_NAMES: dict[type[StoreError], str] = {
+    TableNotFound: "org.apache.hadoop.hbase.TableNotFoundException",
+    TableNotEnabled: "org.apache.hadoop.hbase.TableNotEnabledException",
+    TableNotDisabled: "org.apache.hadoop.hbase.TableNotDisabledException",
+    NoSuchFamily: "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException",
+    BadArgument: "org.apache.hadoop.hbase.DoNotRetryIOException",
+}
+
+SCANNER_IDLE_SECONDS = 600
+
+
+def _io_error(exc: StoreError | FilterError) -> Exception:
+    if isinstance(exc, FilterError):
+        return T.IOError(message=f"java.lang.IllegalArgumentException: {exc}")
+    name = _JAVA_NAMES.get(type(exc), "java.io.IOException")
+    return T.IOError(message=f"{name}: {exc}")
+
+
+def _columns(columns: Sequence[bytes] | None) -> dict[bytes, frozenset[bytes] | None] | None:
+    """Thrift column list (``cf`` or ``cf:q``) -> :class:`ReadSpec` columns."""
+    if not columns:
+        return None
+    out: dict[bytes, set[bytes] | None] = {}
+    for column in columns:
+        family, qualifier = parse_column(column)
+        if qualifier is None:
+            out[family] = None
+        elif family not in out or out[family] is not None:
+            out.setdefault(family, set()).add(qualifier)  # type: ignore[union-attr]
+    return {f: (frozenset(q) if q is not None else None) for f, q in out.items()}
+
+
+def _max_ts(timestamp: int | None) -> int | None:
+    return None if timestamp is None or timestamp == MAX_TS else timestamp
+
+
+def _row_result(row: bytes, cells: Sequence[Cell], sort_columns: bool) -> Any:
+    if sort_columns:
+        return T.TRowResult(
+            row=row,
+            sortedColumns=[
+                T.TColumn(columnName=f + b":" + q, cell=T.TCell(value=v, timestamp=ts))
+                for f, q, ts, v in cells
+            ],
+        )
+    return T.TRowResult(
+        row=row,
+        columns={f + b":" + q: T.TCell(value=v, timestamp=ts) for f, q, ts, v in cells},
+    )
+
+
+@dataclass
+class _Scanner:
+    rows: Iterator[tuple[bytes, list[Cell]]]
+    flt: Filter | None
+    batch_size: int | None
+    sort_columns: bool
+    pending: list[Any] = field(default_factory=list)
+    last_used: float = field(default_factory=time.monotonic)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def fetch(self, n: int) -> list[Any]:
+        out = self.pending[:n]
+        del self.pending[:n]
+        while len(out) < n:
+            if self.flt is not None and self.flt.exhausted:
+                break
+            try:
+                row, cells = next(self.rows)
+            except StopIteration:
+                break
+            if self.flt is not None:
+                kept = apply_filter(self.flt, row, cells)
+                if kept is None:
+                    continue
+                cells = kept
+            if self.batch_size:
+                chunks = [
+                    _row_result(row, cells[i : i + self.batch_size], self.sort_columns)
+                    for i in range(0, len(cells), self.batch_size)
+                ]
+            else:
+                chunks = [_row_result(row, cells, self.sort_columns)]
+            room = n - len(out)
+            out.extend(chunks[:room])
+            self.pending.extend(chunks[room:])
+        return out
+
+
+class Handler:
+    """Implements every call of the ``Hbase`` Thrift1 service."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._scanners: dict[int, _Scanner] = {}
+        self._scanner_ids = itertools.count(1)
+        self._scanner_lock = threading.Lock()
+
+    # -- tables ---------------------------------------------------------------
+
+    def enableTable(self, tableName: bytes) -> None:
+        self.store.set_enabled(tableName, True)
+
+    def disableTable(self, tableName: bytes) -> None:
+        self.store.set_enabled(tableName, False)
+
+    def isTableEnabled(self, tableName: bytes) -> bool:
+        return self.store.table(tableName).enabled
+
+    def compact(self, tableNameOrRegionName: bytes) -> None:
+        self.store.compact(tableNameOrRegionName, major=False)
+
+    def majorCompact(self, tableNameOrRegionName: bytes) -> None:
+        self.store.compact(tableNameOrRegionName, major=True)
+
+    def getTableNames(self) -> list[bytes]:
+        return self.store.table_names()
+
+    def getColumnDescriptors(self, tableName: bytes) -> dict[bytes, Any]:
+        info = self.store.table(tableName)
+        out = {}
+        for fd in info.families.values():
+            name = fd.name + b":"
+            out[name] = T.ColumnDescriptor(
+                name=name,
+                maxVersions=fd.max_versions,
+                compression=fd.compression,
+                inMemory=fd.in_memory,
+                bloomFilterType=fd.bloom_filter_type,
+                bloomFilterVectorSize=fd.bloom_filter_vector_size,
+                bloomFilterNbHashes=fd.bloom_filter_nb_hashes,
+                blockCacheEnabled=fd.block_cache_enabled,
+                timeToLive=fd.time_to_live if fd.time_to_live > 0 else 2**31 - 1,
+            )
+        return out
+
+    def getTableRegions(self, tableName: bytes) -> list[Any]:
+        info = self.store.table(tableName)
+        return [
+            T.TRegionInfo(
+                startKey=b"",
+                endKey=b"",
+                id=info.table_id,
+                name=info.name + b",,%d" % info.table_id,
+                version=1,
+                serverName=b"localhost",
+                port=0,
+            )
+        ]
+
+    def createTable(self, tableName: bytes, columnFamilies: list[Any]) -> None:
+        families = []
+        for cd in columnFamilies:
+            ttl = cd.timeToLive if cd.timeToLive is not None else -1
+            families.append(
+                FamilyDescriptor(
+                    name=cd.name.rstrip(b":"),
+                    max_versions=cd.maxVersions if cd.maxVersions is not None else 3,
+                    time_to_live=-1 if ttl < 0 or ttl >= 2**31 - 1 else ttl,
+                    compression=cd.compression or "NONE",
+                    in_memory=bool(cd.inMemory),
+                    bloom_filter_type=cd.bloomFilterType or "NONE",
+                    bloom_filter_vector_size=cd.bloomFilterVectorSize or 0,
+                    bloom_filter_nb_hashes=cd.bloomFilterNbHashes or 0,
+                    block_cache_enabled=bool(cd.blockCacheEnabled),
+                )
+            )
+        try:
+            self.store.create_table(tableName, families)
+        except TableExists as exc:
+            raise T.AlreadyExists(message=f"table name already in use: {exc}") from None
+        except BadArgument as exc:
+            raise T.IllegalArgument(message=str(exc)) from None
+
+    def deleteTable(self, tableName: bytes) -> None:
+        self.store.delete_table(tableName)
+
+    # -- reads ----------------------------------------------------------------
+
+    def _cells(
+        self, table: bytes, row: bytes, column: bytes, versions: int, max_ts: int | None
+    ) -> list[Any]:
+        spec = ReadSpec(columns=_columns([column]), max_ts=max_ts, versions=versions)
+        rows = self.store.get_rows(table, [row], spec)
+        if not rows:
+            return []
+        return [T.TCell(value=v, timestamp=ts) for _, _, ts, v in rows[0][1]]
+
+    def get(self, tableName: bytes, row: bytes, column: bytes, attributes: Any) -> list[Any]:
+        return self._cells(tableName, row, column, 1, None)
+
+    def getVer(
+        self, tableName: bytes, row: bytes, column: bytes, numVersions: int, attributes: Any
+    ) -> list[Any]:
+        return self._cells(tableName, row, column, numVersions, None)
+
+    def getVerTs(
+        self,
+        tableName: bytes,
+        row: bytes,
+        column: bytes,
+        timestamp: int,
+        numVersions: int,
+        attributes: Any,
+    ) -> list[Any]:
+        return self._cells(tableName, row, column, numVersions, _max_ts(timestamp))
+
+    def _rows(
+        self,
+        table: bytes,
+        rows: Sequence[bytes],
+        columns: Sequence[bytes] | None,
+        timestamp: int | None,
+    ) -> list[Any]:
+        spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
+        return [_row_result(r, c, False) for r, c in self.store.get_rows(table, rows, spec)]
+
+    def getRow(self, tableName: bytes, row: bytes, attributes: Any) -> list[Any]:
+        return self._rows(tableName, [row], None, None)
+
+    def getRowWithColumns(
+        self, tableName: bytes, row: bytes, columns: list[bytes], attributes: Any
+    ) -> list[Any]:
+        return self._rows(tableName, [row], columns, None)
+
+    def getRowTs(self, tableName: bytes, row: bytes, timestamp: int, attributes: Any) -> list[Any]:
+        return self._rows(tableName, [row], None, timestamp)
+
+    def getRowWithColumnsTs(
+        self, tableName: bytes, row: bytes, columns: list[bytes], timestamp: int, attributes: Any
+    ) -> list[Any]:
+        return self._rows(tableName, [row], columns, timestamp)
+
+    def getRows(self, tableName: bytes, rows: list[bytes], attributes: Any) -> list[Any]:
+        return self._rows(tableName, rows, None, None)
+
+    def getRowsWithColumns(
+        self, tableName: bytes, rows: list[bytes], columns: list[bytes], attributes: Any
+    ) -> list[Any]:
+        return self._rows(tableName, rows, columns, None)
+
+    def getRowsTs(
+        self, tableName: bytes, rows: list[bytes], timestamp: int, attributes: Any
+    ) -> list[Any]:
+        return self._rows(tableName, rows, None, timestamp)
+
+    def getRowsWithColumnsTs(
+        self,
+        tableName: bytes,
+        rows: list[bytes],
+        columns: list[bytes],
+        timestamp: int,
+        attributes: Any,
+    ) -> list[Any]:
+        return self._rows(tableName, rows, columns, timestamp)
+
+    def getRowOrBefore(self, tableName: bytes, row: bytes, family: bytes) -> list[Any]:
+        raise T.IOError(message="java.io.IOException: getRowOrBefore is not supported")
+
+    def getRegionInfo(self, row: bytes) -> Any:
+        raise T.IOError(message="java.io.IOException: getRegionInfo is not supported")
+
+    # -- writes ---------------------------------------------------------------
+
+    @staticmethod
+    def _mutations(mutations: Sequence[Any]) -> list[Mutation]:
+        return [
+            Mutation(column=m.column, value=m.value or b"", is_delete=bool(m.isDelete))
+            for m in mutations
+        ]
+
+    def mutateRow(
+        self, tableName: bytes, row: bytes, mutations: list[Any], attributes: Any
+    ) -> None:
+        self.store.mutate_rows(tableName, [(row, self._mutations(mutations))])
+
+    def mutateRowTs(
+        self,
+        tableName: bytes,
+        row: bytes,
+        mutations: list[Any],
+        timestamp: int,
+        attributes: Any,
+    ) -> None:
+        self.store.mutate_rows(tableName, [(row, self._mutations(mutations))], timestamp)
+
+    def mutateRows(self, tableName: bytes, rowBatches: list[Any], attributes: Any) -> None:
+        self.store.mutate_rows(
+            tableName, [(b.row, self._mutations(b.mutations)) for b in rowBatches]
+        )
+
+    def mutateRowsTs(
+        self, tableName: bytes, rowBatches: list[Any], timestamp: int, attributes: Any
+    ) -> None:
+        self.store.mutate_rows(
+            tableName, [(b.row, self._mutations(b.mutations)) for b in rowBatches], timestamp
+        )
+
+    def atomicIncrement(self, tableName: bytes, row: bytes, column: bytes, value: int) -> int:
+        return self.store.increment(tableName, row, column, value)
+
+    def increment(self, increment: Any) -> None:
+        self.store.increment(increment.table, increment.row, increment.column, increment.ammount)
+
+    def incrementRows(self, increments: list[Any]) -> None:
+        for inc in increments:
+            self.increment(inc)
+
+    def deleteAll(self, tableName: bytes, row: bytes, column: bytes, attributes: Any) -> None:
+        self.store.mutate_rows(tableName, [(row, [Mutation(column, is_delete=True)])])
+
+    def deleteAllTs(
+        self, tableName: bytes, row: bytes, column: bytes, timestamp: int, attributes: Any
+    ) -> None:
+        self.store.mutate_rows(tableName, [(row, [Mutation(column, is_delete=True)])], timestamp)
+
+    def deleteAllRow(self, tableName: bytes, row: bytes, attributes: Any) -> None:
+        self.store.delete_row(tableName, row)
+
+    def deleteAllRowTs(self, tableName: bytes, row: bytes, timestamp: int, attributes: Any) -> None:
+        self.store.delete_row(tableName, row, timestamp)
+
+    def checkAndPut(
+        self,
+        tableName: bytes,
+        row: bytes,
+        column: bytes,
+        value: bytes | None,
+        mput: Any,
+        attributes: Any,
+    ) -> bool:
+        return self.store.check_and_put(tableName, row, column, value, self._mutations([mput])[0])
+
+    def append(self, append: Any) -> list[Any]:
+        raise T.IOError(message="java.io.IOException: append is not supported")
+
+    # -- scanners -------------------------------------------------------------
+
+    def _open(
+        self,
+        table: bytes,
+        start: bytes | None,
+        stop: bytes | None,
+        columns: Sequence[bytes] | None,
+        timestamp: int | None = None,
+        filter_string: bytes | None = None,
+        batch_size: int | None = None,
+        sort_columns: bool = False,
+        reverse: bool = False,
+    ) -> int:
+        flt = parse_filter(filter_string) if filter_string else None
+        spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
+        rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
+        scanner = _Scanner(
+            rows, flt, batch_size if batch_size and batch_size > 0 else None, bool(sort_columns)
+        )
+        with self._scanner_lock:
+            self._expire_idle()
+            scanner_id = next(self._scanner_ids) & 0x7FFFFFFF
+            self._scanners[scanner_id] = scanner
+        return scanner_id
+
+    def _expire_idle(self) -> None:
+        deadline = time.monotonic() - SCANNER_IDLE_SECONDS
+        for sid in [s for s, sc in self._scanners.items() if sc.last_used < deadline]:
+            del self._scanners[sid]
+
+    def scannerOpenWithScan(self, tableName: bytes, scan: Any, attributes: Any) -> int:
+        return self._open(
+            tableName,
+            scan.startRow,
+            scan.stopRow,
+            scan.columns,
+            scan.timestamp,
+            scan.filterString,
+            scan.batchSize,
+            bool(scan.sortColumns),
+            bool(scan.reversed),
+        )
+
+    def scannerOpen(
+        self, tableName: bytes, startRow: bytes, columns: list[bytes], attributes: Any
+    ) -> int:
+        return self._open(tableName, startRow, None, columns)
+
+    def scannerOpenWithStop(
+        self,
+        tableName: bytes,
+        startRow: bytes,
+        stopRow: bytes,
+        columns: list[bytes],
+        attributes: Any,
+    ) -> int:
+        return self._open(tableName, startRow, stopRow, columns)
+
+    def scannerOpenWithPrefix(
+        self, tableName: bytes, startAndPrefix: bytes, columns: list[bytes], attributes: Any
+    ) -> int:
+        return self._open(
+            tableName,
+            startAndPrefix,
+            None,
+            columns,
+            filter_string=b"PrefixFilter('" + startAndPrefix.replace(b"'", b"''") + b"')",
+        )
+
+    def scannerOpenTs(
+        self,
+        tableName: bytes,
+        startRow: bytes,
+        columns: list[bytes],
+        timestamp: int,
+        attributes: Any,
+    ) -> int:
+        return self._open(tableName, startRow, None, columns, timestamp)
+
+    def scannerOpenWithStopTs(
+        self,
+        tableName: bytes,
+        startRow: bytes,
+        stopRow: bytes,
+        columns: list[bytes],
+        timestamp: int,
+        attributes: Any,
+    ) -> int:
+        return self._open(tableName, startRow, stopRow, columns, timestamp)
+
+    def _scanner(self, scanner_id: int) -> _Scanner:
+        with self._scanner_lock:
+            scanner = self._scanners.get(scanner_id)
+        if scanner is None:
+            raise T.IllegalArgument(message="scanner ID is invalid")
+        scanner.last_used = time.monotonic()
+        return scanner
+
+    def scannerGet(self, id: int) -> list[Any]:
+        return self.scannerGetList(id, 1)
+
+    def scannerGetList(self, id: int, nbRows: int) -> list[Any]:
+        scanner = self._scanner(id)
+        with scanner.lock:
+            return scanner.fetch(max(nbRows, 1))
+
+    def scannerClose(self, id: int) -> None:
+        with self._scanner_lock:
+            if self._scanners.pop(id, None) is None:
+                raise T.IllegalArgument(message="scanner ID is invalid")
+
+
+class _SafeHandler:
+    """Turns every failure of a call into the Thrift error HBase would send."""
+
+    def __init__(self, handler: Handler) -> None:
+        self._handler = handler
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._handler, name)
+
+        def call(*args: Any) -> Any:
+            try:
+                return method(*args)
+            except (T.IOError, T.IllegalArgument, T.AlreadyExists):
+                raise
+            except (StoreError, FilterError) as exc:
+                raise _io_error(exc) from None
+            except Exception as exc:  # a bug here must not kill the connection
+                log.exception("%s failed", name)
+                raise T.IOError(
+                    message=f"java.io.IOException: {type(exc).__name__}: {exc}"
+                ) from None
+
+        return call
+
+
+class LocalHBaseServer:
+    """A threaded Thrift1 server for one :class:`Store`."""
+
+    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 9090) -> None:
+        self.store = store
+        self.processor = TProcessor(T.Hbase, _SafeHandler(Handler(store)))
+        self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.sock.listen(128)
+        self.host, self.port = self.sock.getsockname()[:2]
+        self._closed = threading.Event()
+        self._clients: set[socket.socket] = set()
+        self._clients_lock = threading.Lock()
+        self._trans = TCyBufferedTransportFactory()
+        self._proto = TCyBinaryProtocolFactory()
+
+    def serve_forever(self) -> None:
+        while not self._closed.is_set():
+            try:
+                client, _ = self.sock.accept()
+            except OSError:
+                if self._closed.is_set():
+                    return
+                raise
+            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self._clients_lock:
+                self._clients.add(client)
+            threading.Thread(target=self._handle, args=(client,), daemon=True).start()
+
+    def _handle(self, client: socket.socket) -> None:
+        tsock = TSocket()
+        tsock.set_handle(client)
+        trans = self._trans.get_transport(tsock)
+        proto = self._proto.get_protocol(trans)
+        try:
+            while True:
+                self.processor.process(proto, proto)
+        except (TTransportException, ConnectionError, EOFError):
+            pass
+        except Exception:
+            # A request the protocol layer could not even decode: HBase drops
+            # such a connection too. The server goes on.
+            log.exception("dropping client connection")
+        finally:
+            with self._clients_lock:
+                self._clients.discard(client)
+            trans.close()
+
+    def shutdown(self) -> None:
+        self._closed.set()
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+        with self._clients_lock:
+            for client in list(self._clients):
+                with contextlib.suppress(OSError):
+                    client.shutdown(socket.SHUT_RDWR)
+
+
+def serve(data: Path, host: str, port: int, ready_file: Path | None = None) -> None:
+    """Run a server until SIGINT/SIGTERM; print one ready line when listening."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    store = Store(data)
+    server = LocalHBaseServer(store, host, port)
+
+    def stop(signum: int, frame: object) -> None:
+        server.shutdown()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(
+        f"localhbase ready on {server.host}:{server.port} data={data} "
+        f"tables={len(store.table_names())}",
+        flush=True,
+    )
+    if ready_file is not None:
+        ready_file.write_text(f"{server.host}:{server.port}\n")
+    try:
+        server.serve_forever()
+    finally:
+        store.close()
+        print("localhbase stopped", flush=True)
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    parser = parser or argparse.ArgumentParser(
+        prog="localhbase", description="Serve a RocksDB directory over HBase's Thrift1 API."
+    )
+    parser.add_argument(
+        "--data", type=Path, required=True, help="RocksDB directory (created if missing)"
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=9090, help="port; 0 picks a free one (default 9090)"
+    )
+    parser.add_argument("--ready-file", type=Path, help="write host:port here once listening")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
+    serve(args.data, args.host, args.port, args.ready_file)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

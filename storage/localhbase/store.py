@@ -1,0 +1,605 @@
+"""HBase's data model on one RocksDB directory.
+
+This is the engine behind the local HBase server: tables with column families,
+versioned cells ordered as HBase orders them, delete markers with HBase's
+masking rules, TTL and max-versions on read, compaction, counters and scans.
+It knows nothing about Thrift; :mod:`storage.localhbase.server` maps the
+Thrift1 API onto it.
+
+Concurrency: every write takes one lock and lands as one RocksDB write batch,
+so a row mutation (and a mutateRows call) is atomic and read-modify-write
+operations (counters, checkAndPut) are exact. Reads take no lock: each read
+works on a RocksDB iterator, which is a consistent snapshot.
+
+Durability: RocksDB's write-ahead log is on and written before a call returns,
+so an acknowledged write survives the server being killed (``kill -9``). As
+with HBase's default WAL (hflush, not hsync), a power cut may lose the last
+writes unless ``sync=True``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+from rocksdict import (
+    DBCompressionType,
+    Options,
+    Rdict,
+    RdictIter,
+    WriteBatch,
+    WriteOptions,
+)
+
+from . import encoding as enc
+from .encoding import MAX_TS, TYPE_DELETE_COLUMN, TYPE_DELETE_FAMILY, TYPE_PUT
+
+# A cell as the store hands it out: (family, qualifier, timestamp, value).
+Cell = tuple[bytes, bytes, int, bytes]
+
+
+class StoreError(Exception):
+    """Base of every error the store raises; the server maps each to Thrift."""
+
+
+class TableNotFound(StoreError):
+    pass
+
+
+class TableExists(StoreError):
+    pass
+
+
+class TableNotEnabled(StoreError):
+    pass
+
+
+class TableNotDisabled(StoreError):
+    pass
+
+
+class NoSuchFamily(StoreError):
+    pass
+
+
+class BadArgument(StoreError):
+    pass
+
+
+@dataclass(frozen=True)
+class FamilyDescriptor:
+    """What HBase's Thrift1 ColumnDescriptor carries, minus the colon."""
+
+    name: bytes
+    max_versions: int = 3
+    time_to_live: int = -1  # seconds; -1 (or HBase's FOREVER) means no TTL
+    compression: str = "NONE"
+    in_memory: bool = False
+    bloom_filter_type: str = "NONE"
+    bloom_filter_vector_size: int = 0
+    bloom_filter_nb_hashes: int = 0
+    block_cache_enabled: bool = False
+
+    @property
+    def ttl_ms(self) -> int | None:
+        if self.time_to_live <= 0 or self.time_to_live >= 2**31 - 1:
+            return None
+        return self.time_to_live * 1000
+
+
+@dataclass
+class TableInfo:
+    name: bytes
+    table_id: int
+    families: dict[bytes, FamilyDescriptor]
+    enabled: bool = True
+
+    def to_json(self) -> bytes:
+        return json.dumps(
+            {
+                "name": self.name.decode("latin-1"),
+                "id": self.table_id,
+                "enabled": self.enabled,
+                "families": [
+                    {**asdict(f), "name": f.name.decode("latin-1")} for f in self.families.values()
+                ],
+            }
+        ).encode()
+
+    @classmethod
+    def from_json(cls, raw: bytes) -> TableInfo:
+        data = json.loads(raw)
+        families = {}
+        for f in data["families"]:
+            fd = FamilyDescriptor(**{**f, "name": f["name"].encode("latin-1")})
+            families[fd.name] = fd
+        return cls(
+            name=data["name"].encode("latin-1"),
+            table_id=data["id"],
+            families=families,
+            enabled=data["enabled"],
+        )
+
+
+@dataclass(frozen=True)
+class ReadSpec:
+    """Which cells of a row a read returns.
+
+    ``columns`` maps a family to the set of qualifiers wanted, or to None for
+    the whole family; None means every family. ``max_ts`` is an exclusive upper
+    bound on timestamps, as in HBase's ``setTimeRange(0, ts)``.
+    """
+
+    columns: dict[bytes, frozenset[bytes] | None] | None = None
+    max_ts: int | None = None
+    versions: int = 1
+
+
+@dataclass
+class Mutation:
+    """One Thrift1 Mutation: a put of ``value``, or a delete of a column/family."""
+
+    column: bytes
+    value: bytes = b""
+    is_delete: bool = False
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def parse_column(column: bytes) -> tuple[bytes, bytes | None]:
+    """``b"cf:q"`` -> (b"cf", b"q"); ``b"cf"`` -> (b"cf", None)."""
+    family, sep, qualifier = column.partition(b":")
+    return family, (qualifier if sep else None)
+
+
+class Store:
+    """The tables of one local HBase server, in one RocksDB directory."""
+
+    def __init__(self, path: str | Path, *, sync: bool = False) -> None:
+        self.path = Path(path)
+        self.path.mkdir(parents=True, exist_ok=True)
+        opts = Options(raw_mode=True)
+        opts.create_if_missing(True)
+        opts.set_compression_type(DBCompressionType.lz4())
+        opts.increase_parallelism(2)
+        self._db = Rdict(str(self.path), opts)
+        self._write_opts = WriteOptions()
+        self._write_opts.sync = sync
+        self._write_lock = threading.Lock()
+        self._ddl_lock = threading.Lock()
+        self._tables: dict[bytes, TableInfo] = {}
+        self._load_tables()
+
+    # -- tables ---------------------------------------------------------------
+
+    def _load_tables(self) -> None:
+        it = self._db.iter()
+        it.seek(enc.META)
+        while it.valid():
+            key = it.key()
+            if not key.startswith(enc.META):
+                break
+            info = TableInfo.from_json(it.value())
+            self._tables[info.name] = info
+            it.next()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def table_names(self) -> list[bytes]:
+        return sorted(self._tables)
+
+    def table(self, name: bytes) -> TableInfo:
+        try:
+            return self._tables[name]
+        except KeyError:
+            raise TableNotFound(name.decode("utf-8", "replace")) from None
+
+    def _enabled_table(self, name: bytes) -> TableInfo:
+        info = self.table(name)
+        if not info.enabled:
+            raise TableNotEnabled(name.decode("utf-8", "replace") + " is disabled.")
+        return info
+
+    def create_table(self, name: bytes, families: Sequence[FamilyDescriptor]) -> None:
+        if not name:
+            raise BadArgument("Table name must not be empty")
+        if not families:
+            raise BadArgument("Table should have at least one column family.")
+        for fd in families:
+            if not fd.name:
+                raise BadArgument("Column family name must not be empty")
+            if fd.max_versions <= 0:
+                raise BadArgument(f"Maximum versions must be positive (family {fd.name!r})")
+        with self._ddl_lock:
+            if name in self._tables:
+                raise TableExists(name.decode("utf-8", "replace"))
+            raw = self._db.get(enc.COUNTER)
+            table_id = (int(raw) if raw else 0) + 1
+            info = TableInfo(name, table_id, {fd.name: fd for fd in families})
+            wb = WriteBatch(raw_mode=True)
+            wb.put(enc.COUNTER, str(table_id).encode())
+            wb.put(enc.META + name, info.to_json())
+            with self._write_lock:
+                self._db.write(wb, self._write_opts)
+            self._tables[name] = info
+
+    def set_enabled(self, name: bytes, enabled: bool) -> None:
+        with self._ddl_lock:
+            info = self.table(name)
+            if info.enabled == enabled:
+                raise (TableNotDisabled if enabled else TableNotEnabled)(
+                    name.decode("utf-8", "replace")
+                )
+            updated = replace(info, enabled=enabled)
+            with self._write_lock:
+                self._db.put(enc.META + name, updated.to_json(), self._write_opts)
+            self._tables[name] = updated
+
+    def delete_table(self, name: bytes) -> None:
+        with self._ddl_lock:
+            info = self.table(name)
+            if info.enabled:
+                raise TableNotDisabled(name.decode("utf-8", "replace"))
+            start = enc.table_prefix(info.table_id)
+            stop = enc.table_prefix(info.table_id + 1)
+            wb = WriteBatch(raw_mode=True)
+            wb.delete(enc.META + name)
+            wb.delete_range(start, stop)
+            with self._write_lock:
+                self._db.write(wb, self._write_opts)
+            del self._tables[name]
+        self._db.compact_range(start, stop)
+
+    # -- writes ---------------------------------------------------------------
+
+    def _check_families(self, info: TableInfo, families: Iterable[bytes]) -> None:
+        for family in families:
+            if family not in info.families:
+                raise NoSuchFamily(
+                    f"Column family {family.decode('utf-8', 'replace')} does not "
+                    f"exist in region {info.name.decode('utf-8', 'replace')} "
+                    f"in table {info.name.decode('utf-8', 'replace')}"
+                )
+
+    def mutate_rows(
+        self,
+        table: bytes,
+        rows: Sequence[tuple[bytes, Sequence[Mutation]]],
+        ts: int | None = None,
+    ) -> None:
+        """Apply puts and deletes to rows, all of them in one atomic write.
+
+        ``ts`` None means "now", as HBase's LATEST_TIMESTAMP does. A delete of
+        ``cf:q`` removes every version of the column with timestamp <= ts, a
+        delete of ``cf`` every cell of the family; puts with such timestamps
+        stay masked until a major compaction, as in HBase.
+        """
+        info = self._enabled_table(table)
+        fams = info.families
+        tid = info.table_id
+        wb = WriteBatch(raw_mode=True)
+        families_seen: set[bytes] = set()
+        stamp = now_ms() if ts is None or ts == MAX_TS else ts
+        for row, mutations in rows:
+            if not row:
+                raise BadArgument("Row key must not be empty")
+            pre = enc.row_prefix(tid, row)
+            for m in mutations:
+                family, _, qualifier = m.column.partition(b":")
+                families_seen.add(family)
+                if not m.is_delete:
+                    wb.put(
+                        pre
+                        + enc.esc(family)
+                        + enc.esc(qualifier)
+                        + enc._TS.pack(MAX_TS - stamp, 255 - TYPE_PUT),
+                        m.value,
+                    )
+                elif b":" in m.column:
+                    wb.put(enc.cell_key(pre, family, qualifier, stamp, TYPE_DELETE_COLUMN), b"")
+                else:
+                    wb.put(enc.cell_key(pre, family, b"", stamp, TYPE_DELETE_FAMILY), b"")
+        if not families_seen <= fams.keys():
+            self._check_families(info, families_seen)
+        with self._write_lock:
+            self._db.write(wb, self._write_opts)
+
+    def delete_row(self, table: bytes, row: bytes, ts: int | None = None) -> None:
+        """Delete every cell of ``row`` with timestamp <= ts (default now)."""
+        info = self._enabled_table(table)
+        self.mutate_rows(table, [(row, [Mutation(f, is_delete=True) for f in info.families])], ts)
+
+    def increment(self, table: bytes, row: bytes, column: bytes, amount: int) -> int:
+        """Add ``amount`` to an 8-byte big-endian counter; return the new value.
+
+        Exact under any number of concurrent callers. Older versions of the
+        counter beyond the family's max versions are removed in the same write.
+        """
+        info = self._enabled_table(table)
+        family, qualifier = parse_column(column)
+        self._check_families(info, [family])
+        qualifier = qualifier or b""
+        fd = info.families[family]
+        spec = ReadSpec(columns={family: frozenset([qualifier])}, versions=fd.max_versions)
+        pre = enc.row_prefix(info.table_id, row)
+        with self._write_lock:
+            cells = self._read_row(info, pre, spec, self._db.iter())
+            current = 0
+            if cells:
+                value = cells[0][3]
+                if len(value) != 8:
+                    raise BadArgument(f"Field is not a long, it's {len(value)} bytes wide")
+                current = int.from_bytes(value, "big", signed=True)
+            new = current + amount
+            if not -(2**63) <= new < 2**63:
+                raise BadArgument("Counter overflow")
+            stamp = max(now_ms(), cells[0][2] if cells else 0)
+            wb = WriteBatch(raw_mode=True)
+            wb.put(
+                enc.cell_key(pre, family, qualifier, stamp, TYPE_PUT),
+                new.to_bytes(8, "big", signed=True),
+            )
+            # Keep the column within max versions now, so a hot counter does
+            # not pile up versions until the next compaction.
+            for _, _, old_ts, _ in cells[fd.max_versions - 1 :]:
+                if old_ts != stamp:
+                    wb.delete(enc.cell_key(pre, family, qualifier, old_ts, TYPE_PUT))
+            self._db.write(wb, self._write_opts)
+        return new
+
+    def check_and_put(
+        self,
+        table: bytes,
+        row: bytes,
+        column: bytes,
+        expected: bytes | None,
+        mutation: Mutation,
+    ) -> bool:
+        """Put ``mutation`` if ``column``'s latest value equals ``expected``.
+
+        ``expected`` None means "only if the column has no value".
+        """
+        info = self._enabled_table(table)
+        family, qualifier = parse_column(column)
+        self._check_families(info, [family, parse_column(mutation.column)[0]])
+        spec = ReadSpec(columns={family: frozenset([qualifier or b""])})
+        pre = enc.row_prefix(info.table_id, row)
+        with self._write_lock:
+            cells = self._read_row(info, pre, spec, self._db.iter())
+            current = cells[0][3] if cells else None
+            if current != expected:
+                return False
+            wf, wq = parse_column(mutation.column)
+            wb = WriteBatch(raw_mode=True)
+            wb.put(enc.cell_key(pre, wf, wq or b"", now_ms(), TYPE_PUT), mutation.value)
+            self._db.write(wb, self._write_opts)
+        return True
+
+    # -- reads ----------------------------------------------------------------
+
+    def _read_row(self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter) -> list[Cell]:
+        it.seek(pre)
+        return self._collect_row(info, pre, spec, it, now_ms())
+
+    def _collect_row(
+        self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter, now: int
+    ) -> list[Cell]:
+        """Visible cells of the row whose keys start with ``pre``.
+
+        Leaves ``it`` on the first key past the row. Cells come in HBase order:
+        family, qualifier, newest first; at most ``versions`` per column and
+        never more than the family keeps.
+        """
+        out: list[Cell] = []
+        start = len(pre)
+        columns = spec.columns
+        max_ts = spec.max_ts
+        cur_family: bytes | None = None
+        fd: FamilyDescriptor | None = None
+        family_deleted = -1
+        cutoff = -1
+        limit = 0
+        cur_qualifier: bytes | None = None
+        column_deleted = -1
+        count = 0
+        wanted: frozenset[bytes] | None = None
+        skip_family = False
+        while it.valid():
+            key = it.key()
+            if not key.startswith(pre):
+                break
+            family, qualifier, ts, kind = enc.split_column(key, start)
+            if family != cur_family:
+                cur_family = family
+                fd = info.families.get(family)
+                skip_family = fd is None or (columns is not None and family not in columns)
+                if not skip_family:
+                    assert fd is not None
+                    wanted = columns.get(family) if columns is not None else None
+                    limit = min(spec.versions, fd.max_versions)
+                    ttl = fd.ttl_ms
+                    cutoff = now - ttl if ttl is not None else -1
+                family_deleted = -1
+                cur_qualifier = None
+            if skip_family:
+                it.next()
+                continue
+            if kind == TYPE_DELETE_FAMILY:
+                if ts > family_deleted:
+                    family_deleted = ts
+                it.next()
+                continue
+            if qualifier != cur_qualifier:
+                cur_qualifier = qualifier
+                column_deleted = -1
+                count = 0
+            if kind == TYPE_DELETE_COLUMN:
+                if ts > column_deleted:
+                    column_deleted = ts
+            elif (
+                ts > family_deleted
+                and ts > column_deleted
+                and ts > cutoff
+                and (max_ts is None or ts < max_ts)
+                and (wanted is None or qualifier in wanted)
+                and count < limit
+            ):
+                count += 1
+                out.append((family, qualifier, ts, it.value()))
+            it.next()
+        return out
+
+    def _spec_families(self, info: TableInfo, spec: ReadSpec) -> None:
+        if spec.columns is not None:
+            self._check_families(info, spec.columns)
+
+    def get_rows(
+        self, table: bytes, rows: Sequence[bytes], spec: ReadSpec
+    ) -> list[tuple[bytes, list[Cell]]]:
+        """The visible cells of each row, skipping rows that have none."""
+        info = self._enabled_table(table)
+        self._spec_families(info, spec)
+        it = self._db.iter()
+        now = now_ms()
+        out = []
+        for row in rows:
+            pre = enc.row_prefix(info.table_id, row)
+            it.seek(pre)
+            cells = self._collect_row(info, pre, spec, it, now)
+            if cells:
+                out.append((row, cells))
+        return out
+
+    def scan(
+        self,
+        table: bytes,
+        start: bytes = b"",
+        stop: bytes = b"",
+        spec: ReadSpec = ReadSpec(),
+        reverse: bool = False,
+    ) -> Iterator[tuple[bytes, list[Cell]]]:
+        """Rows in ``[start, stop)`` (``(stop, start]`` reversed) with cells.
+
+        An empty ``start``/``stop`` is unbounded. The iterator works on one
+        RocksDB snapshot, so a scan never sees a row half-written.
+        """
+        info = self._enabled_table(table)
+        self._spec_families(info, spec)
+        return self._scan(info, start, stop, spec, reverse)
+
+    def _scan(
+        self,
+        info: TableInfo,
+        start: bytes,
+        stop: bytes,
+        spec: ReadSpec,
+        reverse: bool,
+    ) -> Iterator[tuple[bytes, list[Cell]]]:
+        tid = info.table_id
+        table_pre = enc.table_prefix(tid)
+        it = self._db.iter()
+        now = now_ms()
+        if not reverse:
+            it.seek(enc.row_prefix(tid, start) if start else table_pre)
+            while it.valid():
+                key = it.key()
+                if not key.startswith(table_pre):
+                    return
+                end = enc.row_end(key)
+                row = enc.unesc(key[5 : end - 2])
+                if stop and row >= stop:
+                    return
+                cells = self._collect_row(info, key[:end], spec, it, now)
+                if cells:
+                    yield row, cells
+        else:
+            bound = (
+                enc.row_upper(enc.row_prefix(tid, start)) if start else enc.table_prefix(tid + 1)
+            )
+            while True:
+                it.seek_for_prev(bound)
+                if not it.valid():
+                    return
+                key = it.key()
+                if not key.startswith(table_pre):
+                    return
+                end = enc.row_end(key)
+                pre = key[:end]
+                row = enc.unesc(key[5 : end - 2])
+                if stop and row <= stop:
+                    return
+                it.seek(pre)
+                cells = self._collect_row(info, pre, spec, it, now)
+                if cells:
+                    yield row, cells
+                # The row's first key is the least key of the row: step below it.
+                bound = pre
+
+    # -- maintenance ----------------------------------------------------------
+
+    def compact(self, table: bytes, major: bool = True) -> int:
+        """Reclaim the space of cells no read can return any more.
+
+        Removes cells past TTL, versions beyond the family's maximum, cells
+        masked by delete markers and, on a major compaction, the markers
+        themselves. Returns the number of RocksDB keys removed.
+        """
+        info = self.table(table)
+        table_pre = enc.table_prefix(info.table_id)
+        removed = 0
+        with self._write_lock:
+            it = self._db.iter()
+            it.seek(table_pre)
+            now = now_ms()
+            wb = WriteBatch(raw_mode=True)
+            while it.valid():
+                key = it.key()
+                if not key.startswith(table_pre):
+                    break
+                end = enc.row_end(key)
+                removed += self._compact_row(info, key[:end], it, now, wb, major)
+                if wb.len() > 10_000:
+                    self._db.write(wb, self._write_opts)
+                    wb = WriteBatch(raw_mode=True)
+            self._db.write(wb, self._write_opts)
+        self._db.compact_range(table_pre, enc.table_prefix(info.table_id + 1))
+        return removed
+
+    def _compact_row(
+        self,
+        info: TableInfo,
+        pre: bytes,
+        it: RdictIter,
+        now: int,
+        wb: WriteBatch,
+        major: bool,
+    ) -> int:
+        reader = self._db.iter()
+        reader.seek(pre)
+        everything = ReadSpec(versions=2**31 - 1)
+        kept = {
+            enc.cell_key(pre, f, q, ts, TYPE_PUT)
+            for f, q, ts, _ in self._collect_row(info, pre, everything, reader, now)
+        }
+        removed = 0
+        while it.valid():
+            key = it.key()
+            if not key.startswith(pre):
+                break
+            kind = 255 - key[-1]
+            drop = key not in kept if kind == TYPE_PUT else major
+            if drop:
+                wb.delete(key)
+                removed += 1
+            it.next()
+        return removed
+
+    def approximate_size(self) -> int:
+        return int(self._db.property_int_value("rocksdb.estimate-live-data-size") or 0)

@@ -1,0 +1,23 @@
+"""``manage.py localhbase``: run the local HBase server (local LSM mode)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from storage.localhbase.server import build_parser, serve
+
+
+class Command(BaseCommand):
+    help = (
+        "Serve a RocksDB directory over HBase's Thrift1 API, so happybase clients "
+        "(web, workers, scripts) connect to it as to a real HBase Thrift server."
+    )
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        build_parser(parser)
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        serve(options["data"], options["host"], options["port"], options["ready_file"])

@@ -1,0 +1,90 @@
+"""Counters and row atomicity under concurrent clients."""
+
+from __future__ import annotations
+
+import struct
+import threading
+
+import happybase
+import pytest
+from Hbase_thrift import IOError  # type: ignore[import-not-found]
+
+from tests.conftest import ServerAddr
+
+
+@pytest.fixture
+def table(conn: happybase.Connection) -> happybase.Table:
+    conn.create_table("t", {"c": dict(max_versions=1), "d": dict()})
+    return conn.table("t")
+
+
+def test_counters_are_8_byte_big_endian(table: happybase.Table) -> None:
+    assert table.counter_get(b"r", b"c:n") == 0
+    assert table.counter_inc(b"r", b"c:n") == 1
+    assert table.counter_inc(b"r", b"c:n", 41) == 42
+    assert table.counter_dec(b"r", b"c:n", 50) == -8
+    assert table.row(b"r") == {b"c:n": struct.pack(">q", -8)}
+    table.counter_set(b"r", b"c:n", 2**40)
+    assert table.counter_inc(b"r", b"c:n") == 2**40 + 1
+
+
+def test_incrementing_a_value_that_is_not_8_bytes_is_an_error(table: happybase.Table) -> None:
+    table.put(b"r", {b"c:n": b"12"})
+    with pytest.raises(IOError):
+        table.counter_inc(b"r", b"c:n")
+    assert table.row(b"r") == {b"c:n": b"12"}
+
+
+def test_counters_are_exact_under_concurrent_clients(
+    server: ServerAddr, conn: happybase.Connection, table: happybase.Table
+) -> None:
+    prefix = conn.table_prefix.decode()
+    threads, per_thread = 4, 250
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            c = server.connect(table_prefix=prefix)
+            t = c.table("t")
+            for _ in range(per_thread):
+                t.counter_inc(b"hot", b"c:n")
+            c.close()
+        except BaseException as exc:  # surfaced below
+            errors.append(exc)
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert errors == []
+    assert table.counter_get(b"hot", b"c:n") == threads * per_thread
+
+
+def test_a_row_mutation_is_seen_whole_or_not_at_all(
+    server: ServerAddr, conn: happybase.Connection, table: happybase.Table
+) -> None:
+    prefix = conn.table_prefix.decode()
+    columns = [b"d:%d" % i for i in range(20)]
+    stop = threading.Event()
+    torn: list[dict[bytes, bytes]] = []
+
+    def read() -> None:
+        c = server.connect(table_prefix=prefix)
+        t = c.table("t")
+        while not stop.is_set():
+            row = t.row(b"r")
+            if row and len(set(row.values())) != 1:
+                torn.append(row)
+        c.close()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        for i in range(200):
+            table.put(b"r", {col: b"%d" % i for col in columns})
+    finally:
+        stop.set()
+        reader.join()
+    assert torn == []
+    assert table.row(b"r") == {col: b"199" for col in columns}

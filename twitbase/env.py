@@ -1,0 +1,72 @@
+"""Typed readers for settings that come from environment variables.
+
+Each reader returns the default when the variable is unset or empty, and
+raises ImproperlyConfigured naming the variable and the bad value otherwise,
+so a typo in a deployment fails at start-up with a message that says where.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name)
+    return value.strip() if value is not None and value.strip() else None
+
+
+def env_str(name: str, default: str) -> str:
+    value = _raw(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off"
+    )
+
+
+def env_int(
+    name: str, default: int, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} is below the minimum {minimum}")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={number} is above the maximum {maximum}")
+    return number
+
+
+def env_list(name: str, default: Sequence[str]) -> list[str]:
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_choice(name: str, default: str, choices: Sequence[str]) -> str:
+    value = _raw(name)
+    if value is None:
+        return default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={value!r} is not one of: {', '.join(choices)}")
+    return value

@@ -1,0 +1,85 @@
+"""Django settings for TwitBase. Every setting a deployment changes comes from
+an environment variable (see .env.example); there is no relational database:
+users and everything else live in HBase."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .env import env_bool, env_choice, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# As in healthchecks: development is the default, a deployment sets DJANGO_DEBUG=0
+# and must then provide its own secret key.
+DEBUG = env_bool("DJANGO_DEBUG", True)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set; it is required unless DJANGO_DEBUG=1"
+        )
+    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+
+INSTALLED_APPS = [
+    "django.contrib.staticfiles",
+    "storage",
+    "feeds",
+    "worker",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "twitbase.urls"
+WSGI_APPLICATION = "twitbase.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+    }
+]
+
+# No SQL database: HBase is the only store.
+DATABASES: dict[str, dict[str, str]] = {}
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "var" / "static"
+
+# -- HBase ---------------------------------------------------------------------
+# The Thrift1 server to talk to: the local HBase server (`manage.py localhbase`)
+# or a real HBase ThriftServer. Both speak the same API.
+TWITBASE_HBASE_HOST = env_str("TWITBASE_HBASE_HOST", "127.0.0.1")
+TWITBASE_HBASE_PORT = env_int("TWITBASE_HBASE_PORT", 9090, minimum=1, maximum=65535)
+TWITBASE_HBASE_TRANSPORT = env_choice(
+    "TWITBASE_HBASE_TRANSPORT", "buffered", ["buffered", "framed"]
+)
+TWITBASE_HBASE_PROTOCOL = env_choice("TWITBASE_HBASE_PROTOCOL", "binary", ["binary", "compact"])
+TWITBASE_HBASE_POOL_SIZE = env_int("TWITBASE_HBASE_POOL_SIZE", 8, minimum=1, maximum=256)
+TWITBASE_HBASE_TIMEOUT_MS = env_int("TWITBASE_HBASE_TIMEOUT_MS", 10_000, minimum=100)
+# Prepended (with an underscore) to every table name, keeping environments apart.
+TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
+# Where `manage.py devstack` keeps the local HBase server's RocksDB directory.
+TWITBASE_DATA_DIR = Path(env_str("TWITBASE_DATA_DIR", str(BASE_DIR / "var" / "data")))
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("TWITBASE_LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,7 @@
+from __future__ import annotations
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("feeds.urls")),
+]
