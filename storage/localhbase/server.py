@@ -318,11 +318,10 @@ class Handler:
     # -- writes ---------------------------------------------------------------
 
     @staticmethod
-    def _mutations(mutations: Sequence[Any]) -> list[Mutation]:
-        return [
-            Mutation(column=m.column, value=m.value or b"", is_delete=bool(m.isDelete))
-            for m in mutations
-        ]
+    def _mutations(mutations: Sequence[Any]) -> Sequence[Any]:
+        # Thrift's Mutation already has what the store reads (column, value,
+        # isDelete); converting each cell would cost more than storing it.
+        return mutations
 
     def mutateRow(
         self, tableName: bytes, row: bytes, mutations: list[Any], attributes: Any
@@ -362,12 +361,14 @@ class Handler:
             self.increment(inc)
 
     def deleteAll(self, tableName: bytes, row: bytes, column: bytes, attributes: Any) -> None:
-        self.store.mutate_rows(tableName, [(row, [Mutation(column, is_delete=True)])])
+        self.store.mutate_rows(tableName, [(row, [Mutation(column, isDelete=True)])])
 
     def deleteAllTs(
         self, tableName: bytes, row: bytes, column: bytes, timestamp: int, attributes: Any
     ) -> None:
-        self.store.mutate_rows(tableName, [(row, [Mutation(column, is_delete=True)])], timestamp)
+        self.store.mutate_rows(
+            tableName, [(row, [Mutation(column, isDelete=True)])], timestamp
+        )
 
     def deleteAllRow(self, tableName: bytes, row: bytes, attributes: Any) -> None:
         self.store.delete_row(tableName, row)

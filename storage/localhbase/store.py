@@ -141,11 +141,14 @@ class ReadSpec:
 
 @dataclass
 class Mutation:
-    """One Thrift1 Mutation: a put of ``value``, or a delete of a column/family."""
+    """One Thrift1 Mutation: a put of ``value``, or a delete of a column/family.
+
+    Named as in Thrift's ``Mutation`` so the server can pass those through.
+    """
 
     column: bytes
-    value: bytes = b""
-    is_delete: bool = False
+    value: bytes | None = b""
+    isDelete: bool = False  # noqa: N815
 
 
 def now_ms() -> int:
@@ -294,13 +297,13 @@ class Store:
             for m in mutations:
                 family, _, qualifier = m.column.partition(b":")
                 families_seen.add(family)
-                if not m.is_delete:
+                if not m.isDelete:
                     wb.put(
                         pre
                         + enc.esc(family)
                         + enc.esc(qualifier)
                         + enc._TS.pack(MAX_TS - stamp, 255 - TYPE_PUT),
-                        m.value,
+                        m.value or b"",
                     )
                 elif b":" in m.column:
                     wb.put(enc.cell_key(pre, family, qualifier, stamp, TYPE_DELETE_COLUMN), b"")
@@ -314,7 +317,7 @@ class Store:
     def delete_row(self, table: bytes, row: bytes, ts: int | None = None) -> None:
         """Delete every cell of ``row`` with timestamp <= ts (default now)."""
         info = self._enabled_table(table)
-        self.mutate_rows(table, [(row, [Mutation(f, is_delete=True) for f in info.families])], ts)
+        self.mutate_rows(table, [(row, [Mutation(f, isDelete=True) for f in info.families])], ts)
 
     def increment(self, table: bytes, row: bytes, column: bytes, amount: int) -> int:
         """Add ``amount`` to an 8-byte big-endian counter; return the new value.
@@ -378,7 +381,7 @@ class Store:
                 return False
             wf, wq = parse_column(mutation.column)
             wb = WriteBatch(raw_mode=True)
-            wb.put(enc.cell_key(pre, wf, wq or b"", now_ms(), TYPE_PUT), mutation.value)
+            wb.put(enc.cell_key(pre, wf, wq or b"", now_ms(), TYPE_PUT), mutation.value or b"")
             self._db.write(wb, self._write_opts)
         return True
 
