@@ -1,0 +1,396 @@
+"""Storage benchmark: the local HBase server against real HBase and raw RocksDB.
+
+One run measures, for each target and for 1 and N concurrent clients:
+
+- ``batch_put``: mutateRows of ``batch`` rows, one 100-byte cell each (rows/s);
+- ``get``: a point get of one random row (gets/s);
+- ``scan50``: a prefix scan returning 50 rows (scans/s);
+- ``increment``: atomicIncrement of one of 100 hot counters (increments/s).
+
+Targets:
+
+- ``raw``: rocksdict in this process, no server, the same key layout the
+  local server writes: the limit of RocksDB-from-Python on this machine;
+- ``local``: the local HBase server, a child process, through happybase;
+- ``hbase``: Apache HBase (standalone) through its Thrift server and happybase.
+
+Clients of a server are separate processes (a Python client is CPU-bound and
+would otherwise share one GIL); raw's clients are threads of one process.
+Every figure is the median of ``repeats`` runs. Progress goes to stderr; the
+table to stdout.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+OPS = ("batch_put", "get", "scan50", "increment")
+UNITS = {"batch_put": "rows/s", "get": "gets/s", "scan50": "scans/s", "increment": "incr/s"}
+VALUE = b"v" * 100
+GROUP = 50  # rows per prefix, so a prefix scan returns 50 rows
+COUNTERS = 100
+
+
+@dataclass(frozen=True)
+class Workload:
+    rows: int = 20_000
+    batch: int = 1_000
+    gets: int = 2_000
+    scans: int = 200
+    increments: int = 2_000
+    repeats: int = 3
+
+    def ops_for(self, op: str) -> int:
+        return {
+            "batch_put": self.rows // self.batch,
+            "get": self.gets,
+            "scan50": self.scans,
+            "increment": self.increments,
+        }[op]
+
+
+@dataclass(frozen=True)
+class Result:
+    target: str
+    clients: int
+    op: str
+    rate: float  # median over repeats, in UNITS[op]
+    p50_ms: float  # median per-call latency
+    p99_ms: float
+    runs: tuple[float, ...]
+
+
+def row_key(i: int) -> bytes:
+    return b"u%06d:%04d" % (i // GROUP, i % GROUP)
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# -- one client's work, against any happybase-compatible table ------------------
+
+
+def _client_ops(
+    table: Any, op: str, client: int, clients: int, w: Workload, seed: int
+) -> list[float]:
+    """Run this client's share of ``op``; return per-call latencies (seconds)."""
+    rng = random.Random(seed * 1000 + client)
+    lat: list[float] = []
+    per_client = max(1, w.ops_for(op) // clients)
+    if op == "batch_put":
+        batches = [range(b * w.batch, (b + 1) * w.batch) for b in range(w.rows // w.batch)]
+        for rows in batches[client::clients]:
+            t0 = time.perf_counter()
+            with table.batch() as b:
+                for i in rows:
+                    b.put(row_key(i), {b"cf:v": VALUE})
+            lat.append(time.perf_counter() - t0)
+    elif op == "get":
+        for _ in range(per_client):
+            key = row_key(rng.randrange(w.rows))
+            t0 = time.perf_counter()
+            table.row(key)
+            lat.append(time.perf_counter() - t0)
+    elif op == "scan50":
+        for _ in range(per_client):
+            prefix = row_key(rng.randrange(w.rows // GROUP) * GROUP)[:8]
+            t0 = time.perf_counter()
+            n = sum(1 for _ in table.scan(row_prefix=prefix, batch_size=GROUP + 1))
+            lat.append(time.perf_counter() - t0)
+            assert n == GROUP, f"prefix scan returned {n} rows"
+    elif op == "increment":
+        for _ in range(per_client):
+            key = b"counter%03d" % rng.randrange(COUNTERS)
+            t0 = time.perf_counter()
+            table.counter_inc(key, b"cf:n")
+            lat.append(time.perf_counter() - t0)
+    return lat
+
+
+def _server_client(
+    host: str, port: int, table: str, op: str, client: int, clients: int,
+    w: Workload, seed: int, barrier: Any, out: Any,
+) -> None:
+    import happybase
+
+    conn = happybase.Connection(host, port, timeout=120_000)
+    t = conn.table(table)
+    barrier.wait()
+    out.put(_client_ops(t, op, client, clients, w, seed))
+    conn.close()
+
+
+# -- raw RocksDB with the local server's key layout ------------------------------
+
+
+class RawTable:
+    """The four operations straight on rocksdict, as the local server lays cells out."""
+
+    def __init__(self, path: Path) -> None:
+        from rocksdict import DBCompressionType, Options, Rdict
+
+        from storage.localhbase import encoding as enc
+
+        self._enc = enc
+        opts = Options(raw_mode=True)
+        opts.create_if_missing(True)
+        opts.set_compression_type(DBCompressionType.lz4())
+        self.db = Rdict(str(path), opts)
+        self._lock = threading.Lock()
+
+    def _cell(self, row: bytes, ts: int) -> bytes:
+        enc = self._enc
+        return enc.cell_key(enc.row_prefix(1, row), b"cf", b"v", ts, enc.TYPE_PUT)
+
+    @contextmanager
+    def batch(self) -> Iterator[Any]:
+        from rocksdict import WriteBatch
+
+        wb = WriteBatch(raw_mode=True)
+        ts = time.time_ns() // 1_000_000
+        table = self
+
+        class _Batch:
+            def put(self, row: bytes, data: dict[bytes, bytes]) -> None:
+                wb.put(table._cell(row, ts), data[b"cf:v"])
+
+        yield _Batch()
+        self.db.write(wb)
+
+    def row(self, row: bytes) -> dict[bytes, bytes]:
+        pre = self._enc.row_prefix(1, row)
+        it = self.db.iter()
+        it.seek(pre)
+        out = {}
+        while it.valid() and it.key().startswith(pre):
+            out[b"cf:v"] = it.value()
+            it.next()
+        return out
+
+    def scan(self, row_prefix: bytes, batch_size: int) -> Iterator[bytes]:
+        pre = self._enc.row_prefix(1, row_prefix)[:-2]  # row prefix, unterminated
+        it = self.db.iter()
+        it.seek(pre)
+        while it.valid() and it.key().startswith(pre):
+            yield it.key()
+            it.next()
+
+    def counter_inc(self, row: bytes, column: bytes) -> int:
+        key = self._cell(row, 0)
+        with self._lock:
+            old = self.db.get(key)
+            new = (int.from_bytes(old, "big") if old else 0) + 1
+            self.db.put(key, new.to_bytes(8, "big"))
+        return new
+
+    def close(self) -> None:
+        self.db.close()
+
+
+# -- running a target ------------------------------------------------------------
+
+
+def _measure_raw(table: RawTable, op: str, clients: int, w: Workload, seed: int) -> list[float]:
+    results: list[list[float]] = [[] for _ in range(clients)]
+    barrier = threading.Barrier(clients + 1)
+
+    def run(c: int) -> None:
+        barrier.wait()
+        results[c] = _client_ops(table, op, c, clients, w, seed)
+
+    threads = [threading.Thread(target=run, args=(c,)) for c in range(clients)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    for t in threads:
+        t.join()
+    return [x for r in results for x in r]
+
+
+def _measure_server(
+    host: str, port: int, table: str, op: str, clients: int, w: Workload, seed: int
+) -> list[float]:
+    ctx = mp.get_context("fork")
+    barrier = ctx.Barrier(clients + 1)
+    out = ctx.Queue()
+    procs = [
+        ctx.Process(
+            target=_server_client,
+            args=(host, port, table, op, c, clients, w, seed, barrier, out),
+        )
+        for c in range(clients)
+    ]
+    for p in procs:
+        p.start()
+    barrier.wait()
+    lat = [x for _ in procs for x in out.get(timeout=600)]
+    for p in procs:
+        p.join()
+        if p.exitcode != 0:
+            raise RuntimeError(f"benchmark client exited with {p.exitcode}")
+    return lat
+
+
+def _summarise(
+    target: str, clients: int, op: str, w: Workload, runs: list[tuple[float, list[float]]]
+) -> Result:
+    per_call = w.batch if op == "batch_put" else 1
+    rates = [len(lat) * per_call / wall for wall, lat in runs]
+    lat_all = sorted(x for _, lat in runs for x in lat)
+
+    def pct(p: float) -> float:
+        return lat_all[min(len(lat_all) - 1, int(p * len(lat_all)))] * 1000
+
+    return Result(
+        target, clients, op, statistics.median(rates), pct(0.5), pct(0.99), tuple(rates)
+    )
+
+
+def run_target(
+    target: str,
+    measure: Callable[[str, int, int], list[float]],
+    reset: Callable[[], None],
+    client_counts: tuple[int, ...],
+    w: Workload,
+) -> list[Result]:
+    results = []
+    for clients in client_counts:
+        for op in OPS:
+            runs = []
+            for rep in range(w.repeats):
+                if op == "batch_put":
+                    reset()
+                t0 = time.perf_counter()
+                lat = measure(op, clients, rep)
+                wall = time.perf_counter() - t0
+                runs.append((wall, lat))
+            r = _summarise(target, clients, op, w, runs)
+            _progress(
+                f"  {target:6} clients={clients} {op:10} {r.rate:12,.0f} {UNITS[op]:8} "
+                f"p50={r.p50_ms:.2f}ms"
+            )
+            results.append(r)
+    return results
+
+
+def bench_raw(client_counts: tuple[int, ...], w: Workload, workdir: Path) -> list[Result]:
+    _progress("raw: rocksdict in-process")
+    state: dict[str, RawTable] = {}
+    counter = iter(range(1_000_000))
+
+    def reset() -> None:
+        if "t" in state:
+            state["t"].close()
+        state["t"] = RawTable(workdir / f"raw-{next(counter)}")
+
+    reset()
+    try:
+        return run_target(
+            "raw",
+            lambda op, c, rep: _measure_raw(state["t"], op, c, w, rep),
+            reset,
+            client_counts,
+            w,
+        )
+    finally:
+        state["t"].close()
+
+
+def bench_server(
+    target: str, host: str, port: int, client_counts: tuple[int, ...], w: Workload
+) -> list[Result]:
+    import happybase
+
+    conn = happybase.Connection(host, port, timeout=120_000)
+    counter = iter(range(1_000_000))
+    state = {"table": ""}
+
+    def reset() -> None:
+        if state["table"]:
+            conn.delete_table(state["table"], disable=True)
+        state["table"] = f"bench_{next(counter)}"
+        conn.create_table(state["table"], {"cf": dict(max_versions=1)})
+
+    reset()
+    try:
+        return run_target(
+            target,
+            lambda op, c, rep: _measure_server(host, port, state["table"], op, c, w, rep),
+            reset,
+            client_counts,
+            w,
+        )
+    finally:
+        conn.delete_table(state["table"], disable=True)
+        conn.close()
+
+
+def format_table(results: list[Result]) -> str:
+    raw = {(r.clients, r.op): r.rate for r in results if r.target == "raw"}
+    hbase = {(r.clients, r.op): r.rate for r in results if r.target == "hbase"}
+    lines = [
+        "| target | clients | operation | median rate | unit | p50 ms | p99 ms "
+        "| % of raw | × HBase |",
+        "|---|---:|---|---:|---|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        vs_raw = f"{100 * r.rate / raw[(r.clients, r.op)]:.1f}%" if (r.clients, r.op) in raw else ""
+        vs_hb = (
+            f"{r.rate / hbase[(r.clients, r.op)]:.2f}"
+            if r.target == "local" and (r.clients, r.op) in hbase
+            else ""
+        )
+        lines.append(
+            f"| {r.target} | {r.clients} | {r.op} | {r.rate:,.0f} | {UNITS[r.op]} "
+            f"| {r.p50_ms:.2f} | {r.p99_ms:.2f} | {vs_raw} | {vs_hb} |"
+        )
+    return "\n".join(lines)
+
+
+def run(
+    targets: tuple[str, ...],
+    client_counts: tuple[int, ...],
+    w: Workload,
+    workdir: Path | None = None,
+) -> list[Result]:
+    from storage.localhbase.process import LocalHBaseProcess
+
+    tmp = Path(workdir or tempfile.mkdtemp(prefix="twitbase-bench-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    results: list[Result] = []
+    try:
+        for target in targets:
+            if target == "raw":
+                results += bench_raw(client_counts, w, tmp)
+            elif target == "local":
+                _progress("local: starting the local HBase server")
+                with LocalHBaseProcess(tmp / "local") as server:
+                    results += bench_server("local", server.host, server.port, client_counts, w)
+            elif target == "hbase":
+                from storage.realhbase import RealHBase, fetch
+
+                _progress("hbase: fetching and starting Apache HBase (standalone)")
+                fetch()
+                with RealHBase(tmp / "hbase") as hbase:
+                    results += bench_server(
+                        "hbase", "127.0.0.1", hbase.thrift_port, client_counts, w
+                    )
+            else:
+                raise ValueError(f"unknown target {target!r}; use raw, local or hbase")
+    finally:
+        if workdir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return results

@@ -1,0 +1,66 @@
+"""``manage.py benchstorage``: batch puts, gets, scans and counters on each store."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from storage import bench
+
+
+def _csv_ints(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(x) for x in text.split(",") if x)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected numbers like 1,4; got {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError("client counts must be >= 1")
+    return values
+
+
+def machine() -> str:
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if "model name" in line)
+    except (OSError, StopIteration):
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB, Python {platform.python_version()}"
+
+
+class Command(BaseCommand):
+    help = "Benchmark the local HBase server against real HBase and raw in-process RocksDB."
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--targets", default="raw,local,hbase",
+                            help="comma-separated: raw, local, hbase (default all three)")
+        parser.add_argument("--clients", type=_csv_ints, default=(1, 4),
+                            help="concurrent client counts (default 1,4)")
+        parser.add_argument("--rows", type=int, default=bench.Workload.rows)
+        parser.add_argument("--batch", type=int, default=bench.Workload.batch)
+        parser.add_argument("--gets", type=int, default=bench.Workload.gets)
+        parser.add_argument("--scans", type=int, default=bench.Workload.scans)
+        parser.add_argument("--increments", type=int, default=bench.Workload.increments)
+        parser.add_argument("--repeats", type=int, default=bench.Workload.repeats)
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        targets = tuple(t.strip() for t in opts["targets"].split(",") if t.strip())
+        unknown = set(targets) - {"raw", "local", "hbase"}
+        if unknown:
+            raise CommandError(f"--targets: unknown {', '.join(sorted(unknown))}")
+        if opts["rows"] % opts["batch"] or opts["rows"] % bench.GROUP:
+            raise CommandError(f"--rows must be a multiple of --batch and of {bench.GROUP}")
+        w = bench.Workload(
+            rows=opts["rows"], batch=opts["batch"], gets=opts["gets"], scans=opts["scans"],
+            increments=opts["increments"], repeats=opts["repeats"],
+        )
+        self.stderr.write(f"machine: {machine()}")
+        self.stderr.write(f"workload: {w}")
+        results = bench.run(targets, opts["clients"], w)
+        self.stdout.write(f"machine: {machine()}\n")
+        self.stdout.write(bench.format_table(results))
