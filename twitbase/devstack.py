@@ -1,0 +1,146 @@
+"""Run every part of TwitBase on one machine as child processes, and stop them together.
+
+Each part is a real process, as in production: the local HBase server owns
+the data directory, and the web server connects to it over Thrift like any
+other client would. Parts start in order, each waiting until the previous one
+answers; Ctrl-C (or SIGTERM) stops them in reverse order.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from storage.localhbase.process import LocalHBaseProcess
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Part:
+    name: str
+    where: str
+    stop: Callable[[], None]
+    alive: Callable[[], bool]
+
+
+@dataclass
+class DevStack:
+    data: Path
+    host: str = "127.0.0.1"
+    port: int = 8000
+    hbase_port: int = 0
+    parts: list[Part] = field(default_factory=list)
+
+    def _say(self, text: str) -> None:
+        print(text, flush=True)
+
+    def start(self) -> None:
+        self.data.mkdir(parents=True, exist_ok=True)
+        logs = self.data / "logs"
+        logs.mkdir(exist_ok=True)
+
+        self._say(f"devstack: starting the local HBase server (data in {self.data / 'hbase'})")
+        hbase = LocalHBaseProcess(
+            self.data / "hbase", port=self.hbase_port, log_path=logs / "localhbase.log"
+        ).start()
+        self.parts.append(
+            Part(
+                "local HBase server",
+                f"thrift://{hbase.host}:{hbase.port}  log {logs / 'localhbase.log'}",
+                hbase.stop,
+                lambda: hbase.proc is not None and hbase.proc.poll() is None,
+            )
+        )
+        env = {
+            **os.environ,
+            "TWITBASE_HBASE_HOST": hbase.host,
+            "TWITBASE_HBASE_PORT": str(hbase.port),
+            "PYTHONUNBUFFERED": "1",
+        }
+
+        self._say(f"devstack: starting the web server on http://{self.host}:{self.port}/")
+        web_log = open(logs / "web.log", "ab")  # noqa: SIM115 (the child owns it)
+        web = subprocess.Popen(
+            [sys.executable, "manage.py", "runserver", f"{self.host}:{self.port}", "--noreload"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            stdout=web_log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        web_log.close()
+        self.parts.append(
+            Part(
+                "web server",
+                f"http://{self.host}:{self.port}/  log {logs / 'web.log'}",
+                lambda: _terminate(web),
+                lambda: web.poll() is None,
+            )
+        )
+        _wait_http(f"http://{self.host}:{self.port}/healthz", web, logs / "web.log")
+
+    def describe(self) -> str:
+        width = max(len(p.name) for p in self.parts)
+        lines = ["", "TwitBase devstack is up:"]
+        lines += [f"  {p.name:<{width}}  {p.where}" for p in self.parts]
+        lines += ["Press Ctrl-C to stop everything.", ""]
+        return "\n".join(lines)
+
+    def stop(self) -> None:
+        for part in reversed(self.parts):
+            self._say(f"devstack: stopping the {part.name}")
+            part.stop()
+        self.parts.clear()
+
+    def wait(self) -> None:
+        """Block until a signal arrives or a part dies (then say which)."""
+        stopping = False
+
+        def on_signal(signum: int, frame: object) -> None:
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, on_signal)
+        signal.signal(signal.SIGTERM, on_signal)
+        while not stopping:
+            for part in self.parts:
+                if not part.alive():
+                    self._say(f"devstack: the {part.name} exited unexpectedly; stopping")
+                    return
+            time.sleep(0.2)
+
+
+def _terminate(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    if proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            tail = "\n".join(log.read_text(errors="replace").splitlines()[-20:])
+            raise RuntimeError(f"{url} failed to start:\n{tail}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {timeout}s")
