@@ -64,17 +64,6 @@ def row_upper(prefix: bytes) -> bytes:
     return prefix[:-1] + b"\x02"
 
 
-def prefix_successor(prefix: bytes) -> bytes | None:
-    """Least byte string greater than all strings starting with ``prefix``.
-
-    None when there is none (empty, or all 0xFF): the range is unbounded.
-    """
-    stripped = prefix.rstrip(b"\xff")
-    if not stripped:
-        return None
-    return stripped[:-1] + bytes([stripped[-1] + 1])
-
-
 def cell_key(row_pre: bytes, family: bytes, qualifier: bytes, ts: int, kind: int) -> bytes:
     return row_pre + esc(family) + esc(qualifier) + _TS.pack(MAX_TS - ts, 255 - kind)
 

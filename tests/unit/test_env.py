@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from twitbase.env import env_bool, env_choice, env_int, env_list, env_str
+
+
+def test_unset_and_empty_variables_give_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TB_X", raising=False)
+    assert env_int("TB_X", 5) == 5
+    monkeypatch.setenv("TB_X", "  ")
+    assert env_str("TB_X", "d") == "d"
+    assert env_list("TB_X", ["a"]) == ["a"]
+
+
+def test_values_are_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TB_X", "42")
+    assert env_int("TB_X", 0) == 42
+    monkeypatch.setenv("TB_X", "Off")
+    assert env_bool("TB_X", True) is False
+    monkeypatch.setenv("TB_X", "a, b,,c")
+    assert env_list("TB_X", []) == ["a", "b", "c"]
+    monkeypatch.setenv("TB_X", "framed")
+    assert env_choice("TB_X", "buffered", ["buffered", "framed"]) == "framed"
+
+
+@pytest.mark.parametrize(
+    ("reader", "value", "message"),
+    [
+        (lambda: env_int("TB_X", 1), "nine", "TB_X='nine' is not an integer"),
+        (lambda: env_int("TB_X", 1, minimum=1), "0", "TB_X=0 is below the minimum 1"),
+        (lambda: env_int("TB_X", 1, maximum=9), "10", "TB_X=10 is above the maximum 9"),
+        (lambda: env_bool("TB_X", True), "maybe", "TB_X='maybe' is not a boolean"),
+        (lambda: env_choice("TB_X", "a", ["a", "b"]), "c", "TB_X='c' is not one of: a, b"),
+    ],
+)
+def test_a_bad_value_names_the_variable_and_the_value(
+    monkeypatch: pytest.MonkeyPatch, reader: object, value: str, message: str
+) -> None:
+    monkeypatch.setenv("TB_X", value)
+    with pytest.raises(ImproperlyConfigured, match=message.replace("(", r"\(")):
+        reader()  # type: ignore[operator]
+
+
+def test_settings_refuse_to_start_without_a_secret_key_in_production() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": ""}
+    proc = subprocess.run(
+        [sys.executable, "-c", "import twitbase.settings"],
+        env=env, capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in proc.stderr
