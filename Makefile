@@ -1,0 +1,41 @@
+# The two commands a new machine needs are `make run` and `make test`;
+# everything else here is what they are made of.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test install lint typecheck hbase-fetch bench clean
+
+$(STAMP): pyproject.toml
+	@echo "==> installing TwitBase and its dependencies into $(VENV)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --disable-pip-version-check -q -e '.[dev]'
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+install: $(STAMP)
+
+## run: install, then start the whole app on the embedded default (Ctrl-C stops it)
+run: $(STAMP)
+	$(BIN)/python manage.py devstack $(ARGS)
+
+## test: install, fetch Apache HBase, then lint, type-check and run the whole suite
+test: $(STAMP)
+	$(BIN)/python scripts/testall.py $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy .
+
+hbase-fetch: $(STAMP)
+	$(BIN)/python -m storage.realhbase fetch
+
+bench: $(STAMP)
+	$(BIN)/python manage.py benchstorage $(ARGS)
+
+clean:
+	rm -rf $(VENV) var hbase/target .pytest_cache .mypy_cache .ruff_cache
