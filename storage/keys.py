@@ -1,0 +1,179 @@
+"""Every TwitBase row key, built by pure functions. Nothing else builds a key.
+
+Layouts (``+`` is concatenation, all parts fixed width)::
+
+    users       md5(userid)                                   16 bytes
+    follows     md5(follower) + md5(followed)                 32 bytes
+    followedBy  md5(followed) + md5(follower)                 32 bytes
+    twits       md5(author) + rts + suffix                    28 bytes
+    streams     md5(reader) + rts + md5(author) + suffix      44 bytes
+
+``md5(userid)`` hashes the lower-cased userid: userids are unique without
+regard to case, and hashing spreads users evenly over the key space instead
+of piling every "a..." user into one region (the seeds' hotspotting).
+
+``rts`` is the reversed timestamp, ``Long.MAX_VALUE - millis`` as 8 bytes
+big-endian, so that a prefix scan over one user returns the newest first.
+``suffix`` is 4 bytes that keep two twits of one user in one millisecond
+apart. A stream row embeds the twit's own key parts, so the stream rows of a
+twit can be computed (and deleted) without reading anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import os
+import struct
+from dataclasses import dataclass
+
+MD5_LEN = 16
+RTS_LEN = 8
+SUFFIX_LEN = 4
+LONG_MAX = (1 << 63) - 1
+
+USER_KEY_LEN = MD5_LEN
+EDGE_KEY_LEN = 2 * MD5_LEN
+TWIT_KEY_LEN = MD5_LEN + RTS_LEN + SUFFIX_LEN
+STREAM_KEY_LEN = MD5_LEN + TWIT_KEY_LEN
+
+_RTS = struct.Struct(">q")
+
+
+class BadKey(ValueError):
+    """A key or cursor that is not of the expected shape."""
+
+
+def user_hash(userid: str) -> bytes:
+    """md5 of the case-folded userid: 16 bytes."""
+    return hashlib.md5(userid.lower().encode("utf-8")).digest()
+
+
+def user_key(userid: str) -> bytes:
+    return user_hash(userid)
+
+
+def follows_key(follower: str, followed: str) -> bytes:
+    return user_hash(follower) + user_hash(followed)
+
+
+def followed_by_key(followed: str, follower: str) -> bytes:
+    return user_hash(followed) + user_hash(follower)
+
+
+def reverse_ts(millis: int) -> bytes:
+    """Long.MAX - millis, big-endian: later times sort first."""
+    if not 0 <= millis <= LONG_MAX:
+        raise BadKey(f"timestamp out of range: {millis}")
+    return _RTS.pack(LONG_MAX - millis)
+
+
+def millis_from_rts(rts: bytes) -> int:
+    if len(rts) != RTS_LEN:
+        raise BadKey(f"reversed timestamp must be {RTS_LEN} bytes, got {len(rts)}")
+    return LONG_MAX - _RTS.unpack(rts)[0]
+
+
+def new_suffix() -> bytes:
+    return os.urandom(SUFFIX_LEN)
+
+
+def twit_key(author: str, millis: int, suffix: bytes) -> bytes:
+    if len(suffix) != SUFFIX_LEN:
+        raise BadKey(f"suffix must be {SUFFIX_LEN} bytes, got {len(suffix)}")
+    return user_hash(author) + reverse_ts(millis) + suffix
+
+
+@dataclass(frozen=True)
+class TwitKeyParts:
+    author_hash: bytes
+    millis: int
+    suffix: bytes
+
+
+def split_twit_key(key: bytes) -> TwitKeyParts:
+    if len(key) != TWIT_KEY_LEN:
+        raise BadKey(f"twit key must be {TWIT_KEY_LEN} bytes, got {len(key)}")
+    return TwitKeyParts(
+        key[:MD5_LEN],
+        millis_from_rts(key[MD5_LEN : MD5_LEN + RTS_LEN]),
+        key[MD5_LEN + RTS_LEN :],
+    )
+
+
+def stream_key(reader: str, twit: bytes) -> bytes:
+    """The row of ``twit`` in ``reader``'s stream: newest first, like the twits."""
+    parts = split_twit_key(twit)
+    return (
+        user_hash(reader)
+        + twit[MD5_LEN : MD5_LEN + RTS_LEN]
+        + parts.author_hash
+        + parts.suffix
+    )
+
+
+def twit_key_from_stream_key(key: bytes) -> bytes:
+    if len(key) != STREAM_KEY_LEN:
+        raise BadKey(f"stream key must be {STREAM_KEY_LEN} bytes, got {len(key)}")
+    rts = key[MD5_LEN : MD5_LEN + RTS_LEN]
+    author = key[MD5_LEN + RTS_LEN : MD5_LEN + RTS_LEN + MD5_LEN]
+    return author + rts + key[-SUFFIX_LEN:]
+
+
+# -- ranges ----------------------------------------------------------------------
+
+
+def prefix_stop(prefix: bytes) -> bytes | None:
+    """The least key greater than every key that starts with ``prefix``.
+
+    This is the true prefix successor: trailing 0xFF bytes are dropped before
+    the last byte is incremented (b"a\\xff" -> b"b"). The original TwitBase
+    added one to the last byte, which for 0xFF wrapped and lost rows.
+    None means no upper bound (a prefix of only 0xFF bytes, or empty).
+    """
+    stripped = prefix.rstrip(b"\xff")
+    if not stripped:
+        return None
+    return stripped[:-1] + bytes([stripped[-1] + 1])
+
+
+def after(key: bytes) -> bytes:
+    """The least key greater than ``key``: where the next page starts."""
+    return key + b"\x00"
+
+
+# -- public ids and cursors --------------------------------------------------------
+
+
+def twit_id(key: bytes) -> str:
+    """The public id of a twit: its row key in lower-case hex (56 characters)."""
+    if len(key) != TWIT_KEY_LEN:
+        raise BadKey(f"twit key must be {TWIT_KEY_LEN} bytes, got {len(key)}")
+    return key.hex()
+
+
+def twit_key_from_id(tid: str) -> bytes:
+    try:
+        key = bytes.fromhex(tid)
+    except ValueError:
+        raise BadKey(f"not a twit id: {tid!r}") from None
+    if len(key) != TWIT_KEY_LEN:
+        raise BadKey(f"not a twit id: {tid!r}")
+    return key
+
+
+def encode_cursor(last_key: bytes) -> str:
+    """An opaque cursor naming the last row of a page (URL-safe, no padding)."""
+    return base64.urlsafe_b64encode(last_key).rstrip(b"=").decode("ascii")
+
+
+def decode_cursor(cursor: str, prefix: bytes, key_len: int) -> bytes:
+    """The last row key a cursor names; it must lie in the list it pages."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+    except (binascii.Error, ValueError):
+        raise BadKey("malformed cursor") from None
+    if len(raw) != key_len or not raw.startswith(prefix):
+        raise BadKey("cursor does not belong to this list")
+    return raw

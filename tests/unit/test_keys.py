@@ -1,0 +1,99 @@
+"""Key design on its own: widths, order, round trips and prefix ranges."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from storage import keys
+
+millis = st.integers(0, 2**53)
+suffix = st.binary(min_size=4, max_size=4)
+
+
+def test_user_keys_are_md5_of_the_case_folded_userid() -> None:
+    assert keys.user_key("Alice") == hashlib.md5(b"alice").digest()
+    assert keys.user_key("ALICE") == keys.user_key("alice")
+    assert len(keys.user_key("bob")) == 16
+
+
+def test_relation_keys_put_the_owner_first() -> None:
+    a, b = keys.user_hash("alice"), keys.user_hash("bob")
+    assert keys.follows_key("alice", "bob") == a + b
+    assert keys.followed_by_key("bob", "alice") == b + a
+
+
+@given(millis, millis, suffix, suffix)
+def test_twits_of_a_user_sort_newest_first(t1: int, t2: int, s1: bytes, s2: bytes) -> None:
+    k1 = keys.twit_key("alice", t1, s1)
+    k2 = keys.twit_key("alice", t2, s2)
+    assert len(k1) == len(k2) == keys.TWIT_KEY_LEN
+    if t1 > t2:
+        assert k1 < k2
+
+
+@given(millis, suffix)
+def test_twit_key_round_trip(t: int, s: bytes) -> None:
+    key = keys.twit_key("alice", t, s)
+    parts = keys.split_twit_key(key)
+    assert (parts.author_hash, parts.millis, parts.suffix) == (keys.user_hash("alice"), t, s)
+    assert keys.twit_key_from_id(keys.twit_id(key)) == key
+
+
+@given(millis, suffix)
+def test_stream_key_round_trip_and_order(t: int, s: bytes) -> None:
+    twit = keys.twit_key("bob", t, s)
+    row = keys.stream_key("alice", twit)
+    assert len(row) == keys.STREAM_KEY_LEN
+    assert row.startswith(keys.user_hash("alice"))
+    assert keys.twit_key_from_stream_key(row) == twit
+    older = keys.stream_key("alice", keys.twit_key("carol", max(t - 1, 0), s))
+    if t > 0:
+        assert row < older
+
+
+def test_same_millisecond_twits_stay_distinct() -> None:
+    a = keys.twit_key("alice", 1000, keys.new_suffix())
+    b = keys.twit_key("alice", 1000, keys.new_suffix())
+    assert a != b
+
+
+@given(st.binary(max_size=6), st.binary(max_size=8))
+def test_prefix_stop_bounds_exactly_the_prefixed_keys(prefix: bytes, key: bytes) -> None:
+    stop = keys.prefix_stop(prefix)
+    in_range = key >= prefix and (stop is None or key < stop)
+    assert in_range == key.startswith(prefix)
+
+
+def test_prefix_stop_with_0xff_last_bytes() -> None:
+    assert keys.prefix_stop(b"\x01\xff") == b"\x02"
+    assert keys.prefix_stop(b"\x01\xfe\xff\xff") == b"\x01\xff"
+    assert keys.prefix_stop(b"\xff\xff") is None
+    # The original TwitBase's "last byte + 1" would give b"\x01\x00" here,
+    # which sorts *below* b"\x01\xff\x05" and so loses it.
+    assert b"\x01\xff\x05" < keys.prefix_stop(b"\x01\xff")  # type: ignore[operator]
+
+
+def test_reversed_timestamp_bounds() -> None:
+    assert keys.millis_from_rts(keys.reverse_ts(0)) == 0
+    with pytest.raises(keys.BadKey):
+        keys.reverse_ts(-1)
+
+
+def test_cursor_round_trip_and_rejection() -> None:
+    key = keys.twit_key("alice", 5, b"abcd")
+    prefix = keys.user_hash("alice")
+    cursor = keys.encode_cursor(key)
+    assert keys.decode_cursor(cursor, prefix, keys.TWIT_KEY_LEN) == key
+    for bad in ("!!!", "", keys.encode_cursor(b"short"), keys.encode_cursor(b"x" * 28)):
+        with pytest.raises(keys.BadKey):
+            keys.decode_cursor(bad, prefix, keys.TWIT_KEY_LEN)
+
+
+def test_bad_ids_are_rejected() -> None:
+    for bad in ("zz", "ab" * 27, "ab" * 29, "é"):
+        with pytest.raises(keys.BadKey):
+            keys.twit_key_from_id(bad)
