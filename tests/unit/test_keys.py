@@ -74,7 +74,7 @@ def test_prefix_stop_with_0xff_last_bytes() -> None:
     assert keys.prefix_stop(b"\xff\xff") is None
     # The original TwitBase's "last byte + 1" would give b"\x01\x00" here,
     # which sorts *below* b"\x01\xff\x05" and so loses it.
-    assert b"\x01\xff\x05" < keys.prefix_stop(b"\x01\xff")  # type: ignore[operator]
+    assert keys.prefix_stop(b"\x01\xff") > b"\x01\xff\x05"  # type: ignore[operator]
 
 
 def test_reversed_timestamp_bounds() -> None:
