@@ -377,7 +377,9 @@ class Store:
         with self._write_lock:
             cells = self._read_row(info, pre, spec, self._db.iter())
             current = cells[0][3] if cells else None
-            if current != expected:
+            # As HBase: an empty expected value matches an absent or empty cell.
+            matches = not current if not expected else current == expected
+            if not matches:
                 return False
             wf, wq = parse_column(mutation.column)
             wb = WriteBatch(raw_mode=True)

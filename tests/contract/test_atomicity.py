@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import struct
 import threading
+import time
 
 import happybase
 import pytest
@@ -88,3 +89,23 @@ def test_a_row_mutation_is_seen_whole_or_not_at_all(
         reader.join()
     assert torn == []
     assert table.row(b"r") == {col: b"199" for col in columns}
+
+
+def test_check_and_put(conn: happybase.Connection, table: happybase.Table) -> None:
+    from Hbase_thrift import Mutation  # type: ignore[import-not-found]
+
+    name = conn._table_name("t")
+
+    def cas(expected: bytes | None, value: bytes) -> bool:
+        m = Mutation(column=b"d:v", value=value, isDelete=False)
+        return bool(conn.client.checkAndPut(name, b"r", b"d:v", expected, m, {}))
+
+    assert cas(None, b"one") is True  # absent: created
+    assert cas(None, b"two") is False  # present now
+    assert cas(b"wrong", b"two") is False
+    assert cas(b"one", b"two") is True
+    assert table.row(b"r") == {b"d:v": b"two"}
+    table.delete(b"r")
+    time.sleep(0.01)  # a put in the delete's own millisecond would be masked by it
+    assert cas(b"", b"three") is True  # an empty expected value matches an absent cell
+    assert table.row(b"r") == {b"d:v": b"three"}

@@ -22,18 +22,23 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
         parser.add_argument("--host", default="127.0.0.1", help="web address (default 127.0.0.1)")
         parser.add_argument(
-            "--data", type=Path, default=None,
+            "--data",
+            type=Path,
+            default=None,
             help="directory for the store and logs (default $TWITBASE_DATA_DIR or ./var/data)",
         )
         parser.add_argument(
-            "--hbase-port", type=int, default=0,
+            "--hbase-port",
+            type=int,
+            default=0,
             help="port of the local HBase server (default: a free one)",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         data = (opts["data"] or settings.TWITBASE_DATA_DIR).resolve()
-        stack = DevStack(data=data, host=opts["host"], port=opts["port"],
-                         hbase_port=opts["hbase_port"])
+        stack = DevStack(
+            data=data, host=opts["host"], port=opts["port"], hbase_port=opts["hbase_port"]
+        )
         try:
             stack.start()
             self.stdout.write(stack.describe())

@@ -1,0 +1,163 @@
+"""Follow and unfollow (both idempotent), and the followers/following lists."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import happybase
+
+from feeds.errors import InvalidInput
+from feeds.types import Page, UserRef
+from storage import keys
+from storage.connection import connection, table_name
+from storage.ops import apply_once, check_and_put
+
+from . import accounts
+from ._paging import scan_page
+from .queue import dispatch
+from .twits import op_id
+
+USERID = b"f:userid"
+NAME = b"f:name"
+CREATED = b"f:created"
+OP = b"f:op"  # the id of the follow that created this edge; its timestamp is the generation
+COUNTED = b"f:counted"  # the op whose follow the counts include
+
+
+def _pair(follower: str, followed: str) -> tuple[accounts.User, accounts.User]:
+    accounts.check_userid(followed, "userid")
+    if follower.lower() == followed.lower():
+        raise InvalidInput("userid", "You cannot follow yourself.")
+    return accounts.get_user(follower), accounts.get_user(followed)
+
+
+def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bool]:
+    """The edge's (op, generation, created-by-this-call), creating it if absent.
+
+    The generation is the timestamp HBase gave the op cell. Every cell of the
+    edge, and every stream row it brings, is written at that timestamp, and
+    unfollow deletes exactly up to it. A delete marker hides all cells at or
+    below its timestamp, so a re-follow in the very millisecond of an
+    unfollow would be hidden: the loop sees that and writes again once the
+    clock has moved on.
+    """
+    follows = conn.table(table_name("follows"))
+    created = False
+    while True:
+        cell = follows.row(edge, columns=[OP], include_timestamp=True).get(OP)
+        if cell is not None:
+            return cell[0], cell[1], created
+        created = check_and_put(conn, table_name("follows"), edge, OP, None, OP, uuid.uuid4().bytes)
+        if created and OP not in follows.row(edge, columns=[OP]):
+            time.sleep(0.002)
+
+
+def follow(follower: str, followed: str) -> bool:
+    """Make ``follower`` follow ``followed``; False if it already did.
+
+    The edge is created by checkAndPut, so of two racing calls one creates
+    it. Counts change once per edge: the edge names its operation, counters
+    ignore an operation they have applied, and ``f:counted`` is written last,
+    so a retry after a crash anywhere finishes the job without double counting.
+    """
+    a, b = _pair(follower, followed)
+    edge = keys.follows_key(a.userid, b.userid)
+    with connection() as conn:
+        op, generation, created = _claim_edge(conn, edge)
+        stamp = str(generation).encode()
+        follows = conn.table(table_name("follows"))
+        follows.put(
+            edge,
+            {USERID: b.userid.encode(), NAME: b.name.encode(), CREATED: stamp},
+            timestamp=generation,
+        )
+        conn.table(table_name("followedBy")).put(
+            keys.followed_by_key(b.userid, a.userid),
+            {USERID: a.userid.encode(), NAME: a.name.encode(), CREATED: stamp, OP: op},
+            timestamp=generation,
+        )
+        if follows.row(edge, columns=[COUNTED]).get(COUNTED) != op:
+            counted = op_id(b"follow", op)
+            users = table_name("users")
+            apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, 1, counted)
+            apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, 1, counted)
+            follows.put(edge, {COUNTED: op}, timestamp=generation)
+    dispatch("backfill_stream", follower=a.userid, followed=b.userid)
+    return created
+
+
+def unfollow(follower: str, followed: str) -> bool:
+    """Stop ``follower`` following ``followed``; False if it did not.
+
+    Counts go down first (once per edge, as in :func:`follow`), then the
+    edges go, then the followee's twits leave the follower's stream.
+    """
+    a, b = _pair(follower, followed)
+    edge = keys.follows_key(a.userid, b.userid)
+    with connection() as conn:
+        follows = conn.table(table_name("follows"))
+        row = follows.row(edge, include_timestamp=True)
+        if OP not in row:
+            return False
+        op, generation = row[OP]
+        if row.get(COUNTED, (None, 0))[0] == op:
+            counted = op_id(b"unfollow", op)
+            users = table_name("users")
+            apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, -1, counted)
+            apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, -1, counted)
+        conn.table(table_name("followedBy")).delete(
+            keys.followed_by_key(b.userid, a.userid), timestamp=generation
+        )
+        # Stream rows first, while the edge still names the generation: a
+        # retry after a crash finds the edge and does it all again.
+        dispatch(
+            "remove_followee_from_stream",
+            follower=a.userid,
+            followed=b.userid,
+            generation=str(generation),
+        )
+        follows.delete(edge, timestamp=generation)
+    return True
+
+
+def is_following(follower: str, followed: str) -> bool:
+    with connection() as conn:
+        row = conn.table(table_name("follows")).row(
+            keys.follows_key(follower, followed), columns=[OP]
+        )
+    return OP in row
+
+
+def _ref(key: bytes, row: dict[bytes, bytes]) -> UserRef | None:
+    if USERID not in row:
+        return None
+    return UserRef(row[USERID].decode(), row.get(NAME, row[USERID]).decode())
+
+
+def followers(userid: str, cursor: str | None = None, limit: int = 20) -> Page[UserRef]:
+    """Who follows ``userid``: one prefix scan of followedBy, no per-user reads."""
+    user = accounts.get_user(userid)
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("followedBy")),
+            keys.user_hash(user.userid),
+            keys.EDGE_KEY_LEN,
+            cursor,
+            limit,
+            _ref,
+        )
+
+
+def following(userid: str, cursor: str | None = None, limit: int = 20) -> Page[UserRef]:
+    """Whom ``userid`` follows: one prefix scan of follows."""
+    user = accounts.get_user(userid)
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("follows")),
+            keys.user_hash(user.userid),
+            keys.EDGE_KEY_LEN,
+            cursor,
+            limit,
+            _ref,
+        )

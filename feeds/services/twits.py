@@ -1,0 +1,136 @@
+"""Twits: post, delete, look up, and a user's timeline."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from feeds.errors import Forbidden, InvalidInput, NotFound
+from feeds.types import Page, Twit, from_millis
+from storage import keys
+from storage.connection import connection, table_name
+from storage.ops import apply_once
+
+from . import accounts
+from ._paging import scan_page
+from .queue import dispatch
+
+TEXT_MAX = 280
+TEXT = b"t:text"
+AUTHOR = b"t:userid"
+NAME = b"t:name"
+CREATED = b"t:created"
+FANOUT = b"t:fanout"  # present while the fan-out of this twit is unfinished
+
+
+def clean_text(text: object) -> str:
+    """1 to 280 characters after trimming; newlines allowed, other controls not."""
+    if not isinstance(text, str):
+        raise InvalidInput("text", "Write something to post.")
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise InvalidInput("text", "Write something to post.")
+    if len(text) > TEXT_MAX:
+        raise InvalidInput("text", f"A twit is at most {TEXT_MAX} characters; this is {len(text)}.")
+    if accounts.has_control_chars(text, allow_newlines=True):
+        raise InvalidInput("text", "A twit cannot contain control characters.")
+    return text
+
+
+def twit_from_row(key: bytes, row: dict[bytes, bytes], prefix: bytes = b"t:") -> Twit:
+    return Twit(
+        id=keys.twit_id(key),
+        userid=row[prefix + b"userid"].decode(),
+        name=row[prefix + b"name"].decode(),
+        text=row[prefix + b"text"].decode(),
+        created=from_millis(int(row[prefix + b"created"])),
+    )
+
+
+def op_id(*parts: bytes) -> bytes:
+    """A 16-byte operation id, the same every time the same operation is retried."""
+    return hashlib.md5(b"\x00".join(parts)).digest()
+
+
+def post_twit(userid: str, text: object) -> Twit:
+    """Store a twit, count it, and queue its fan-out to followers' streams.
+
+    The twit row is written first: it is the truth the streams are derived
+    from. It carries a pending-fan-out mark until the fan-out is done.
+    """
+    author = accounts.get_user(userid)
+    body = clean_text(text)
+    millis = int(time.time() * 1000)
+    key = keys.twit_key(author.userid, millis, keys.new_suffix())
+    row = {
+        TEXT: body.encode(),
+        AUTHOR: author.userid.encode(),
+        NAME: author.name.encode(),
+        CREATED: str(millis).encode(),
+        FANOUT: b"pending",
+    }
+    with connection() as conn:
+        conn.table(table_name("twits")).put(key, row)
+        apply_once(
+            conn,
+            table_name("users"),
+            keys.user_key(author.userid),
+            accounts.COUNT_TWITS,
+            1,
+            op_id(b"post", key),
+        )
+    twit = twit_from_row(key, row)
+    dispatch("fan_out_twit", twit_id=twit.id)
+    return twit
+
+
+def _key(twit_id: str) -> bytes:
+    try:
+        return keys.twit_key_from_id(twit_id)
+    except keys.BadKey:
+        raise NotFound(f"No twit {twit_id!r}.") from None
+
+
+def get_twit(twit_id: str) -> Twit:
+    key = _key(twit_id)
+    with connection() as conn:
+        row = conn.table(table_name("twits")).row(key)
+    if TEXT not in row:
+        raise NotFound(f"No twit {twit_id!r}.")
+    return twit_from_row(key, row)
+
+
+def delete_twit(userid: str, twit_id: str) -> None:
+    """Delete one's own twit, from the twits table and from every stream."""
+    twit = get_twit(twit_id)
+    if twit.userid.lower() != userid.lower():
+        raise Forbidden("You can delete only your own twits.")
+    key = _key(twit_id)
+    with connection() as conn:
+        apply_once(
+            conn,
+            table_name("users"),
+            keys.user_key(twit.userid),
+            accounts.COUNT_TWITS,
+            -1,
+            op_id(b"delete", key),
+        )
+        # Streams first: the cleanup finds the twit's author in the key, and
+        # a retry after a crash still finds the twit row and finishes the job.
+        dispatch("remove_twit_from_streams", author=twit.userid, twit_id=twit_id)
+        conn.table(table_name("twits")).delete(key)
+
+
+def timeline(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """A user's own twits, newest first: one prefix scan of the twits table."""
+    user = accounts.get_user(userid)
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("twits")),
+            keys.user_hash(user.userid),
+            keys.TWIT_KEY_LEN,
+            cursor,
+            limit,
+            twit_from_row,
+            columns=[b"t"],
+        )

@@ -1,0 +1,51 @@
+"""The plain values services return: frozen dataclasses, never storage rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+def from_millis(millis: int) -> datetime:
+    return datetime.fromtimestamp(millis / 1000, tz=UTC)
+
+
+@dataclass(frozen=True)
+class User:
+    userid: str
+    name: str
+    email: str
+    created: datetime
+    staff: bool = False
+    disabled: bool = False
+    twits: int = 0
+    followers: int = 0
+    following: int = 0
+
+
+@dataclass(frozen=True)
+class UserRef:
+    """A user as lists show one: the denormalised userid and name."""
+
+    userid: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Twit:
+    id: str
+    userid: str
+    name: str
+    text: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """One page of a list; ``next_cursor`` is None on the last page."""
+
+    items: tuple[T, ...]
+    next_cursor: str | None

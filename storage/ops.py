@@ -1,0 +1,73 @@
+"""Storage operations happybase does not wrap: conditional writes and counters
+that a retried operation cannot apply twice.
+
+Thrift1's checkAndPut compares one cell and puts one cell, atomically. On it
+rests :func:`apply_once`: a counter cell that carries the ids of the last
+operations applied to it, so a retry of an operation (same id) is recognised
+and not counted again. It is exact for retries that come within the last
+``WINDOW`` operations on that counter, which covers a retried request or task.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import happybase
+from Hbase_thrift import Mutation
+
+WINDOW = 64
+OP_LEN = 16
+_COUNT = struct.Struct(">q")
+
+
+def check_and_put(
+    conn: happybase.Connection,
+    table: str,
+    row: bytes,
+    column: bytes,
+    expected: bytes | None,
+    put_column: bytes,
+    value: bytes,
+) -> bool:
+    """Put ``value`` in ``put_column`` if ``column`` holds ``expected`` (None: is absent)."""
+    return bool(
+        conn.client.checkAndPut(
+            table.encode(),
+            row,
+            column,
+            expected,
+            Mutation(column=put_column, value=value, isDelete=False),
+            {},
+        )
+    )
+
+
+def decode_count(cell: bytes | None) -> int:
+    """The count in an :func:`apply_once` cell (0 when absent)."""
+    if not cell:
+        return 0
+    return int(_COUNT.unpack_from(cell)[0])
+
+
+def apply_once(
+    conn: happybase.Connection, table: str, row: bytes, column: bytes, delta: int, op: bytes
+) -> int:
+    """Add ``delta`` to the counter unless operation ``op`` was already applied.
+
+    ``op`` is a 16-byte id, the same on every retry of one operation. Returns
+    the count after the call. Compare-and-set: concurrent callers retry.
+    """
+    if len(op) != OP_LEN:
+        raise ValueError(f"op must be {OP_LEN} bytes, got {len(op)}")
+    t = conn.table(table)
+    while True:
+        cell = t.row(row, columns=[column]).get(column)
+        count = decode_count(cell)
+        ops = cell[8:] if cell else b""
+        recent = {ops[i : i + OP_LEN] for i in range(0, len(ops), OP_LEN)}
+        if op in recent:
+            return count
+        ops = (ops + op)[-WINDOW * OP_LEN :]
+        new = _COUNT.pack(count + delta) + ops
+        if check_and_put(conn, table, row, column, cell, column, new):
+            return count + delta

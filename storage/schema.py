@@ -1,0 +1,58 @@
+"""The TwitBase tables and their column families, created by one idempotent call.
+
+Every family keeps one version: TwitBase never reads history, and a single
+version keeps rows small and reads cheap. Names get the environment's prefix
+(settings.TWITBASE_TABLE_PREFIX), so test runs and deployments never meet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import happybase
+
+from .connection import table_name
+
+ONE = {"max_versions": 1}
+
+SCHEMA: dict[str, dict[str, dict[str, int]]] = {
+    # md5(userid) -> info:account (JSON, written once by checkAndPut),
+    # info:staff, info:disabled; c:twits, c:followers, c:following (counters).
+    "users": {"info": ONE, "c": ONE},
+    # md5(author) + rts + suffix -> t:text, t:userid, t:name, t:created, t:fanout
+    "twits": {"t": ONE},
+    # md5(follower) + md5(followed) -> f:userid (the followed), f:created, f:op, f:counted
+    "follows": {"f": ONE},
+    # md5(followed) + md5(follower) -> f:userid (the follower), f:created
+    "followedBy": {"f": ONE},
+    # md5(reader) + rts + md5(author) + suffix -> s:userid, s:name, s:text, s:created
+    "streams": {"s": ONE},
+}
+
+
+def create_tables(conn: happybase.Connection, names: Iterable[str] | None = None) -> list[str]:
+    """Create the tables that do not exist yet; return the full names created.
+
+    Safe to repeat: an existing table is left as it is.
+    """
+    existing = {t.decode() for t in conn.tables()}
+    created = []
+    for name in names or SCHEMA:
+        full = table_name(name)
+        if full in existing:
+            continue
+        conn.create_table(full, SCHEMA[name])
+        created.append(full)
+    return created
+
+
+def drop_tables(conn: happybase.Connection) -> list[str]:
+    """Delete every TwitBase table of this prefix (tests and `createtables --reset`)."""
+    existing = {t.decode() for t in conn.tables()}
+    dropped = []
+    for name in SCHEMA:
+        full = table_name(name)
+        if full in existing:
+            conn.delete_table(full, disable=True)
+            dropped.append(full)
+    return dropped

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from feeds import services
+from feeds.errors import Forbidden, InvalidInput, NotFound
+from feeds.types import Twit, User
+from storage import keys
+from storage.connection import connection, table_name
+from storage.ops import apply_once
+
+
+def texts(twits: tuple[Twit, ...]) -> list[str]:
+    return [t.text for t in twits]
+
+
+def test_post_shows_in_timeline_and_home_stream_newest_first(alice: User) -> None:
+    first = services.post_twit("alice", "  first  ")
+    second = services.post_twit("alice", "second")
+    assert first.text == "first"
+    assert texts(services.timeline("alice").items) == ["second", "first"]
+    assert texts(services.home_stream("alice").items) == ["second", "first"]
+    assert services.get_twit(second.id) == second
+    assert services.get_user("alice").twits == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "Write something"),
+        ("   \n ", "Write something"),
+        ("x" * 281, "at most 280"),
+        ("bell\x07", "control characters"),
+        ("nul\x00", "control characters"),
+        (None, "Write something"),
+    ],
+)
+def test_bad_twits_are_refused_with_a_reason(alice: User, text: str, reason: str) -> None:
+    with pytest.raises(InvalidInput, match=reason):
+        services.post_twit("alice", text)
+    assert services.timeline("alice").items == ()
+    assert services.get_user("alice").twits == 0
+
+
+def test_280_characters_and_newlines_are_fine(alice: User) -> None:
+    assert len(services.post_twit("alice", "é" * 280).text) == 280
+    assert services.post_twit("alice", "two\r\nlines").text == "two\nlines"
+
+
+def test_only_the_author_may_delete(alice: User, bob: User) -> None:
+    twit = services.post_twit("alice", "mine")
+    with pytest.raises(Forbidden):
+        services.delete_twit("bob", twit.id)
+    services.delete_twit("alice", twit.id)
+    with pytest.raises(NotFound):
+        services.get_twit(twit.id)
+    with pytest.raises(NotFound):
+        services.delete_twit("alice", twit.id)
+    assert services.get_user("alice").twits == 0
+
+
+def test_unknown_or_malformed_twit_ids_are_not_found(alice: User) -> None:
+    for tid in ("nothex", "00" * 28, ""):
+        with pytest.raises(NotFound):
+            services.get_twit(tid)
+
+
+def test_follow_and_unfollow_are_idempotent_and_counted_once(alice: User, bob: User) -> None:
+    assert services.follow("alice", "bob") is True
+    assert services.follow("alice", "BOB") is False
+    assert services.get_user("alice").following == 1
+    assert services.get_user("bob").followers == 1
+    assert [u.userid for u in services.followers("bob").items] == ["alice"]
+    assert [u.userid for u in services.following("alice").items] == ["bob"]
+    assert services.unfollow("alice", "bob") is True
+    assert services.unfollow("alice", "bob") is False
+    assert services.get_user("alice").following == 0
+    assert services.get_user("bob").followers == 0
+    assert services.followers("bob").items == ()
+
+
+def test_following_yourself_or_nobody_is_an_error(alice: User) -> None:
+    with pytest.raises(InvalidInput, match="yourself"):
+        services.follow("alice", "ALICE")
+    with pytest.raises(NotFound):
+        services.follow("alice", "nobody")
+    with pytest.raises(InvalidInput):
+        services.follow("alice", "not a userid")
+
+
+def test_a_retried_count_is_not_counted_twice(alice: User) -> None:
+    op = b"retried-op-id-16"
+    with connection() as conn:
+        for _ in range(3):
+            apply_once(conn, table_name("users"), keys.user_key("alice"), b"c:twits", 1, op)
+    assert services.get_user("alice").twits == 1
+
+
+def test_followee_twits_appear_in_the_stream_after_follow(alice: User, bob: User) -> None:
+    services.post_twit("bob", "before the follow")
+    services.follow("alice", "bob")
+    services.post_twit("bob", "after the follow")
+    services.post_twit("alice", "my own")
+    assert texts(services.home_stream("alice").items) == [
+        "my own",
+        "after the follow",
+        "before the follow",
+    ]
+    assert texts(services.home_stream("bob").items) == ["after the follow", "before the follow"]
+
+
+def test_unfollow_removes_followee_twits_from_stream(alice: User, bob: User) -> None:
+    services.follow("alice", "bob")
+    services.post_twit("bob", "bob's")
+    services.post_twit("alice", "alice's")
+    services.unfollow("alice", "bob")
+    assert texts(services.home_stream("alice").items) == ["alice's"]
+
+
+def test_refollow_right_after_unfollow_brings_the_twits_back(alice: User, bob: User) -> None:
+    services.post_twit("bob", "hello")
+    for _ in range(5):
+        services.follow("alice", "bob")
+        services.unfollow("alice", "bob")
+        services.follow("alice", "bob")
+        assert texts(services.home_stream("alice").items) == ["hello"]
+        assert services.get_user("bob").followers == 1
+        services.unfollow("alice", "bob")
+        assert services.home_stream("alice").items == ()
+
+
+def test_deleted_twit_disappears_from_every_stream(alice: User, bob: User, charlie: User) -> None:
+    services.follow("bob", "alice")
+    services.follow("charlie", "alice")
+    twit = services.post_twit("alice", "oops")
+    readers = ("alice", "bob", "charlie")
+    assert all(texts(services.home_stream(u).items) == ["oops"] for u in readers)
+    services.delete_twit("alice", twit.id)
+    assert all(services.home_stream(u).items == () for u in readers)
+
+
+def test_paging_stays_exact_while_new_twits_arrive(alice: User) -> None:
+    for i in range(7):
+        services.post_twit("alice", f"old {i}")
+    first = services.timeline("alice", limit=3)
+    assert texts(first.items) == ["old 6", "old 5", "old 4"]
+    time.sleep(0.002)
+    services.post_twit("alice", "new arrival")
+    second = services.timeline("alice", first.next_cursor, limit=3)
+    third = services.timeline("alice", second.next_cursor, limit=3)
+    assert texts(second.items) == ["old 3", "old 2", "old 1"]
+    assert texts(third.items) == ["old 0"]
+    assert third.next_cursor is None
+
+
+def test_a_bad_cursor_or_limit_is_invalid_input(alice: User, bob: User) -> None:
+    services.post_twit("alice", "a")
+    services.post_twit("alice", "b")
+    alices = services.timeline("alice", limit=1).next_cursor
+    with pytest.raises(InvalidInput) as err:
+        services.timeline("bob", alices)
+    assert err.value.field == "cursor"
+    for limit in (0, 101):
+        with pytest.raises(InvalidInput) as err:
+            services.timeline("alice", limit=limit)
+        assert err.value.field == "limit"
