@@ -121,8 +121,16 @@ def _client_ops(
 
 
 def _server_client(
-    host: str, port: int, table: str, op: str, client: int, clients: int,
-    w: Workload, seed: int, barrier: Any, out: Any,
+    host: str,
+    port: int,
+    table: str,
+    op: str,
+    client: int,
+    clients: int,
+    w: Workload,
+    seed: int,
+    barrier: Any,
+    out: Any,
 ) -> None:
     import happybase
 
@@ -254,9 +262,7 @@ def _summarise(
     def pct(p: float) -> float:
         return lat_all[min(len(lat_all) - 1, int(p * len(lat_all)))] * 1000
 
-    return Result(
-        target, clients, op, statistics.median(rates), pct(0.5), pct(0.99), tuple(rates)
-    )
+    return Result(target, clients, op, statistics.median(rates), pct(0.5), pct(0.99), tuple(rates))
 
 
 def run_target(
@@ -343,7 +349,7 @@ def format_table(results: list[Result]) -> str:
     hbase = {(r.clients, r.op): r.rate for r in results if r.target == "hbase"}
     lines = [
         "| target | clients | operation | median rate | unit | p50 ms | p99 ms "
-        "| % of raw | × HBase |",
+        "| % of raw | local ÷ HBase |",
         "|---|---:|---|---:|---|---:|---:|---:|---:|",
     ]
     for r in results:

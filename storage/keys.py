@@ -105,12 +105,7 @@ def split_twit_key(key: bytes) -> TwitKeyParts:
 def stream_key(reader: str, twit: bytes) -> bytes:
     """The row of ``twit`` in ``reader``'s stream: newest first, like the twits."""
     parts = split_twit_key(twit)
-    return (
-        user_hash(reader)
-        + twit[MD5_LEN : MD5_LEN + RTS_LEN]
-        + parts.author_hash
-        + parts.suffix
-    )
+    return user_hash(reader) + twit[MD5_LEN : MD5_LEN + RTS_LEN] + parts.author_hash + parts.suffix
 
 
 def twit_key_from_stream_key(key: bytes) -> bytes:

@@ -366,9 +366,7 @@ class Handler:
     def deleteAllTs(
         self, tableName: bytes, row: bytes, column: bytes, timestamp: int, attributes: Any
     ) -> None:
-        self.store.mutate_rows(
-            tableName, [(row, [Mutation(column, isDelete=True)])], timestamp
-        )
+        self.store.mutate_rows(tableName, [(row, [Mutation(column, isDelete=True)])], timestamp)
 
     def deleteAllRow(self, tableName: bytes, row: bytes, attributes: Any) -> None:
         self.store.delete_row(tableName, row)

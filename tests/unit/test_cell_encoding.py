@@ -52,4 +52,3 @@ def test_markers_sort_before_puts_of_the_same_timestamp() -> None:
     column_delete = enc.cell_key(pre, b"cf", b"q", 5, enc.TYPE_DELETE_COLUMN)
     family_delete = enc.cell_key(pre, b"cf", b"", 5, enc.TYPE_DELETE_FAMILY)
     assert family_delete < column_delete < put
-

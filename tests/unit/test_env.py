@@ -51,7 +51,10 @@ def test_settings_refuse_to_start_without_a_secret_key_in_production() -> None:
     env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": ""}
     proc = subprocess.run(
         [sys.executable, "-c", "import twitbase.settings"],
-        env=env, capture_output=True, text=True, check=False,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode != 0
     assert "DJANGO_SECRET_KEY is not set" in proc.stderr

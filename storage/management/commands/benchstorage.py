@@ -37,10 +37,17 @@ class Command(BaseCommand):
     help = "Benchmark the local HBase server against real HBase and raw in-process RocksDB."
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--targets", default="raw,local,hbase",
-                            help="comma-separated: raw, local, hbase (default all three)")
-        parser.add_argument("--clients", type=_csv_ints, default=(1, 4),
-                            help="concurrent client counts (default 1,4)")
+        parser.add_argument(
+            "--targets",
+            default="raw,local,hbase",
+            help="comma-separated: raw, local, hbase (default all three)",
+        )
+        parser.add_argument(
+            "--clients",
+            type=_csv_ints,
+            default=(1, 4),
+            help="concurrent client counts (default 1,4)",
+        )
         parser.add_argument("--rows", type=int, default=bench.Workload.rows)
         parser.add_argument("--batch", type=int, default=bench.Workload.batch)
         parser.add_argument("--gets", type=int, default=bench.Workload.gets)
@@ -56,8 +63,12 @@ class Command(BaseCommand):
         if opts["rows"] % opts["batch"] or opts["rows"] % bench.GROUP:
             raise CommandError(f"--rows must be a multiple of --batch and of {bench.GROUP}")
         w = bench.Workload(
-            rows=opts["rows"], batch=opts["batch"], gets=opts["gets"], scans=opts["scans"],
-            increments=opts["increments"], repeats=opts["repeats"],
+            rows=opts["rows"],
+            batch=opts["batch"],
+            gets=opts["gets"],
+            scans=opts["scans"],
+            increments=opts["increments"],
+            repeats=opts["repeats"],
         )
         self.stderr.write(f"machine: {machine()}")
         self.stderr.write(f"workload: {w}")
