@@ -1,0 +1,106 @@
+"""Model-based test: random sequences of register, follow, unfollow, post and
+delete, checked after every step against a small in-memory reference."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+import pytest
+
+from feeds import services
+from feeds.errors import Conflict, Forbidden
+from feeds.types import Page
+from tests.conftest import ServerAddr
+
+T = TypeVar("T")
+NAMES = ["alice", "bob", "charlie", "dave", "erin"]
+
+
+@dataclass
+class Reference:
+    users: set[str] = field(default_factory=set)
+    follows: set[tuple[str, str]] = field(default_factory=set)
+    twits: dict[str, str] = field(default_factory=dict)  # twit id -> author
+
+    def home(self, reader: str) -> set[str]:
+        return {
+            tid
+            for tid, author in self.twits.items()
+            if author == reader or (reader, author) in self.follows
+        }
+
+
+def all_pages(fetch: Callable[[str | None], Page[T]]) -> list[T]:
+    items: list[T] = []
+    cursor = None
+    while True:
+        page = fetch(cursor)
+        items += page.items
+        cursor = page.next_cursor
+        if cursor is None:
+            return items
+
+
+def check(ref: Reference) -> None:
+    for u in ref.users:
+        timeline = all_pages(lambda c, u=u: services.timeline(u, c, limit=2))
+        home = all_pages(lambda c, u=u: services.home_stream(u, c, limit=3))
+        for listed in (timeline, home):
+            ids = [t.id for t in listed]
+            assert len(ids) == len(set(ids)), "a page repeated a twit"
+            created = [t.created for t in listed]
+            assert created == sorted(created, reverse=True), "not newest first"
+        assert {t.id for t in timeline} == {t for t, a in ref.twits.items() if a == u}
+        assert {t.id for t in home} == ref.home(u)
+        followers = all_pages(lambda c, u=u: services.followers(u, c, limit=2))
+        following = all_pages(lambda c, u=u: services.following(u, c, limit=2))
+        assert {f.userid for f in followers} == {a for a, b in ref.follows if b == u}
+        assert {f.userid for f in following} == {b for a, b in ref.follows if a == u}
+        profile = services.get_user(u)
+        assert profile.twits == sum(1 for a in ref.twits.values() if a == u)
+        assert profile.followers == len(followers)
+        assert profile.following == len(following)
+
+
+def run_sequence(rng: random.Random, steps: int) -> None:
+    ref = Reference()
+    for _ in range(steps):
+        action = rng.choice(["register", "follow", "follow", "unfollow", "post", "post", "delete"])
+        if action == "register" or not ref.users:
+            name = rng.choice(NAMES)
+            if name in ref.users:
+                with pytest.raises(Conflict):
+                    services.register(name, name, f"{name}@example.com", "password-1")
+            else:
+                services.register(name, name, f"{name}@example.com", "password-1")
+                ref.users.add(name)
+            continue
+        users = sorted(ref.users)
+        a, b = rng.choice(users), rng.choice(users)
+        if action == "follow" and a != b:
+            assert services.follow(a, b) == ((a, b) not in ref.follows)
+            ref.follows.add((a, b))
+        elif action == "unfollow" and a != b:
+            assert services.unfollow(a, b) == ((a, b) in ref.follows)
+            ref.follows.discard((a, b))
+        elif action == "post":
+            twit = services.post_twit(a, f"twit by {a} #{rng.randrange(10**6)}")
+            ref.twits[twit.id] = a
+        elif action == "delete" and ref.twits:
+            tid = rng.choice(sorted(ref.twits))
+            if ref.twits[tid] == a:
+                services.delete_twit(a, tid)
+                del ref.twits[tid]
+            else:
+                with pytest.raises(Forbidden):
+                    services.delete_twit(a, tid)
+        check(ref)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_sequences_match_the_reference(twitbase: ServerAddr, seed: int) -> None:
+    steps = 60 if twitbase.kind == "local" else 25
+    run_sequence(random.Random(seed), steps)
