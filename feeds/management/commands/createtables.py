@@ -1,0 +1,38 @@
+"""``manage.py createtables``: create the TwitBase tables (idempotent)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from storage.connection import connection
+from storage.schema import SCHEMA, create_tables, drop_tables
+
+
+class Command(BaseCommand):
+    help = "Create the TwitBase tables that do not exist yet; existing ones are kept."
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--reset",
+            action="store_true",
+            help="drop the tables of this prefix first (DELETES ALL DATA)",
+        )
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        with connection() as conn:
+            if opts["reset"]:
+                for name in drop_tables(conn):
+                    self.stdout.write(f"dropped {name}")
+            created = create_tables(conn)
+        for name in created:
+            self.stdout.write(f"created {name}")
+        kept = len(SCHEMA) - len(created)
+        self.stdout.write(
+            f"{len(created)} created, {kept} already there "
+            f"(prefix {settings.TWITBASE_TABLE_PREFIX!r}, "
+            f"{settings.TWITBASE_HBASE_HOST}:{settings.TWITBASE_HBASE_PORT})"
+        )

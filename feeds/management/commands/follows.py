@@ -1,0 +1,51 @@
+"""``manage.py follows add|remove|list``."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from feeds import services
+
+from ._base import ServiceCommand
+
+
+class Command(ServiceCommand):
+    help = "Follow, unfollow, and list followers or following."
+
+    def subcommands(self) -> dict[str, Any]:
+        def pair(p: argparse.ArgumentParser) -> None:
+            p.add_argument("follower")
+            p.add_argument("followed")
+
+        def lst(p: argparse.ArgumentParser) -> None:
+            p.add_argument("userid")
+            p.add_argument(
+                "--followers",
+                action="store_true",
+                help="who follows USERID (default: whom USERID follows)",
+            )
+            p.add_argument("--limit", type=int, default=20)
+            p.add_argument("--cursor")
+
+        return {
+            "add": ("FOLLOWER follows FOLLOWED", pair),
+            "remove": ("FOLLOWER unfollows FOLLOWED", pair),
+            "list": ("whom USERID follows (or --followers)", lst),
+        }
+
+    def do_add(self, o: dict[str, Any]) -> None:
+        new = services.follow(o["follower"], o["followed"])
+        self.say(f"{o['follower']} {'now follows' if new else 'already follows'} {o['followed']}")
+
+    def do_remove(self, o: dict[str, Any]) -> None:
+        was = services.unfollow(o["follower"], o["followed"])
+        self.say(f"{o['follower']} {'unfollowed' if was else 'did not follow'} {o['followed']}")
+
+    def do_list(self, o: dict[str, Any]) -> None:
+        fetch = services.followers if o["followers"] else services.following
+        page = fetch(o["userid"], o["cursor"], o["limit"])
+        for ref in page.items:
+            self.say(f"{ref.userid}  {ref.name}")
+        if page.next_cursor:
+            self.say(f"more: --cursor {page.next_cursor}")

@@ -1,0 +1,70 @@
+"""``manage.py users add|get|list|staff|disable``."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+from typing import Any
+
+from feeds import services
+from feeds.types import User
+
+from ._base import ServiceCommand
+
+
+def _show(user: User) -> str:
+    flags = ", ".join(f for f, on in (("staff", user.staff), ("disabled", user.disabled)) if on)
+    return (
+        f"{user.userid}  {user.name} <{user.email}>  twits={user.twits} "
+        f"followers={user.followers} following={user.following}" + (f"  [{flags}]" if flags else "")
+    )
+
+
+class Command(ServiceCommand):
+    help = "Add, show, list users; grant or revoke staff; disable or enable an account."
+
+    def subcommands(self) -> dict[str, Any]:
+        def add(p: argparse.ArgumentParser) -> None:
+            p.add_argument("userid")
+            p.add_argument("--name", required=True)
+            p.add_argument("--email", required=True)
+            p.add_argument("--password", help="prompted for when not given")
+
+        def get(p: argparse.ArgumentParser) -> None:
+            p.add_argument("userid")
+
+        def lst(p: argparse.ArgumentParser) -> None:
+            p.add_argument("--limit", type=int, default=20)
+            p.add_argument("--cursor")
+
+        def flag(p: argparse.ArgumentParser) -> None:
+            p.add_argument("userid")
+            p.add_argument("--revoke", action="store_true", help="turn the flag off")
+
+        return {
+            "add": ("register a user", add),
+            "get": ("show a user's profile and counts", get),
+            "list": ("list users (key order), a page at a time", lst),
+            "staff": ("grant (or --revoke) the staff flag", flag),
+            "disable": ("disable (or --revoke: enable) an account", flag),
+        }
+
+    def do_add(self, o: dict[str, Any]) -> None:
+        password = o["password"] or getpass.getpass(f"Password for {o['userid']}: ")
+        self.say("added " + _show(services.register(o["userid"], o["name"], o["email"], password)))
+
+    def do_get(self, o: dict[str, Any]) -> None:
+        self.say(_show(services.get_user(o["userid"])))
+
+    def do_list(self, o: dict[str, Any]) -> None:
+        page = services.list_users(o["cursor"], o["limit"])
+        for user in page.items:
+            self.say(_show(user))
+        if page.next_cursor:
+            self.say(f"more: --cursor {page.next_cursor}")
+
+    def do_staff(self, o: dict[str, Any]) -> None:
+        self.say(_show(services.set_staff(o["userid"], not o["revoke"])))
+
+    def do_disable(self, o: dict[str, Any]) -> None:
+        self.say(_show(services.set_disabled(o["userid"], not o["revoke"])))
