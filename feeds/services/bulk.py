@@ -1,0 +1,234 @@
+"""Bulk loading of a synthetic social graph (``manage.py loaddemo``).
+
+It writes the same rows the services write, in batches, without the
+per-operation safeguards (checkAndPut, retry-proof counters) that make no
+sense for a one-shot load into empty tables: counts are computed in memory
+and written once.
+
+The follow graph is power-law: how many users one follows is drawn from a
+heavy-tailed distribution, and whom is drawn by popularity rank with
+P(rank r) proportional to 1/r, so a few users have very many followers.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+import struct
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import happybase
+from django.contrib.auth.hashers import make_password
+
+from storage import keys
+from storage.connection import connection, table_name
+
+from .accounts import ACCOUNT, COUNT_FOLLOWERS, COUNT_FOLLOWING, COUNT_TWITS, account_json
+
+Progress = Callable[[str, int, int], None]
+BATCH = 5_000
+DEMO_PASSWORD = "twitbase-demo"
+WORDS = (
+    "hbase region row key scan stream follow twit tall narrow wide hash salt "
+    "prefix cursor page coprocessor fan out worker queue redis celery django "
+    "compaction memstore hfile wal thrift python rocksdb timeline feed reversed"
+).split()
+
+
+@dataclass
+class DemoStats:
+    users: int = 0
+    edges: int = 0
+    twits: int = 0
+    stream_rows: int = 0
+    max_followers: int = 0
+    seconds: float = 0.0
+    rows_written: dict[str, int] = field(default_factory=dict)
+
+
+def demo_userid(i: int) -> str:
+    return f"user{i:06d}"
+
+
+def follow_graph(n: int, mean_follows: int, rng: random.Random) -> list[list[int]]:
+    """Whom each user follows: heavy-tailed out-degree, popularity ~ 1/rank."""
+    if n < 2:
+        return [[] for _ in range(n)]
+    rank_to_user = list(range(n))
+    rng.shuffle(rank_to_user)
+    cum = list(itertools.accumulate(1.0 / (r + 1) for r in range(n)))
+    total = cum[-1]
+    graph: list[list[int]] = []
+    for user in range(n):
+        # Pareto(alpha=2) has mean 2*xm; scale so the mean is mean_follows.
+        want = min(n - 1, int(rng.paretovariate(2.0) * mean_follows / 2))
+        chosen: set[int] = set()
+        tries = 0
+        while len(chosen) < want and tries < want * 4:
+            tries += 1
+            target = rank_to_user[bisect.bisect_left(cum, rng.random() * total)]
+            if target != user:
+                chosen.add(target)
+        graph.append(sorted(chosen))
+    return graph
+
+
+def _count(n: int) -> bytes:
+    return struct.pack(">q", n)
+
+
+class _Writer:
+    """Batched puts, one happybase batch per (table, timestamp)."""
+
+    def __init__(self, conn: happybase.Connection) -> None:
+        self.conn = conn
+        self.batches: dict[tuple[str, int | None], happybase.Batch] = {}
+        self.rows: Counter[str] = Counter()
+
+    def put(self, table: str, row: bytes, data: dict[bytes, bytes], ts: int | None = None) -> None:
+        batch = self.batches.get((table, ts))
+        if batch is None:
+            batch = self.conn.table(table_name(table)).batch(timestamp=ts, batch_size=BATCH)
+            self.batches[(table, ts)] = batch
+        batch.put(row, data)
+        self.rows[table] += 1
+
+    def flush(self) -> None:
+        for batch in self.batches.values():
+            batch.send()
+        self.batches.clear()
+
+
+def load_demo(
+    users: int,
+    twits: int,
+    *,
+    seed: int = 42,
+    mean_follows: int = 20,
+    progress: Progress | None = None,
+) -> DemoStats:
+    """Write ``users`` users, a power-law follow graph, ``twits`` twits and the
+    streams they fan out to. Deterministic for a given seed (timestamps aside)."""
+    report = progress or (lambda stage, done, total: None)
+    rng = random.Random(seed)
+    started = time.monotonic()
+    stats = DemoStats(users=users, twits=twits)
+    now = int(time.time() * 1000)
+    generation = now - 1  # every demo edge was "created" at load time
+    password = make_password(DEMO_PASSWORD)  # one hash: key stretching 100k times takes hours
+
+    graph = follow_graph(users, mean_follows, rng)
+    followers: list[list[int]] = [[] for _ in range(users)]
+    for a, targets in enumerate(graph):
+        for b in targets:
+            followers[b].append(a)
+    stats.edges = sum(len(t) for t in graph)
+    stats.max_followers = max((len(f) for f in followers), default=0)
+
+    # Twits: authors drawn ~ 1/rank too (a few users post a lot), times over 30 days.
+    twit_authors = [
+        rng.randrange(users)
+        if rng.random() < 0.5
+        else min(users - 1, int(rng.paretovariate(1.2)) - 1)
+        for _ in range(twits)
+    ]
+    twit_count = [0] * users
+    for a in twit_authors:
+        twit_count[a] += 1
+    span = 30 * 24 * 3600 * 1000
+    times = sorted(now - span + rng.randrange(span) for _ in range(twits))
+
+    with connection() as conn:
+        out = _Writer(conn)
+        for i in range(users):
+            uid = demo_userid(i)
+            out.put(
+                "users",
+                keys.user_key(uid),
+                {
+                    ACCOUNT: account_json(
+                        uid, f"Demo User {i}", f"{uid}@example.com", password, now
+                    ),
+                    COUNT_TWITS: _count(twit_count[i]),
+                    COUNT_FOLLOWERS: _count(len(followers[i])),
+                    COUNT_FOLLOWING: _count(len(graph[i])),
+                },
+            )
+            if i % 1000 == 0:
+                report("users", i, users)
+        out.flush()
+        report("users", users, users)
+
+        done = 0
+        stamp = str(generation).encode()
+        for a, targets in enumerate(graph):
+            ua = demo_userid(a)
+            for b in targets:
+                ub = demo_userid(b)
+                op = rng.getrandbits(128).to_bytes(16, "big")
+                out.put(
+                    "follows",
+                    keys.follows_key(ua, ub),
+                    {
+                        b"f:userid": ub.encode(),
+                        b"f:name": f"Demo User {b}".encode(),
+                        b"f:created": stamp,
+                        b"f:op": op,
+                        b"f:counted": op,
+                    },
+                    generation,
+                )
+                out.put(
+                    "followedBy",
+                    keys.followed_by_key(ub, ua),
+                    {
+                        b"f:userid": ua.encode(),
+                        b"f:name": f"Demo User {a}".encode(),
+                        b"f:created": stamp,
+                        b"f:op": op,
+                    },
+                    generation,
+                )
+                done += 1
+                if done % 5000 == 0:
+                    report("follows", done, stats.edges)
+        out.flush()
+        report("follows", stats.edges, stats.edges)
+
+        for n, (author, millis) in enumerate(zip(twit_authors, times, strict=True)):
+            uid = demo_userid(author)
+            key = keys.twit_key(uid, millis, rng.getrandbits(32).to_bytes(4, "big"))
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 14))).encode()
+            name = f"Demo User {author}".encode()
+            created = str(millis).encode()
+            out.put(
+                "twits",
+                key,
+                {
+                    b"t:text": text,
+                    b"t:userid": uid.encode(),
+                    b"t:name": name,
+                    b"t:created": created,
+                },
+            )
+            cells = {
+                b"s:userid": uid.encode(),
+                b"s:name": name,
+                b"s:text": text,
+                b"s:created": created,
+            }
+            # All demo stream rows carry the demo edges' generation (see fanout).
+            for reader in [author, *followers[author]]:
+                out.put("streams", keys.stream_key(demo_userid(reader), key), cells, generation)
+            stats.stream_rows += 1 + len(followers[author])
+            if n % 500 == 0:
+                report("twits", n, twits)
+        out.flush()
+        report("twits", twits, twits)
+        stats.rows_written = dict(out.rows)
+    stats.seconds = time.monotonic() - started
+    return stats
