@@ -54,14 +54,20 @@ def demo_userid(i: int) -> str:
     return f"user{i:06d}"
 
 
-def follow_graph(n: int, mean_follows: int, rng: random.Random) -> list[list[int]]:
-    """Whom each user follows: heavy-tailed out-degree, popularity ~ 1/rank."""
-    if n < 2:
-        return [[] for _ in range(n)]
+def zipf_sampler(n: int, rng: random.Random) -> Callable[[], int]:
+    """Draw users by a random popularity rank r with P(r) proportional to 1/r."""
     rank_to_user = list(range(n))
     rng.shuffle(rank_to_user)
     cum = list(itertools.accumulate(1.0 / (r + 1) for r in range(n)))
     total = cum[-1]
+    return lambda: rank_to_user[bisect.bisect_left(cum, rng.random() * total)]
+
+
+def follow_graph(n: int, mean_follows: int, rng: random.Random) -> list[list[int]]:
+    """Whom each user follows: heavy-tailed out-degree, popularity ~ 1/rank."""
+    if n < 2:
+        return [[] for _ in range(n)]
+    popular = zipf_sampler(n, rng)
     graph: list[list[int]] = []
     for user in range(n):
         # Pareto(alpha=2) has mean 2*xm; scale so the mean is mean_follows.
@@ -70,7 +76,7 @@ def follow_graph(n: int, mean_follows: int, rng: random.Random) -> list[list[int
         tries = 0
         while len(chosen) < want and tries < want * 4:
             tries += 1
-            target = rank_to_user[bisect.bisect_left(cum, rng.random() * total)]
+            target = popular()
             if target != user:
                 chosen.add(target)
         graph.append(sorted(chosen))
@@ -129,12 +135,10 @@ def load_demo(
     stats.edges = sum(len(t) for t in graph)
     stats.max_followers = max((len(f) for f in followers), default=0)
 
-    # Twits: authors drawn ~ 1/rank too (a few users post a lot), times over 30 days.
+    # Twits: half from anyone, half from a few prolific users (~1/rank again).
+    prolific = zipf_sampler(users, rng)
     twit_authors = [
-        rng.randrange(users)
-        if rng.random() < 0.5
-        else min(users - 1, int(rng.paretovariate(1.2)) - 1)
-        for _ in range(twits)
+        rng.randrange(users) if rng.random() < 0.5 else prolific() for _ in range(twits)
     ]
     twit_count = [0] * users
     for a in twit_authors:

@@ -53,8 +53,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--users", type=int, required=True)
         parser.add_argument("--twits", type=int, required=True)
-        parser.add_argument("--follows", type=int, default=20,
-                            help="mean follows per user (default 20)")
+        parser.add_argument(
+            "--follows", type=int, default=20, help="mean follows per user (default 20)"
+        )
         parser.add_argument("--seed", type=int, default=42)
 
     def handle(self, *args: Any, **o: Any) -> None:
@@ -63,7 +64,10 @@ class Command(BaseCommand):
         with connection() as conn:
             create_tables(conn)
         stats = bulk.load_demo(
-            o["users"], o["twits"], seed=o["seed"], mean_follows=o["follows"],
+            o["users"],
+            o["twits"],
+            seed=o["seed"],
+            mean_follows=o["follows"],
             progress=ProgressBar(self.stderr._out),
         )
         total = sum(stats.rows_written.values())
