@@ -603,7 +603,10 @@ def serve(data: Path, host: str, port: int, ready_file: Path | None = None) -> N
         flush=True,
     )
     if ready_file is not None:
-        ready_file.write_text(f"{server.host}:{server.port}\n")
+        # Written aside and renamed, so a watcher never reads a half-written file.
+        partial = ready_file.with_name(ready_file.name + ".partial")
+        partial.write_text(f"{server.host}:{server.port}\n")
+        partial.rename(ready_file)
     try:
         server.serve_forever()
     finally:
