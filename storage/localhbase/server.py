@@ -30,7 +30,7 @@ from typing import Any
 import happybase  # noqa: F401  (loads the Hbase_thrift module from its IDL)
 import Hbase_thrift as T
 from thriftpy2.protocol import TCyBinaryProtocolFactory
-from thriftpy2.thrift import TProcessor
+from thriftpy2.thrift import TApplicationException, TProcessor
 from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransportException
 
 from .encoding import MAX_TS
@@ -38,6 +38,7 @@ from .filters import Filter, FilterError, apply_filter, parse_filter
 from .store import (
     BadArgument,
     Cell,
+    EmptyRowKey,
     FamilyDescriptor,
     Mutation,
     NoSuchFamily,
@@ -64,11 +65,18 @@ _JAVA_NAMES: dict[type[StoreError], str] = {
 SCANNER_IDLE_SECONDS = 600
 
 
-def _io_error(exc: StoreError | FilterError) -> Exception:
-    if isinstance(exc, FilterError):
-        return T.IOError(message=f"java.lang.IllegalArgumentException: {exc}")
+def _io_error(exc: StoreError) -> Exception:
     name = _JAVA_NAMES.get(type(exc), "java.io.IOException")
     return T.IOError(message=f"{name}: {exc}")
+
+
+def _internal_error(call: str, reason: str) -> TApplicationException:
+    """What HBase's Thrift server sends when a call dies of a Java runtime
+    exception (a bad filter string, an empty row key): the generic message
+    HBase gives, with the reason added so the caller can fix the request."""
+    return TApplicationException(
+        TApplicationException.INTERNAL_ERROR, f"Internal error processing {call}: {reason}"
+    )
 
 
 def _columns(columns: Sequence[bytes] | None) -> dict[bytes, frozenset[bytes] | None] | None:
@@ -224,8 +232,6 @@ class Handler:
             self.store.create_table(tableName, families)
         except TableExists as exc:
             raise T.AlreadyExists(message=f"table name already in use: {exc}") from None
-        except BadArgument as exc:
-            raise T.IllegalArgument(message=str(exc)) from None
 
     def deleteTable(self, tableName: bytes) -> None:
         self.store.delete_table(tableName)
@@ -309,9 +315,6 @@ class Handler:
     ) -> list[Any]:
         return self._rows(tableName, rows, columns, timestamp)
 
-    def getRowOrBefore(self, tableName: bytes, row: bytes, family: bytes) -> list[Any]:
-        raise T.IOError(message="java.io.IOException: getRowOrBefore is not supported")
-
     def getRegionInfo(self, row: bytes) -> Any:
         raise T.IOError(message="java.io.IOException: getRegionInfo is not supported")
 
@@ -386,7 +389,8 @@ class Handler:
         return self.store.check_and_put(tableName, row, column, value, self._mutations([mput])[0])
 
     def append(self, append: Any) -> list[Any]:
-        raise T.IOError(message="java.io.IOException: append is not supported")
+        cells = self.store.append(append.table, append.row, append.columns, append.values)
+        return [T.TCell(value=v, timestamp=ts) for v, ts in cells]
 
     # -- scanners -------------------------------------------------------------
 
@@ -508,14 +512,26 @@ class _SafeHandler:
         self._handler = handler
 
     def __getattr__(self, name: str) -> Any:
-        method = getattr(self._handler, name)
+        method = getattr(self._handler, name, None)
+        if method is None:
+            # In the IDL but gone from HBase 2's server (getRowOrBefore, ...).
+            def unknown(*args: Any) -> Any:
+                raise TApplicationException(
+                    TApplicationException.UNKNOWN_METHOD, f"Invalid method name: '{name}'"
+                )
+
+            return unknown
 
         def call(*args: Any) -> Any:
             try:
                 return method(*args)
-            except (T.IOError, T.IllegalArgument, T.AlreadyExists):
+            except (T.IOError, T.IllegalArgument, T.AlreadyExists, TApplicationException):
                 raise
-            except (StoreError, FilterError) as exc:
+            except FilterError as exc:
+                raise _internal_error(name, str(exc)) from None
+            except EmptyRowKey as exc:
+                raise _internal_error(name, str(exc)) from None
+            except StoreError as exc:
                 raise _io_error(exc) from None
             except Exception as exc:  # a bug here must not kill the connection
                 log.exception("%s failed", name)

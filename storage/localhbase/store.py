@@ -70,6 +70,10 @@ class BadArgument(StoreError):
     pass
 
 
+class EmptyRowKey(StoreError):
+    """HBase refuses an empty row key with a runtime exception, not an IOError."""
+
+
 @dataclass(frozen=True)
 class FamilyDescriptor:
     """What HBase's Thrift1 ColumnDescriptor carries, minus the colon."""
@@ -292,7 +296,7 @@ class Store:
         stamp = now_ms() if ts is None or ts == MAX_TS else ts
         for row, mutations in rows:
             if not row:
-                raise BadArgument("Row key must not be empty")
+                raise EmptyRowKey("Row length is 0")
             pre = enc.row_prefix(tid, row)
             for m in mutations:
                 family, _, qualifier = m.column.partition(b":")
@@ -386,6 +390,30 @@ class Store:
             wb.put(enc.cell_key(pre, wf, wq or b"", now_ms(), TYPE_PUT), mutation.value or b"")
             self._db.write(wb, self._write_opts)
         return True
+
+    def append(
+        self, table: bytes, row: bytes, columns: Sequence[bytes], values: Sequence[bytes]
+    ) -> list[tuple[bytes, int]]:
+        """Append each value to its column's latest value; return the new cells."""
+        info = self._enabled_table(table)
+        if len(columns) != len(values):
+            raise BadArgument("append needs as many values as columns")
+        parsed = [parse_column(c) for c in columns]
+        self._check_families(info, [f for f, _ in parsed])
+        pre = enc.row_prefix(info.table_id, row)
+        out = []
+        with self._write_lock:
+            stamp = now_ms()
+            wb = WriteBatch(raw_mode=True)
+            for (family, qualifier), value in zip(parsed, values, strict=True):
+                q = qualifier or b""
+                spec = ReadSpec(columns={family: frozenset([q])})
+                cells = self._read_row(info, pre, spec, self._db.iter())
+                new = (cells[0][3] if cells else b"") + value
+                wb.put(enc.cell_key(pre, family, q, stamp, TYPE_PUT), new)
+                out.append((new, stamp))
+            self._db.write(wb, self._write_opts)
+        return out
 
     # -- reads ----------------------------------------------------------------
 

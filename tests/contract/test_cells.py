@@ -146,3 +146,15 @@ def test_time_to_live_hides_expired_cells(conn: happybase.Connection) -> None:
     table.put(b"fresh", {b"c:q": b"y"})
     assert table.row(b"old") == {}
     assert [row for row, _ in table.scan()] == [b"fresh"]
+
+
+def test_append_extends_the_latest_value(table: happybase.Table) -> None:
+    from Hbase_thrift import TAppend  # type: ignore[import-not-found]
+
+    table.put(b"r", {b"a:q": b"hello"})
+    client = table.connection.client
+    cells = client.append(
+        TAppend(table=table.name, row=b"r", columns=[b"a:q", b"a:new"], values=[b" world", b"x"])
+    )
+    assert sorted(c.value for c in cells) == [b"hello world", b"x"]
+    assert table.row(b"r") == {b"a:q": b"hello world", b"a:new": b"x"}

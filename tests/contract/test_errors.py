@@ -5,6 +5,7 @@ from __future__ import annotations
 import happybase
 import pytest
 from Hbase_thrift import IllegalArgument, IOError  # type: ignore[import-not-found]
+from thriftpy2.thrift import TApplicationException
 
 
 @pytest.fixture
@@ -19,13 +20,17 @@ def test_unknown_table(conn: happybase.Connection, table: happybase.Table) -> No
     missing = conn.table("missing")
     for call in (
         lambda: missing.row(b"r"),
-        lambda: missing.put(b"r", {b"cf:q": b"v"}),
         lambda: list(missing.scan()),
         lambda: missing.families(),
     ):
         with pytest.raises(IOError) as err:
             call()
         assert b"TableNotFoundException" in err.value.message
+    # HBase reports a write to a missing table through its batch machinery
+    # (RetriesExhaustedWithDetailsException); an IOError naming the table.
+    with pytest.raises(IOError) as err:
+        missing.put(b"r", {b"cf:q": b"v"})
+    assert b"missing" in err.value.message
     assert table.row(b"keep") == {b"cf:q": b"safe"}
 
 
@@ -58,9 +63,41 @@ def test_the_server_keeps_serving_after_errors(
     conn: happybase.Connection, table: happybase.Table
 ) -> None:
     for _ in range(3):
-        with pytest.raises(IOError):
+        with pytest.raises(TApplicationException):
             list(table.scan(filter="Broken("))
         with pytest.raises(IOError):
             conn.table("missing").row(b"r")
     table.put(b"after", {b"cf:q": b"ok"})
     assert dict(table.scan()) == {b"after": {b"cf:q": b"ok"}, b"keep": {b"cf:q": b"safe"}}
+
+
+def test_an_empty_row_key_is_refused(table: happybase.Table) -> None:
+    with pytest.raises(TApplicationException):
+        table.put(b"", {b"cf:q": b"v"})
+    assert dict(table.scan()) == {b"keep": {b"cf:q": b"safe"}}
+
+
+def test_a_table_needs_a_column_family(conn: happybase.Connection) -> None:
+    with pytest.raises(IOError) as err:
+        conn.client.createTable(conn._table_name("empty"), [])
+    assert b"at least one column family" in err.value.message
+    assert conn.tables() == []
+
+
+def test_calls_hbase_2_removed_are_unknown_methods(conn: happybase.Connection) -> None:
+    conn.create_table("t", {"cf": dict()})
+    with pytest.raises(TApplicationException) as err:
+        conn.client.getRowOrBefore(conn._table_name("t"), b"r", b"cf")
+    assert err.value.type == TApplicationException.UNKNOWN_METHOD
+    assert conn.tables() == [b"t"]
+
+
+def test_disabling_twice_and_enabling_twice(conn: happybase.Connection) -> None:
+    conn.create_table("t", {"cf": dict()})
+    with pytest.raises(IOError) as err:
+        conn.enable_table("t")
+    assert b"TableNotDisabledException" in err.value.message
+    conn.disable_table("t")
+    with pytest.raises(IOError) as err:
+        conn.disable_table("t")
+    assert b"TableNotEnabledException" in err.value.message
