@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -58,8 +59,24 @@ def reset_pool() -> None:
         _pool_pid = None
 
 
+# HBase's Thrift server closes a connection idle for 60 s (its
+# hbase.thrift.server.socket.read.timeout), and the local server does the
+# same. A pooled connection idle for longer than this is reopened before use,
+# so the first request after a quiet spell does not fail on a dead socket.
+REOPEN_IDLE_SECONDS = 30.0
+_last_used: dict[int, float] = {}
+
+
 @contextmanager
 def connection() -> Iterator[happybase.Connection]:
     """A pooled connection; a connection that failed mid-call is replaced."""
     with get_pool().connection() as conn:
-        yield conn
+        key = id(conn)
+        now = time.monotonic()
+        if now - _last_used.get(key, now) > REOPEN_IDLE_SECONDS:
+            conn.close()
+            conn.open()
+        try:
+            yield conn
+        finally:
+            _last_used[key] = time.monotonic()

@@ -35,8 +35,10 @@ class LocalHBaseProcess:
         host: str = "127.0.0.1",
         port: int = 0,
         log_path: Path | None = None,
+        idle_timeout: float | None = None,
     ) -> None:
         self.data = Path(data)
+        self.idle_timeout = idle_timeout
         self.host = host
         self.requested_port = port
         self.port = port
@@ -65,6 +67,7 @@ class LocalHBaseProcess:
                 str(self.requested_port),
                 "--ready-file",
                 str(ready),
+                *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout else []),
             ],
             stdout=log,
             stderr=subprocess.STDOUT,

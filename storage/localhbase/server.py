@@ -38,7 +38,7 @@ from .filters import Filter, FilterError, apply_filter, parse_filter
 from .store import (
     BadArgument,
     Cell,
-    EmptyRowKey,
+    RefusedArgument,
     FamilyDescriptor,
     Mutation,
     NoSuchFamily,
@@ -63,6 +63,7 @@ _JAVA_NAMES: dict[type[StoreError], str] = {
 }
 
 SCANNER_IDLE_SECONDS = 600
+DEFAULT_IDLE_TIMEOUT = 60.0
 
 
 def _io_error(exc: StoreError) -> Exception:
@@ -406,7 +407,8 @@ class Handler:
         sort_columns: bool = False,
         reverse: bool = False,
     ) -> int:
-        flt = parse_filter(filter_string) if filter_string else None
+        # An empty filter string is an error in HBase too; only None means none.
+        flt = parse_filter(filter_string) if filter_string is not None else None
         spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
         rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
         scanner = _Scanner(
@@ -529,7 +531,7 @@ class _SafeHandler:
                 raise
             except FilterError as exc:
                 raise _internal_error(name, str(exc)) from None
-            except EmptyRowKey as exc:
+            except RefusedArgument as exc:
                 raise _internal_error(name, str(exc)) from None
             except StoreError as exc:
                 raise _io_error(exc) from None
@@ -545,8 +547,15 @@ class _SafeHandler:
 class LocalHBaseServer:
     """A threaded Thrift1 server for one :class:`Store`."""
 
-    def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 9090) -> None:
+    def __init__(
+        self,
+        store: Store,
+        host: str = "127.0.0.1",
+        port: int = 9090,
+        idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+    ) -> None:
         self.store = store
+        self.idle_timeout = idle_timeout
         self.processor = TProcessor(T.Hbase, _SafeHandler(Handler(store)))
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -568,6 +577,9 @@ class LocalHBaseServer:
                     return
                 raise
             client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            # As HBase's Thrift server (hbase.thrift.server.socket.read.timeout),
+            # a connection idle this long is closed: clients must cope.
+            client.settimeout(self.idle_timeout)
             with self._clients_lock:
                 self._clients.add(client)
             threading.Thread(target=self._handle, args=(client,), daemon=True).start()
@@ -580,7 +592,7 @@ class LocalHBaseServer:
         try:
             while True:
                 self.processor.process(proto, proto)
-        except (TTransportException, ConnectionError, EOFError):
+        except (TTransportException, ConnectionError, EOFError, TimeoutError):
             pass
         except Exception:
             # A request the protocol layer could not even decode: HBase drops
@@ -602,11 +614,17 @@ class LocalHBaseServer:
                     client.shutdown(socket.SHUT_RDWR)
 
 
-def serve(data: Path, host: str, port: int, ready_file: Path | None = None) -> None:
+def serve(
+    data: Path,
+    host: str,
+    port: int,
+    ready_file: Path | None = None,
+    idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+) -> None:
     """Run a server until SIGINT/SIGTERM; print one ready line when listening."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = Store(data)
-    server = LocalHBaseServer(store, host, port)
+    server = LocalHBaseServer(store, host, port, idle_timeout or None)
 
     def stop(signum: int, frame: object) -> None:
         server.shutdown()
@@ -644,12 +662,19 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
         "--port", type=int, default=9090, help="port; 0 picks a free one (default 9090)"
     )
     parser.add_argument("--ready-file", type=Path, help="write host:port here once listening")
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=DEFAULT_IDLE_TIMEOUT,
+        help="close client connections idle this many seconds, as HBase's Thrift "
+        "server does (default 60; 0 never)",
+    )
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    serve(args.data, args.host, args.port, args.ready_file)
+    serve(args.data, args.host, args.port, args.ready_file, args.idle_timeout)
 
 
 if __name__ == "__main__":

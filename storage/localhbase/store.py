@@ -70,8 +70,9 @@ class BadArgument(StoreError):
     pass
 
 
-class EmptyRowKey(StoreError):
-    """HBase refuses an empty row key with a runtime exception, not an IOError."""
+class RefusedArgument(StoreError):
+    """An argument HBase refuses with a Java runtime exception (an empty row key,
+    a negative timestamp), which its Thrift server reports as an internal error."""
 
 
 @dataclass(frozen=True)
@@ -294,9 +295,11 @@ class Store:
         wb = WriteBatch(raw_mode=True)
         families_seen: set[bytes] = set()
         stamp = now_ms() if ts is None or ts == MAX_TS else ts
+        if stamp < 0:
+            raise RefusedArgument(f"Timestamp cannot be negative. ts={stamp}")
         for row, mutations in rows:
             if not row:
-                raise EmptyRowKey("Row length is 0")
+                raise RefusedArgument("Row length is 0")
             pre = enc.row_prefix(tid, row)
             for m in mutations:
                 family, _, qualifier = m.column.partition(b":")

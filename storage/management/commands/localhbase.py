@@ -20,4 +20,10 @@ class Command(BaseCommand):
         build_parser(parser)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        serve(options["data"], options["host"], options["port"], options["ready_file"])
+        serve(
+            options["data"],
+            options["host"],
+            options["port"],
+            options["ready_file"],
+            options["idle_timeout"],
+        )
