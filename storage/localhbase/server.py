@@ -38,11 +38,11 @@ from .filters import Filter, FilterError, apply_filter, parse_filter
 from .store import (
     BadArgument,
     Cell,
-    RefusedArgument,
     FamilyDescriptor,
     Mutation,
     NoSuchFamily,
     ReadSpec,
+    RefusedArgument,
     Store,
     StoreError,
     TableExists,
