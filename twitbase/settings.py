@@ -76,6 +76,10 @@ TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
 # Where `manage.py devstack` keeps the local HBase server's RocksDB directory.
 TWITBASE_DATA_DIR = Path(env_str("TWITBASE_DATA_DIR", str(BASE_DIR / "var" / "data")))
 
+# -- Celery (the broker for background work) ------------------------------------
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
