@@ -81,7 +81,13 @@ def _internal_error(call: str, reason: str) -> TApplicationException:
 
 
 def _columns(columns: Sequence[bytes] | None) -> dict[bytes, frozenset[bytes] | None] | None:
-    """Thrift column list (``cf`` or ``cf:q``) -> :class:`ReadSpec` columns."""
+    """Thrift column list (``cf`` or ``cf:q``) -> :class:`ReadSpec` columns.
+
+    As HBase's Get/Scan addFamily and addColumn, in order: a family alone
+    selects the whole family, and a column after it narrows the family down
+    to the columns named from then on (``[cf, cf:q]`` reads only ``cf:q``,
+    ``[cf:q, cf]`` the whole family).
+    """
     if not columns:
         return None
     out: dict[bytes, set[bytes] | None] = {}
@@ -89,8 +95,11 @@ def _columns(columns: Sequence[bytes] | None) -> dict[bytes, frozenset[bytes] | 
         family, qualifier = parse_column(column)
         if qualifier is None:
             out[family] = None
-        elif family not in out or out[family] is not None:
-            out.setdefault(family, set()).add(qualifier)  # type: ignore[union-attr]
+        else:
+            chosen = out.get(family)
+            if chosen is None:
+                chosen = out[family] = set()
+            chosen.add(qualifier)
     return {f: (frozenset(q) if q is not None else None) for f, q in out.items()}
 
 
