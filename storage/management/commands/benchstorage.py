@@ -54,6 +54,7 @@ class Command(BaseCommand):
         parser.add_argument("--scans", type=int, default=bench.Workload.scans)
         parser.add_argument("--increments", type=int, default=bench.Workload.increments)
         parser.add_argument("--repeats", type=int, default=bench.Workload.repeats)
+        parser.add_argument("--svg", help="also draw the results as an SVG chart to this file")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         targets = tuple(t.strip() for t in opts["targets"].split(",") if t.strip())
@@ -75,3 +76,9 @@ class Command(BaseCommand):
         results = bench.run(targets, opts["clients"], w)
         self.stdout.write(f"machine: {machine()}\n")
         self.stdout.write(bench.format_table(results))
+        self.stdout.write("\nWhere a batch put's time goes (same run, one process):\n")
+        self.stdout.write(bench.format_breakdown(bench.write_path_breakdown()))
+        if opts["svg"]:
+            with open(opts["svg"], "w") as f:
+                f.write(bench.svg_chart(results, f"Storage benchmark: {machine()}"))
+            self.stderr.write(f"chart written to {opts['svg']}")
