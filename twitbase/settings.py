@@ -25,6 +25,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
+    "django.contrib.sessions",
+    "django.contrib.messages",
     "django.contrib.staticfiles",
     "storage",
     "feeds",
@@ -33,9 +35,21 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "feeds.auth.SessionAuthMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
+
+# No SQL database: sessions live in signed cookies, messages in cookies too.
+SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
+LOGIN_URL = "login"
 
 ROOT_URLCONF = "twitbase.urls"
 WSGI_APPLICATION = "twitbase.wsgi.application"
@@ -45,7 +59,12 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
-        "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
     }
 ]
 
@@ -73,6 +92,8 @@ TWITBASE_HBASE_POOL_SIZE = env_int("TWITBASE_HBASE_POOL_SIZE", 8, minimum=1, max
 TWITBASE_HBASE_TIMEOUT_MS = env_int("TWITBASE_HBASE_TIMEOUT_MS", 10_000, minimum=100)
 # Prepended (with an underscore) to every table name, keeping environments apart.
 TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
+# Twits one user may post per minute (HTTP 429 beyond).
+TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
 # Where `manage.py devstack` keeps the local HBase server's RocksDB directory.
 TWITBASE_DATA_DIR = Path(env_str("TWITBASE_DATA_DIR", str(BASE_DIR / "var" / "data")))
 

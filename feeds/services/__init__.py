@@ -17,11 +17,14 @@ from .accounts import (
 )
 from .follows import follow, followers, following, is_following, unfollow
 from .health import Health, health
+from .ratelimit import RateLimited
 from .streams import home_stream
+from .tokens import issue_token, revoke_token, token_user
 from .twits import delete_twit, get_twit, post_twit, timeline
 
 __all__ = [
     "Health",
+    "RateLimited",
     "authenticate",
     "delete_twit",
     "find_user",
@@ -33,11 +36,14 @@ __all__ = [
     "health",
     "home_stream",
     "is_following",
+    "issue_token",
     "list_users",
     "post_twit",
     "register",
+    "revoke_token",
     "set_disabled",
     "set_staff",
     "timeline",
+    "token_user",
     "unfollow",
 ]

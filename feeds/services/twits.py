@@ -14,6 +14,7 @@ from storage.ops import apply_once
 from . import accounts
 from ._paging import scan_page
 from .queue import dispatch
+from .ratelimit import check_post_rate
 
 TEXT_MAX = 280
 TEXT = b"t:text"
@@ -60,6 +61,7 @@ def post_twit(userid: str, text: object) -> Twit:
     """
     author = accounts.get_user(userid)
     body = clean_text(text)
+    check_post_rate(author.userid)
     millis = int(time.time() * 1000)
     key = keys.twit_key(author.userid, millis, keys.new_suffix())
     row = {

@@ -1,0 +1,58 @@
+"""API bearer tokens, kept in HBase.
+
+A token is 32 random bytes, URL-safe base64. Only its SHA-256 is stored (the
+row key), so a leaked table does not leak usable tokens. Logging out deletes
+the row.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import time
+
+from feeds.errors import InvalidInput
+from feeds.types import User
+from storage.connection import connection, table_name
+
+from . import accounts
+
+USERID = b"k:userid"
+CREATED = b"k:created"
+
+
+def _row(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "replace")).digest()
+
+
+def issue_token(userid: object, password: object) -> tuple[str, User] | None:
+    """A new token for valid credentials, or None."""
+    if not isinstance(userid, str) or not isinstance(password, str):
+        raise InvalidInput(None, "Send userid and password as strings.")
+    user = accounts.authenticate(userid, password)
+    if user is None:
+        return None
+    token = secrets.token_urlsafe(32)
+    with connection() as conn:
+        conn.table(table_name("tokens")).put(
+            _row(token),
+            {USERID: user.userid.encode(), CREATED: str(int(time.time() * 1000)).encode()},
+        )
+    return token, user
+
+
+def token_user(token: str) -> User | None:
+    """The enabled user a token belongs to, or None."""
+    if not token or len(token) > 200:
+        return None
+    with connection() as conn:
+        row = conn.table(table_name("tokens")).row(_row(token))
+    if USERID not in row:
+        return None
+    user = accounts.find_user(row[USERID].decode())
+    return None if user is None or user.disabled else user
+
+
+def revoke_token(token: str) -> None:
+    with connection() as conn:
+        conn.table(table_name("tokens")).delete(_row(token))
