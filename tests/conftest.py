@@ -14,12 +14,18 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import happybase
 import pytest
+from pytest_django.fixtures import Settings
 
+from feeds import services
+from feeds.types import User
+from storage.connection import connection, reset_pool
 from storage.localhbase.process import LocalHBaseProcess
+from storage.schema import create_tables, drop_tables
 
 REQUIRE_REAL_HBASE = (
     os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
@@ -85,3 +91,55 @@ def conn(server: ServerAddr) -> Iterator[happybase.Connection]:
         for name in connection.tables():
             connection.delete_table(name, disable=True)
         connection.close()
+
+
+@contextmanager
+def _tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+    settings.TWITBASE_HBASE_HOST = server.host
+    settings.TWITBASE_HBASE_PORT = server.port
+    settings.TWITBASE_TABLE_PREFIX = "tb" + uuid.uuid4().hex[:10]
+    # A fast hasher: the tests are about storage, not key stretching.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    reset_pool()
+    with connection() as conn:
+        create_tables(conn)
+    try:
+        yield server
+    finally:
+        with connection() as conn:
+            drop_tables(conn)
+        reset_pool()
+
+
+@pytest.fixture
+def twitbase(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+    """Settings pointed at ``server`` (each server in turn) with fresh tables."""
+    with _tables_on(server, settings) as addr:
+        yield addr
+
+
+@pytest.fixture
+def local_twitbase(local_hbase: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+    """Fresh tables on the local server only: for web, API and worker tests,
+    whose storage behaviour the service and contract suites already hold."""
+    with _tables_on(local_hbase, settings) as addr:
+        yield addr
+
+
+def _user(userid: str) -> User:
+    return services.register(userid, userid.title(), f"{userid}@example.com", "password-123")
+
+
+@pytest.fixture
+def alice(twitbase: ServerAddr) -> User:
+    return _user("alice")
+
+
+@pytest.fixture
+def bob(twitbase: ServerAddr) -> User:
+    return _user("bob")
+
+
+@pytest.fixture
+def charlie(twitbase: ServerAddr) -> User:
+    return _user("charlie")

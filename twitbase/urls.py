@@ -3,5 +3,6 @@ from __future__ import annotations
 from django.urls import include, path
 
 urlpatterns = [
+    path("api/", include("feeds.api.urls")),
     path("", include("feeds.urls")),
 ]
