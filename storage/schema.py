@@ -31,6 +31,11 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     "tokens": {"k": ONE},
     # md5(userid) + minute -> r:posts (a counter; HBase expires old windows)
     "ratelimits": {"r": {"max_versions": 1, "time_to_live": 180}},
+    # md5(userid) -> c:userid, for authors too large to fan out (see fanout)
+    "celebrities": {"c": ONE},
+    # "totals" (counters), "lag:" + rts + rand (recent fan-out lags),
+    # "worker:" + host:pid (heartbeats); a week of history is plenty.
+    "metrics": {"m": {"max_versions": 1, "time_to_live": 7 * 24 * 3600}},
 }
 
 

@@ -26,6 +26,7 @@ from feeds.types import User
 from storage.connection import connection, reset_pool
 from storage.localhbase.process import LocalHBaseProcess
 from storage.schema import create_tables, drop_tables
+from twitbase.celery import app as celery_app
 
 REQUIRE_REAL_HBASE = (
     os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
@@ -103,9 +104,14 @@ def _tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
     reset_pool()
     with connection() as conn:
         create_tables(conn)
+    # Background work runs in the caller here (Celery's eager mode): these
+    # suites test services and pages. tests/worker runs real workers.
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
     try:
         yield server
     finally:
+        celery_app.conf.task_always_eager = eager
         with connection() as conn:
             drop_tables(conn)
         reset_pool()

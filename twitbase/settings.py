@@ -100,6 +100,27 @@ TWITBASE_DATA_DIR = Path(env_str("TWITBASE_DATA_DIR", str(BASE_DIR / "var" / "da
 # -- Celery (the broker for background work) ------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # with acks_late: a worker holds one task at a time
+# A request must not hang when the broker is down: give up fast, the sweep
+# (or the inline fallback) takes over.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 2, "socket_connect_timeout": 2}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+CELERY_BEAT_SCHEDULE = {
+    "sweep-pending-fanouts": {"task": "worker.tasks.sweep_pending_fanouts", "schedule": 60.0},
+}
+
+# -- Fan-out ----------------------------------------------------------------------
+# Followers per fan-out task; beyond, further tasks take the rest.
+TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 500, minimum=1)
+# Stream rows kept per reader (the newest).
+TWITBASE_STREAM_MAX = env_int("TWITBASE_STREAM_MAX", 1000, minimum=1)
+# Authors with more followers are not fanned out; readers merge their twits.
+TWITBASE_CELEBRITY_THRESHOLD = env_int("TWITBASE_CELEBRITY_THRESHOLD", 10_000, minimum=0)
+# A fan-out still pending after this many seconds is queued again by the sweep.
+TWITBASE_SWEEP_AFTER_S = env_int("TWITBASE_SWEEP_AFTER_S", 60, minimum=0)
 
 LOGGING = {
     "version": 1,

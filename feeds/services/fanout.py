@@ -1,95 +1,192 @@
 """The derived rows: streams kept in step with twits and follows.
 
-These functions are what HBase coprocessors would do, run as background
-work. Each takes ids, reads fresh data, and is idempotent: stream row keys
-are computed from the twit's key, and stream cells carry a deterministic
-timestamp, so running one twice leaves the same rows.
+These functions are what HBase coprocessors would do, run by the Celery
+workers (worker/tasks.py). Each takes ids, reads fresh data, and is
+idempotent: stream row keys are computed from the twit's key, and stream
+cells carry a deterministic timestamp, so running one twice, or again after
+a crash half-way, leaves the same rows.
 
 Timestamps: a followee's twit in a reader's stream is written at the follow
 edge's generation (see follows._claim_edge), so unfollow removes exactly the
 rows of the generation it ends. A reader's own twits are written at the
 twit's time.
+
+Large accounts: a twit whose author has more followers than
+TWITBASE_CELEBRITY_THRESHOLD is not fanned out; the author is recorded in the
+celebrities table and readers merge such followees' twits when they read
+(streams.home_stream).
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+
 import happybase
+from django.conf import settings
 
 from storage import keys
 from storage.connection import connection, table_name
+from storage.ops import apply_once, decode_count
 
+from . import accounts, metrics
 from . import twits as twits_service
+from .queue import dispatch
+
+log = logging.getLogger(__name__)
 
 BACKFILL = 100
-FANOUT_CHUNK = 500
+TRIM_ONE_IN = 64  # each stream write trims its reader with this odds, deterministically
+CHUNKS = b"t:chunks"  # set by the last chunk: how many chunks this fan-out has
+DONE = b"t:done"  # retry-proof count of chunks finished
 
 
-def _stream_cells(row: dict[bytes, bytes]) -> dict[bytes, bytes]:
-    return {
-        b"s:userid": row[twits_service.AUTHOR],
-        b"s:name": row[twits_service.NAME],
-        b"s:text": row[twits_service.TEXT],
-        b"s:created": row[twits_service.CREATED],
-    }
-
-
-def write_own_stream_row(
-    conn: happybase.Connection, author: str, key: bytes, row: dict[bytes, bytes]
-) -> None:
-    millis = keys.split_twit_key(key).millis
-    conn.table(table_name("streams")).put(
-        keys.stream_key(author, key), _stream_cells(row), timestamp=millis
+def is_celebrity(conn: happybase.Connection, userid: str) -> bool:
+    row = conn.table(table_name("users")).row(
+        keys.user_key(userid), columns=[accounts.COUNT_FOLLOWERS]
     )
+    return decode_count(row.get(accounts.COUNT_FOLLOWERS)) > settings.TWITBASE_CELEBRITY_THRESHOLD
 
 
-def fan_out_twit(twit_id: str) -> int:
-    """Write the twit into its author's and every follower's stream; clear the mark.
+@dataclass(frozen=True)
+class ChunkResult:
+    rows: int
+    next_start: bytes | None
+    finished: bool
 
-    Returns the number of stream rows written. A twit deleted meanwhile is
-    skipped.
+
+def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0) -> ChunkResult:
+    """Write one chunk of a twit's fan-out: up to CHUNK followers from ``start``.
+
+    The first chunk also writes the author's own stream row. If followers
+    remain, the next chunk is queued *before* this one writes, so chunks of a
+    large fan-out run in parallel on free workers and one account never holds
+    a worker for long. The chunk that completes the set clears the twit's
+    pending mark and records the fan-out's lag.
     """
     key = keys.twit_key_from_id(twit_id)
-    written = 0
+    size = settings.TWITBASE_FANOUT_CHUNK
     with connection() as conn:
-        row = conn.table(table_name("twits")).row(key)
+        twits = conn.table(table_name("twits"))
+        row = twits.row(key)
         if twits_service.TEXT not in row:
-            return 0
+            return ChunkResult(0, None, True)  # deleted meanwhile: nothing to do
         author = row[twits_service.AUTHOR].decode()
-        cells = _stream_cells(row)
-        write_own_stream_row(conn, author, key, row)
-        written += 1
-        streams = conn.table(table_name("streams"))
+        cells = twits_service.stream_cells(row)
+        written = 0
+        if chunk == 0:
+            twits_service.write_own_stream_row(conn, author, key, row)
+            written += 1
+            if is_celebrity(conn, author):
+                conn.table(table_name("celebrities")).put(
+                    keys.user_key(author), {b"c:userid": author.encode()}
+                )
+                _finish(conn, key, row, chunks=1, chunk=0, rows=written)
+                return ChunkResult(written, None, True)
         prefix = keys.user_hash(author)
-        batch: list[tuple[bytes, int]] = []
-        for _, data in conn.table(table_name("followedBy")).scan(
-            row_start=prefix,
-            row_stop=keys.prefix_stop(prefix),
-            columns=[b"f:userid"],
-            include_timestamp=True,
-            batch_size=FANOUT_CHUNK,
-        ):
-            follower, generation = data[b"f:userid"]
-            batch.append((keys.stream_key(follower.decode(), key), generation))
-            if len(batch) >= FANOUT_CHUNK:
-                written += _write_stream_rows(streams, batch, cells)
-                batch = []
-        written += _write_stream_rows(streams, batch, cells)
-        conn.table(table_name("twits")).delete(key, columns=[twits_service.FANOUT])
-    return written
+        begin = bytes.fromhex(start) if start else prefix
+        edges = list(
+            conn.table(table_name("followedBy")).scan(
+                row_start=begin,
+                row_stop=keys.prefix_stop(prefix),
+                columns=[b"f:userid"],
+                include_timestamp=True,
+                limit=size + 1,
+                batch_size=size + 1,
+            )
+        )
+        next_start = edges[size][0] if len(edges) > size else None
+        if next_start is not None:
+            dispatch("fan_out_twit", twit_id=twit_id, start=next_start.hex(), chunk=chunk + 1)
+        else:
+            twits.put(key, {CHUNKS: str(chunk + 1).encode()})
+        readers = [
+            (data[b"f:userid"][0].decode(), data[b"f:userid"][1]) for _, data in edges[:size]
+        ]
+        written += _write_stream_rows(conn, key, readers, cells)
+        _finish(conn, key, twits.row(key, columns=[CHUNKS]), chunk=chunk, rows=written)
+    return ChunkResult(written, next_start, next_start is None)
+
+
+def _finish(
+    conn: happybase.Connection,
+    key: bytes,
+    row: dict[bytes, bytes],
+    *,
+    chunk: int,
+    rows: int,
+    chunks: int | None = None,
+) -> None:
+    """Count this chunk done (once, however often it runs); the last clears the mark."""
+    twits = table_name("twits")
+    done = apply_once(conn, twits, key, DONE, 1, hashlib.md5(key + b"%d" % chunk).digest())
+    total = chunks if chunks is not None else int(row.get(CHUNKS, b"0") or 0)
+    metrics.record_rows(conn, rows)
+    if total and done >= total:
+        t = conn.table(twits)
+        t.delete(key, columns=[twits_service.FANOUT])
+        lag_ms = int(time.time() * 1000) - keys.split_twit_key(key).millis
+        metrics.record_fanout_done(conn, lag_ms)
+        log.info("fan-out of %s done: %d chunk(s), lag %d ms", keys.twit_id(key), total, lag_ms)
 
 
 def _write_stream_rows(
-    streams: happybase.Table, rows: list[tuple[bytes, int]], cells: dict[bytes, bytes]
+    conn: happybase.Connection,
+    key: bytes,
+    readers: list[tuple[str, int]],
+    cells: dict[bytes, bytes],
 ) -> int:
-    # One batch per generation: happybase batches carry one timestamp.
+    """One mutateRows per generation (a happybase batch carries one timestamp)."""
+    streams = conn.table(table_name("streams"))
     by_ts: dict[int, list[bytes]] = {}
-    for stream_row, ts in rows:
-        by_ts.setdefault(ts, []).append(stream_row)
+    for reader, generation in readers:
+        by_ts.setdefault(generation, []).append(keys.stream_key(reader, key))
     for ts, stream_rows in by_ts.items():
         with streams.batch(timestamp=ts) as b:
             for stream_row in stream_rows:
                 b.put(stream_row, cells)
-    return len(rows)
+    for reader, _ in readers:
+        if _trims(key, reader):
+            trim_stream(reader)
+    return len(readers)
+
+
+def _trims(key: bytes, reader: str) -> bool:
+    """Whether writing this twit to this reader also trims the reader's stream.
+
+    Decided by a hash of the pair, so a replay trims the same streams, and on
+    average a stream is trimmed once every TRIM_ONE_IN writes.
+    """
+    return hashlib.md5(key + reader.lower().encode()).digest()[0] % TRIM_ONE_IN == 0
+
+
+def trim_stream(reader: str) -> int:
+    """Keep the newest TWITBASE_STREAM_MAX rows of a reader's stream; delete the rest.
+
+    Deterministic: the rows kept are the first N in key order, newest first.
+    """
+    limit = settings.TWITBASE_STREAM_MAX
+    prefix = keys.user_hash(reader)
+    with connection() as conn:
+        streams = conn.table(table_name("streams"))
+        doomed = [
+            row
+            for i, (row, _) in enumerate(
+                streams.scan(
+                    row_start=prefix,
+                    row_stop=keys.prefix_stop(prefix),
+                    filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+                    batch_size=1000,
+                )
+            )
+            if i >= limit
+        ]
+        with streams.batch(batch_size=1000) as b:
+            for row in doomed:
+                b.delete(row)
+    return len(doomed)
 
 
 def backfill_stream(follower: str, followed: str) -> int:
@@ -115,7 +212,8 @@ def backfill_stream(follower: str, followed: str) -> int:
         with streams.batch(timestamp=generation) as b:
             for key, row in rows:
                 if twits_service.TEXT in row:
-                    b.put(keys.stream_key(follower, key), _stream_cells(row))
+                    b.put(keys.stream_key(follower, key), twits_service.stream_cells(row))
+    trim_stream(follower)
     return len(rows)
 
 
@@ -123,7 +221,6 @@ def remove_followee_from_stream(follower: str, followed: str, generation: str) -
     """Delete the followee's twits, written up to ``generation``, from the stream."""
     author = keys.user_hash(followed)
     prefix = keys.user_hash(follower)
-    removed = 0
     with connection() as conn:
         streams = conn.table(table_name("streams"))
         doomed = [
@@ -139,8 +236,7 @@ def remove_followee_from_stream(follower: str, followed: str, generation: str) -
         with streams.batch(timestamp=int(generation)) as b:
             for row in doomed:
                 b.delete(row)
-                removed += 1
-    return removed
+    return len(doomed)
 
 
 def remove_twit_from_streams(author: str, twit_id: str) -> int:
@@ -155,10 +251,30 @@ def remove_twit_from_streams(author: str, twit_id: str) -> int:
                 row_start=prefix,
                 row_stop=keys.prefix_stop(prefix),
                 columns=[b"f:userid"],
-                batch_size=FANOUT_CHUNK,
+                batch_size=1000,
             )
         ]
-        with streams.batch(batch_size=FANOUT_CHUNK) as b:
+        with streams.batch(batch_size=1000) as b:
             for reader in readers:
                 b.delete(keys.stream_key(reader, key))
     return len(readers)
+
+
+def sweep_pending(older_than_s: float = 60.0) -> list[str]:
+    """Queue again the fan-outs still marked pending after ``older_than_s``.
+
+    Returns the twit ids queued. Safe to run any time, as often as wanted:
+    fan-out is idempotent, and a finished fan-out has no mark.
+    """
+    cutoff = int((time.time() - older_than_s) * 1000)
+    queued = []
+    with connection() as conn:
+        for key, data in conn.table(table_name("twits")).scan(
+            columns=[twits_service.FANOUT], include_timestamp=True, batch_size=1000
+        ):
+            _, marked_at = data[twits_service.FANOUT]
+            if marked_at <= cutoff:
+                queued.append(keys.twit_id(key))
+    for twit_id in queued:
+        dispatch("fan_out_twit", twit_id=twit_id)
+    return queued

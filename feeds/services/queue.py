@@ -1,28 +1,37 @@
 """The one door through which services hand work to the background.
 
 Work is named and carries ids only (userids, twit ids), never objects, so a
-task always reads fresh data. Each piece of work is idempotent. Until the
-Celery workers land, ``dispatch`` runs the work inline, in the caller.
+task always reads fresh data. Every task is idempotent. The work runs in the
+Celery workers (worker/tasks.py); under CELERY_TASK_ALWAYS_EAGER (unit tests
+only) Celery runs it in the caller.
+
+When the broker cannot be reached, nothing is lost: a twit keeps its
+pending-fan-out mark and the sweep (``manage.py sweepfanout``, or Celery
+beat) queues it again; the small follow/unfollow/delete tasks run in the
+caller instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+
+from kombu.exceptions import OperationalError
+
+log = logging.getLogger(__name__)
+
+# Left to the sweep when the broker is down: a fan-out can be large.
+SWEPT = {"fan_out_twit"}
 
 
-def _registry() -> dict[str, Callable[..., object]]:
-    from . import fanout
+def dispatch(task: str, **ids: object) -> None:
+    from worker import tasks
 
-    return {
-        "fan_out_twit": fanout.fan_out_twit,
-        "backfill_stream": fanout.backfill_stream,
-        "remove_followee_from_stream": fanout.remove_followee_from_stream,
-        "remove_twit_from_streams": fanout.remove_twit_from_streams,
-    }
-
-
-def dispatch(task: str, **ids: str) -> None:
-    work = _registry().get(task)
+    work = getattr(tasks, task, None)
     if work is None:
         raise ValueError(f"unknown background task {task!r}")
-    work(**ids)
+    try:
+        work.apply_async(kwargs=ids)
+    except OperationalError as exc:
+        log.warning("broker unavailable, %s(%s): %s", task, ids, exc)
+        if task not in SWEPT:
+            work.run(**ids)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import happybase
+
 from feeds.types import Page, Twit, from_millis
 from storage import keys
 from storage.connection import connection, table_name
 
 from . import accounts
-from ._paging import scan_page
+from ._paging import check_limit, scan_page, start_row
+from .twits import TEXT, twit_from_row
 
 
 def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
@@ -22,16 +25,65 @@ def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     )
 
 
+def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
+    """The large accounts ``userid`` follows: their twits are not fanned out."""
+    celebs = [
+        data[b"c:userid"].decode()
+        for _, data in conn.table(table_name("celebrities")).scan(batch_size=1000)
+    ]
+    if not celebs:
+        return []
+    edges = conn.table(table_name("follows")).rows(
+        [keys.follows_key(userid, c) for c in celebs], columns=[b"f:op"]
+    )
+    followed = {edge[keys.MD5_LEN :] for edge, _ in edges}
+    return [c for c in celebs if keys.user_hash(c) in followed]
+
+
 def home_stream(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
-    """Newest first, one prefix scan of the streams table: every row carries
-    what the page shows, so rendering needs no further read."""
+    """Newest first. One prefix scan of the streams table, whose rows carry what
+    the page shows; plus, for followed large accounts (not fanned out), a
+    prefix scan of each one's twits, merged in.
+
+    The merge orders every twit by the key it has, or would have, in the
+    reader's stream (reader + rts + author + suffix), and the cursor is such a
+    key, so paging stays exact across the merge: no twit twice, none skipped.
+    """
     user = accounts.get_user(userid)
     with connection() as conn:
-        return scan_page(
-            conn.table(table_name("streams")),
-            keys.user_hash(user.userid),
-            keys.STREAM_KEY_LEN,
-            cursor,
-            limit,
-            _stream_twit,
-        )
+        streams = conn.table(table_name("streams"))
+        reader = keys.user_hash(user.userid)
+        celebs = followed_celebrities(conn, user.userid)
+        if not celebs:
+            return scan_page(streams, reader, keys.STREAM_KEY_LEN, cursor, limit, _stream_twit)
+        check_limit(limit)
+        start = start_row(cursor, reader, keys.STREAM_KEY_LEN)
+        found: dict[bytes, Twit] = {}
+        for key, row in streams.scan(
+            row_start=start,
+            row_stop=keys.prefix_stop(reader),
+            limit=limit + 1,
+            batch_size=limit + 1,
+        ):
+            twit = _stream_twit(key, row)
+            if twit is not None:
+                found[key] = twit
+        twits = conn.table(table_name("twits"))
+        # The reversed timestamp of the cursor: no later-page twit is newer.
+        rts = start[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN] if cursor else b""
+        for celeb in celebs:
+            prefix = keys.user_hash(celeb)
+            for key, row in twits.scan(
+                row_start=prefix + rts,
+                row_stop=keys.prefix_stop(prefix),
+                columns=[b"t"],
+                limit=limit + 1,
+                batch_size=limit + 1,
+            ):
+                virtual = keys.stream_key(user.userid, key)
+                if virtual >= start and TEXT in row:
+                    found.setdefault(virtual, twit_from_row(key, row))
+        ordered = sorted(found)
+        page = ordered[:limit]
+        next_cursor = keys.encode_cursor(page[-1]) if len(ordered) > limit else None
+        return Page(tuple(found[k] for k in page), next_cursor)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import time
 
+import happybase
+
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.types import Page, Twit, from_millis
 from storage import keys
@@ -48,6 +50,26 @@ def twit_from_row(key: bytes, row: dict[bytes, bytes], prefix: bytes = b"t:") ->
     )
 
 
+def stream_cells(row: dict[bytes, bytes]) -> dict[bytes, bytes]:
+    """A twit row's content as a stream row carries it: enough to render."""
+    return {
+        b"s:userid": row[AUTHOR],
+        b"s:name": row[NAME],
+        b"s:text": row[TEXT],
+        b"s:created": row[CREATED],
+    }
+
+
+def write_own_stream_row(
+    conn: happybase.Connection, author: str, key: bytes, row: dict[bytes, bytes]
+) -> None:
+    """The author's own stream row, at the twit's time (idempotent)."""
+    millis = keys.split_twit_key(key).millis
+    conn.table(table_name("streams")).put(
+        keys.stream_key(author, key), stream_cells(row), timestamp=millis
+    )
+
+
 def op_id(*parts: bytes) -> bytes:
     """A 16-byte operation id, the same every time the same operation is retried."""
     return hashlib.md5(b"\x00".join(parts)).digest()
@@ -73,6 +95,8 @@ def post_twit(userid: str, text: object) -> Twit:
     }
     with connection() as conn:
         conn.table(table_name("twits")).put(key, row)
+        # The author sees the twit at once; followers get it from the workers.
+        write_own_stream_row(conn, author.userid, key, row)
         apply_once(
             conn,
             table_name("users"),

@@ -1,0 +1,76 @@
+"""Real Redis and real Celery worker processes, against each server in turn."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pytest_django.fixtures import Settings
+
+from storage.connection import connection, reset_pool
+from storage.schema import create_tables, drop_tables
+from tests.conftest import ServerAddr
+from twitbase.celery import app as celery_app
+from twitbase.processes import CeleryWorkerProcess, RedisProcess
+
+CHUNK = 3  # followers per fan-out task in these tests, so chunking shows
+
+
+@pytest.fixture(scope="session")
+def redis_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    with RedisProcess(tmp_path_factory.mktemp("redis")) as redis:
+        yield redis
+
+
+@pytest.fixture
+def stack(
+    server: ServerAddr, redis_broker: RedisProcess, settings: Settings, tmp_path: Path
+) -> Iterator[CeleryWorkerProcess]:
+    """Fresh tables on ``server``, this process publishing to the test Redis,
+    and a worker process (prefork, 2 children) consuming from it."""
+    prefix = "tw" + uuid.uuid4().hex[:10]
+    settings.TWITBASE_HBASE_HOST = server.host
+    settings.TWITBASE_HBASE_PORT = server.port
+    settings.TWITBASE_TABLE_PREFIX = prefix
+    settings.TWITBASE_FANOUT_CHUNK = CHUNK
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CELERY_BROKER_URL = redis_broker.url
+    reset_pool()
+    with connection() as conn:
+        create_tables(conn)
+    redis_broker_flush(redis_broker)
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.broker_url = redis_broker.url
+    env = {
+        "TWITBASE_HBASE_HOST": server.host,
+        "TWITBASE_HBASE_PORT": str(server.port),
+        "TWITBASE_TABLE_PREFIX": prefix,
+        "TWITBASE_FANOUT_CHUNK": str(CHUNK),
+        "CELERY_BROKER_URL": redis_broker.url,
+    }
+    worker = CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=2).start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        with connection() as conn:
+            drop_tables(conn)
+        reset_pool()
+
+
+def redis_broker_flush(redis_broker: RedisProcess) -> None:
+    import redis
+
+    redis.Redis.from_url(redis_broker.url).flushdb()
+
+
+def eventually(check: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
+    """Wait for background work: poll ``check`` until true, or fail saying what."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout}s: {what}")
+        time.sleep(0.1)

@@ -1,0 +1,98 @@
+"""Fan-out by real Celery workers through a real Redis."""
+
+from __future__ import annotations
+
+import time
+
+from feeds import services
+from feeds.services import metrics
+from feeds.services.fanout import sweep_pending
+from feeds.services.twits import FANOUT
+from storage import keys
+from storage.connection import connection, table_name
+from tests.worker.conftest import eventually
+from twitbase.processes import CeleryWorkerProcess, RedisProcess
+
+
+def _users(*names: str) -> None:
+    for name in names:
+        services.register(name, name.title(), f"{name}@example.com", "password-123")
+
+
+def _in_stream(reader: str, twit_id: str) -> bool:
+    return twit_id in {t.id for t in services.home_stream(reader, limit=100).items}
+
+
+def _pending(twit_id: str) -> bool:
+    with connection() as conn:
+        row = conn.table(table_name("twits")).row(keys.twit_key_from_id(twit_id))
+    return FANOUT in row
+
+
+def test_a_twit_reaches_every_follower_in_chunks(stack: CeleryWorkerProcess) -> None:
+    followers = [f"fan{i}" for i in range(10)]  # 10 followers, 3 per task: 4 chunks
+    _users("alice", *followers)
+    for f in followers:
+        services.follow(f, "alice")
+    twit = services.post_twit("alice", "hello, all ten of you")
+    assert _in_stream("alice", twit.id)  # the author's own row is written at once
+    eventually(lambda: all(_in_stream(f, twit.id) for f in followers), what="fan-out")
+    eventually(lambda: not _pending(twit.id), what="pending mark cleared")
+    stats = metrics.fanout_stats()
+    assert stats.fanouts >= 1
+    assert stats.stream_rows >= 11
+    assert stats.lag_p50_ms is not None
+    assert stats.workers, "workers report heartbeats"
+    log = stack.log.read_text()
+    assert log.count("worker.tasks.fan_out_twit") >= 4, "one task per chunk of followers"
+
+
+def test_follow_unfollow_and_delete_run_as_tasks(stack: CeleryWorkerProcess) -> None:
+    _users("alice", "bob", "carol")
+    old = services.post_twit("bob", "from before the follow")
+    services.follow("alice", "bob")
+    services.follow("carol", "bob")
+    eventually(lambda: _in_stream("alice", old.id), what="backfill on follow")
+    fresh = services.post_twit("bob", "fresh")
+    eventually(lambda: _in_stream("alice", fresh.id) and _in_stream("carol", fresh.id))
+    services.unfollow("alice", "bob")
+    eventually(lambda: services.home_stream("alice").items == (), what="cleanup on unfollow")
+    services.delete_twit("bob", fresh.id)
+    eventually(
+        lambda: not _in_stream("carol", fresh.id) and not _in_stream("bob", fresh.id),
+        what="cleanup on delete",
+    )
+    assert _in_stream("carol", old.id)
+
+
+def test_posting_with_the_broker_down_loses_nothing(
+    stack: CeleryWorkerProcess, redis_broker: RedisProcess
+) -> None:
+    _users("alice", "bob")
+    services.follow("bob", "alice")
+    eventually(lambda: _in_stream("bob", services.post_twit("alice", "warm-up").id))
+    redis_broker.stop()
+    try:
+        started = time.monotonic()
+        twit = services.post_twit("alice", "posted while the broker is down")
+        assert time.monotonic() - started < 15, "posting must not hang on the broker"
+        assert services.get_twit(twit.id).text == "posted while the broker is down"
+        assert _pending(twit.id)
+    finally:
+        redis_broker.start()
+    time.sleep(1.0)
+    assert not _in_stream("bob", twit.id)
+    assert twit.id in sweep_pending(older_than_s=0)
+    eventually(lambda: _in_stream("bob", twit.id), timeout=60, what="fan-out after the sweep")
+    eventually(lambda: not _pending(twit.id), what="mark cleared after the sweep")
+
+
+def test_queued_work_waits_for_a_worker(stack: CeleryWorkerProcess) -> None:
+    _users("alice", "bob")
+    services.follow("bob", "alice")
+    stack.stop()
+    twit = services.post_twit("alice", "queued while no worker runs")
+    time.sleep(0.5)
+    assert not _in_stream("bob", twit.id)
+    stack.start()
+    eventually(lambda: _in_stream("bob", twit.id), what="fan-out once a worker is back")

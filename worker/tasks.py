@@ -1,0 +1,67 @@
+"""Celery tasks: the coprocessor substitute. Each is a thin wrapper around a
+service in feeds.services.fanout, takes ids only, and is idempotent, so
+acks_late (redelivery after a worker dies mid-task) and retries are safe."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Task, shared_task
+from celery.signals import task_failure, task_postrun
+
+from feeds.services import fanout, metrics
+
+RETRYING: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (Exception,),
+    "retry_backoff": 1,
+    "retry_backoff_max": 60,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
+
+
+@shared_task(**RETRYING)
+def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0) -> int:
+    return fanout.fan_out_twit(twit_id, start, chunk).rows
+
+
+@shared_task(**RETRYING)
+def backfill_stream(follower: str, followed: str) -> int:
+    return fanout.backfill_stream(follower, followed)
+
+
+@shared_task(**RETRYING)
+def remove_followee_from_stream(follower: str, followed: str, generation: str) -> int:
+    return fanout.remove_followee_from_stream(follower, followed, generation)
+
+
+@shared_task(**RETRYING)
+def remove_twit_from_streams(author: str, twit_id: str) -> int:
+    return fanout.remove_twit_from_streams(author, twit_id)
+
+
+@shared_task(**RETRYING)
+def trim_stream(reader: str) -> int:
+    return fanout.trim_stream(reader)
+
+
+@shared_task
+def sweep_pending_fanouts() -> int:
+    """Queue again fan-outs left pending (run by Celery beat, or sweepfanout)."""
+    from django.conf import settings
+
+    return len(fanout.sweep_pending(settings.TWITBASE_SWEEP_AFTER_S))
+
+
+@task_postrun.connect
+def _heartbeat(sender: Task | None = None, **kwargs: Any) -> None:
+    metrics.heartbeat()
+
+
+@task_failure.connect
+def _failed(
+    sender: Task | None = None, exception: BaseException | None = None, **kwargs: Any
+) -> None:
+    metrics.record_failure(getattr(sender, "name", "?"), repr(exception))
