@@ -1,7 +1,8 @@
 """Run every part of TwitBase on one machine as child processes, and stop them together.
 
 Each part is a real process, as in production: the local HBase server owns
-the data directory, and the web server connects to it over Thrift like any
+the data directory; Redis is the Celery broker; a Celery worker (with beat,
+for the pending fan-out sweep) and the web server connect to both like any
 other client would. Parts start in order, each waiting until the previous one
 answers; Ctrl-C (or SIGTERM) stops them in reverse order.
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from storage.localhbase.process import LocalHBaseProcess
+from twitbase.processes import CeleryWorkerProcess, RedisProcess
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,12 +62,47 @@ class DevStack:
                 lambda: hbase.proc is not None and hbase.proc.poll() is None,
             )
         )
+        self._say("devstack: starting Redis (the Celery broker)")
+        redis = RedisProcess(self.data / "redis").start()
+        self.parts.append(
+            Part(
+                "Redis broker",
+                f"{redis.url}  log {redis.log}",
+                redis.stop,
+                lambda: redis.proc is not None and redis.proc.poll() is None,
+            )
+        )
         env = {
             **os.environ,
             "TWITBASE_HBASE_HOST": hbase.host,
             "TWITBASE_HBASE_PORT": str(hbase.port),
+            "CELERY_BROKER_URL": redis.url,
             "PYTHONUNBUFFERED": "1",
         }
+        created = subprocess.run(
+            [sys.executable, "manage.py", "createtables"],
+            cwd=PROJECT_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if created.returncode != 0:
+            raise RuntimeError(f"createtables failed:\n{created.stdout}{created.stderr}")
+        self._say("devstack: " + created.stdout.strip().splitlines()[-1])
+
+        self._say("devstack: starting a Celery worker (2 processes, with beat)")
+        worker = CeleryWorkerProcess(
+            env, logs / "worker.log", concurrency=2, name="devstack", beat=True
+        ).start()
+        self.parts.append(
+            Part(
+                "Celery worker",
+                f"2 processes + beat  log {logs / 'worker.log'}",
+                worker.stop,
+                lambda: worker.proc is not None and worker.proc.poll() is None,
+            )
+        )
 
         self._say(f"devstack: starting the web server on http://{self.host}:{self.port}/")
         web_log = open(logs / "web.log", "ab")  # noqa: SIM115 (the child owns it)

@@ -14,7 +14,8 @@ from twitbase.devstack import DevStack
 
 class Command(BaseCommand):
     help = (
-        "Start the local HBase server and the web server (each a child process), "
+        "Start the local HBase server, Redis, a Celery worker and the web server "
+        "(each a child process), "
         "print where each is, and stop them all on Ctrl-C."
     )
 
