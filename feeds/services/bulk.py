@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import os
 import random
 import struct
 import time
@@ -236,3 +237,63 @@ def load_demo(
         stats.rows_written = dict(out.rows)
     stats.seconds = time.monotonic() - started
     return stats
+
+
+def add_star(userid: str, followers: int, prefix: str = "fan") -> list[str]:
+    """Create ``userid`` and ``followers`` new users who all follow it (bulk).
+
+    For benchmarks: an account with a known, large audience. Returns the
+    followers' userids.
+    """
+    now = int(time.time() * 1000)
+    generation = now - 1
+    password = make_password(DEMO_PASSWORD)
+    fans = [f"{prefix}{i:06d}" for i in range(followers)]
+    stamp = str(generation).encode()
+    with connection() as conn:
+        out = _Writer(conn)
+        out.put(
+            "users",
+            keys.user_key(userid),
+            {
+                ACCOUNT: account_json(
+                    userid, f"Star {userid}", f"{userid}@example.com", password, now
+                ),
+                COUNT_FOLLOWERS: _count(followers),
+            },
+        )
+        for fan in fans:
+            op = os.urandom(16)
+            out.put(
+                "users",
+                keys.user_key(fan),
+                {
+                    ACCOUNT: account_json(fan, f"Fan {fan}", f"{fan}@example.com", password, now),
+                    COUNT_FOLLOWING: _count(1),
+                },
+            )
+            out.put(
+                "follows",
+                keys.follows_key(fan, userid),
+                {
+                    b"f:userid": userid.encode(),
+                    b"f:name": f"Star {userid}".encode(),
+                    b"f:created": stamp,
+                    b"f:op": op,
+                    b"f:counted": op,
+                },
+                generation,
+            )
+            out.put(
+                "followedBy",
+                keys.followed_by_key(userid, fan),
+                {
+                    b"f:userid": fan.encode(),
+                    b"f:name": f"Fan {fan}".encode(),
+                    b"f:created": stamp,
+                    b"f:op": op,
+                },
+                generation,
+            )
+        out.flush()
+    return fans

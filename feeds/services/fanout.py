@@ -38,7 +38,9 @@ from .queue import dispatch
 log = logging.getLogger(__name__)
 
 BACKFILL = 100
-TRIM_ONE_IN = 64  # each stream write trims its reader with this odds, deterministically
+# Each stream write trims its reader with these odds, chosen by a hash: a
+# trim reads up to TWITBASE_STREAM_MAX keys, so it is paid once in a while.
+TRIM_ONE_IN = 256
 CHUNKS = b"t:chunks"  # set by the last chunk: how many chunks this fan-out has
 DONE = b"t:done"  # retry-proof count of chunks finished
 

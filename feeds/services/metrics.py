@@ -42,13 +42,23 @@ def record_failure(task: str, error: str) -> None:
         t.put(TOTALS, {b"m:last_failure": f"{task}: {error}"[:500].encode()})
 
 
-def heartbeat(tasks_done: int = 1) -> None:
-    """A worker says it is alive (called after every task)."""
+HEARTBEAT_EVERY_S = 5.0
+_unreported = {"tasks": 0, "last": 0.0}
+
+
+def heartbeat() -> None:
+    """A worker process says it is alive (after every task; written at most
+    every HEARTBEAT_EVERY_S, so small tasks do not pay two writes each)."""
+    _unreported["tasks"] += 1
+    now = time.monotonic()
+    if now - _unreported["last"] < HEARTBEAT_EVERY_S:
+        return
+    tasks, _unreported["tasks"], _unreported["last"] = _unreported["tasks"], 0, now
     name = f"{socket.gethostname()}:{os.getpid()}"
     with connection() as conn:
         t = conn.table(table_name("metrics"))
         t.put(WORKER_PREFIX + name.encode(), {b"m:seen": str(int(time.time() * 1000)).encode()})
-        t.counter_inc(WORKER_PREFIX + name.encode(), b"m:tasks", tasks_done)
+        t.counter_inc(WORKER_PREFIX + name.encode(), b"m:tasks", int(tasks))
 
 
 def queue_depth() -> int | None:

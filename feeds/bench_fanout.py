@@ -1,0 +1,293 @@
+"""Fan-out benchmark: Celery workers writing streams, against raw batched puts.
+
+On one server (local or real HBase), with a real Redis and real worker
+processes, it measures:
+
+- fan-out throughput: stream rows written per second by 1, 2 and 4 worker
+  processes for twits of an account with ``star_followers`` followers,
+  against raw batched puts of the same rows into the same server by one
+  process (the limit for writing them at all);
+- post-to-visible latency for that account: from the post to the last
+  follower's stream row (the lag the finishing chunk records), p50 and p99;
+- home-stream read latency (first page of 20), p50 and p99, for readers of
+  a power-law graph, and for readers who follow a large account whose twits
+  are merged at read time instead of fanned out.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from django.conf import settings
+
+from feeds import services
+from feeds.services import bulk, metrics
+from feeds.services.twits import FANOUT
+from storage import keys
+from storage.connection import connection, reset_pool, table_name
+from storage.schema import create_tables
+from twitbase.celery import app as celery_app
+from twitbase.processes import CeleryWorkerProcess, RedisProcess
+
+
+@dataclass(frozen=True)
+class Row:
+    target: str
+    measure: str
+    value: float
+    unit: str
+    note: str = ""
+
+
+def _progress(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+def _wait(check: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def _pending(twit_ids: list[str]) -> bool:
+    with connection() as conn:
+        rows = conn.table(table_name("twits")).rows(
+            [keys.twit_key_from_id(t) for t in twit_ids], columns=[FANOUT]
+        )
+    return any(FANOUT in data for _, data in rows)
+
+
+@contextmanager
+def _configured(host: str, port: int, broker: str) -> Iterator[str]:
+    """Point this process at the server and broker, with tables of a fresh prefix."""
+    prefix = "fb" + uuid.uuid4().hex[:8]
+    saved = {
+        k: getattr(settings, k)
+        for k in (
+            "TWITBASE_HBASE_HOST",
+            "TWITBASE_HBASE_PORT",
+            "TWITBASE_TABLE_PREFIX",
+            "CELERY_BROKER_URL",
+            "TWITBASE_POSTS_PER_MINUTE",
+        )
+    }
+    settings.TWITBASE_HBASE_HOST, settings.TWITBASE_HBASE_PORT = host, port
+    settings.TWITBASE_TABLE_PREFIX = prefix
+    settings.CELERY_BROKER_URL = broker
+    settings.TWITBASE_POSTS_PER_MINUTE = 1_000_000
+    celery_app.conf.broker_url = broker
+    celery_app.conf.task_always_eager = False
+    reset_pool()
+    with connection() as conn:
+        create_tables(conn)
+    try:
+        yield prefix
+    finally:
+        for k, v in saved.items():
+            setattr(settings, k, v)
+        reset_pool()
+
+
+def run(
+    target: str,
+    host: str,
+    port: int,
+    workdir: Path,
+    *,
+    star_followers: int = 10_000,
+    posts: int = 3,
+    latency_posts: int = 10,
+    graph_users: int = 2_000,
+    reads: int = 200,
+    worker_counts: tuple[int, ...] = (1, 2, 4),
+) -> list[Row]:
+    rows: list[Row] = []
+    with (
+        RedisProcess(workdir / f"redis-{target}") as redis,
+        _configured(host, port, redis.url) as prefix,
+    ):
+        env = {
+            "TWITBASE_HBASE_HOST": host,
+            "TWITBASE_HBASE_PORT": str(port),
+            "TWITBASE_TABLE_PREFIX": prefix,
+            "CELERY_BROKER_URL": redis.url,
+            "TWITBASE_LOG_LEVEL": "WARNING",
+        }
+        _progress(
+            f"{target}: loading a {graph_users:,}-user power-law graph "
+            f"and a star with {star_followers:,} followers"
+        )
+        bulk.load_demo(graph_users, graph_users * 2, seed=7)
+        fans = bulk.add_star("star", star_followers)
+        text = "x" * 120
+
+        # Raw: the same stream rows, batched puts from one process.
+        twit = keys.twit_key("star", int(time.time() * 1000), b"raw0")
+        cells = {
+            b"s:userid": b"star",
+            b"s:name": b"Star",
+            b"s:text": text.encode(),
+            b"s:created": b"0",
+        }
+        raw_rates = []
+        for rep in range(3):
+            t0 = time.perf_counter()
+            with (
+                connection() as conn,
+                conn.table(table_name("streams")).batch(
+                    batch_size=settings.TWITBASE_FANOUT_CHUNK
+                ) as b,
+            ):
+                for fan in fans:
+                    b.put(keys.stream_key(fan, twit[:-1] + bytes([rep])), cells)
+            raw_rates.append(len(fans) / (time.perf_counter() - t0))
+        raw = statistics.median(raw_rates)
+        rows.append(
+            Row(
+                target,
+                "raw batched puts, 1 process",
+                raw,
+                "rows/s",
+                f"{len(fans):,} rows x 3, batches of {settings.TWITBASE_FANOUT_CHUNK}",
+            )
+        )
+        _progress(f"  raw batched puts: {raw:,.0f} rows/s")
+
+        for count in worker_counts:
+            worker = CeleryWorkerProcess(
+                env,
+                workdir / f"worker-{target}-{count}.log",
+                concurrency=count,
+                name=f"bench{count}",
+            ).start()
+            try:
+                services.post_twit("star", "warm-up")
+                _wait(
+                    lambda: celery_queue_empty(redis.url) and not _pending_any(),
+                    600,
+                    "warm-up fan-out",
+                )
+                rates = []
+                for _ in range(2):
+                    t0 = time.perf_counter()
+                    ids = [services.post_twit("star", text).id for _ in range(posts)]
+                    _wait(partial(_done, ids), 900, "fan-out")
+                    rates.append(posts * (star_followers + 1) / (time.perf_counter() - t0))
+                rate = statistics.median(rates)
+            finally:
+                worker.stop()
+            rows.append(
+                Row(
+                    target,
+                    f"fan-out, {count} worker process(es)",
+                    rate,
+                    "rows/s",
+                    f"{100 * rate / raw:.0f}% of raw",
+                )
+            )
+            _progress(
+                f"  fan-out with {count} worker(s): {rate:,.0f} rows/s "
+                f"({100 * rate / raw:.0f}% of raw)"
+            )
+
+        worker = CeleryWorkerProcess(
+            env, workdir / f"worker-{target}-lat.log", concurrency=2, name="benchlat"
+        ).start()
+        try:
+            lags = []
+            for _ in range(latency_posts):
+                tid = services.post_twit("star", text).id
+                _wait(partial(_done, [tid]), 600, "fan-out")
+                lags.append(_last_recorded_lag())
+            rows.append(
+                Row(
+                    target,
+                    f"post-to-visible, {star_followers:,} followers, p50",
+                    statistics.median(lags),
+                    "ms",
+                    f"{latency_posts} posts, 2 workers",
+                )
+            )
+            rows.append(
+                Row(
+                    target,
+                    f"post-to-visible, {star_followers:,} followers, p99",
+                    _pct(lags, 0.99),
+                    "ms",
+                    "",
+                )
+            )
+            _progress(f"  post-to-visible p50 {statistics.median(lags):.0f} ms")
+
+            rng = random.Random(3)
+            normal = [bulk.demo_userid(rng.randrange(graph_users)) for _ in range(reads)]
+            rows += _read_rows(target, "home stream, power-law readers", normal)
+            with connection() as conn:
+                conn.table(table_name("celebrities")).put(
+                    keys.user_key("star"), {b"c:userid": b"star"}
+                )
+            merged = [rng.choice(fans) for _ in range(reads)]
+            rows += _read_rows(target, "home stream, readers of a large account (merged)", merged)
+        finally:
+            worker.stop()
+    return rows
+
+
+def _done(twit_ids: list[str]) -> bool:
+    return not _pending(twit_ids)
+
+
+def celery_queue_empty(url: str) -> bool:
+    import redis
+
+    return int(redis.Redis.from_url(url).llen("celery")) == 0
+
+
+def _pending_any() -> bool:
+    with connection() as conn:
+        return any(True for _ in conn.table(table_name("twits")).scan(columns=[FANOUT], limit=1))
+
+
+def _last_recorded_lag() -> float:
+    """The newest fan-out lag the finishing chunk recorded: from the twit's
+    timestamp (taken as post_twit stores it) to the last follower's row."""
+    stats = metrics.fanout_stats(recent=1)
+    assert stats.lag_p50_ms is not None
+    return float(stats.lag_p50_ms)
+
+
+def _read_rows(target: str, label: str, readers: list[str]) -> list[Row]:
+    lat = []
+    for reader in readers:
+        t0 = time.perf_counter()
+        page = services.home_stream(reader, limit=20)
+        lat.append((time.perf_counter() - t0) * 1000)
+        assert page.items, f"{reader}'s stream is empty"
+    _progress(f"  {label}: p50 {statistics.median(lat):.2f} ms")
+    return [
+        Row(target, f"{label}, p50", statistics.median(lat), "ms", f"{len(readers)} reads"),
+        Row(target, f"{label}, p99", _pct(lat, 0.99), "ms", ""),
+    ]
+
+
+def format_table(rows: list[Row]) -> str:
+    lines = ["| target | measure | value | unit | note |", "|---|---|---:|---|---|"]
+    for r in rows:
+        lines.append(f"| {r.target} | {r.measure} | {r.value:,.1f} | {r.unit} | {r.note} |")
+    return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""``manage.py benchfanout``: fan-out by real workers, on the local server and real HBase."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+
+from feeds import bench_fanout
+from storage.localhbase.process import LocalHBaseProcess
+
+
+class Command(BaseCommand):
+    help = (
+        "Measure fan-out rows/s with 1, 2 and 4 worker processes against raw batched "
+        "puts, post-to-visible latency for a 10k-follower account, and home-stream "
+        "read latency; on a fresh local HBase server and on real HBase."
+    )
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--targets", default="local,hbase")
+        parser.add_argument("--followers", type=int, default=10_000)
+        parser.add_argument("--posts", type=int, default=3, help="twits per throughput measurement")
+        parser.add_argument("--latency-posts", type=int, default=10)
+        parser.add_argument("--graph-users", type=int, default=2_000)
+        parser.add_argument("--reads", type=int, default=200)
+
+    def handle(self, *args: Any, **o: Any) -> None:
+        targets = [t.strip() for t in o["targets"].split(",") if t.strip()]
+        if set(targets) - {"local", "hbase"}:
+            raise CommandError("--targets takes local and/or hbase")
+        kwargs = dict(
+            star_followers=o["followers"],
+            posts=o["posts"],
+            latency_posts=o["latency_posts"],
+            graph_users=o["graph_users"],
+            reads=o["reads"],
+        )
+        rows = []
+        with tempfile.TemporaryDirectory(prefix="benchfanout-") as tmp:
+            work = Path(tmp)
+            for target in targets:
+                if target == "local":
+                    with LocalHBaseProcess(work / "local") as server:
+                        rows += bench_fanout.run("local", server.host, server.port, work, **kwargs)
+                else:
+                    from storage.realhbase import RealHBase, fetch
+
+                    fetch()
+                    with RealHBase(
+                        work / "hbase",
+                        master_heap=("-Xms1g", "-Xmx3g"),
+                        thrift_heap=("-Xms256m", "-Xmx1g"),
+                        jvm_flags=("-XX:TieredStopAtLevel=4",),
+                    ) as hbase:
+                        rows += bench_fanout.run(
+                            "hbase", "127.0.0.1", hbase.thrift_port, work, **kwargs
+                        )
+        self.stdout.write(bench_fanout.format_table(rows))
