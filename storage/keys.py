@@ -104,8 +104,15 @@ def split_twit_key(key: bytes) -> TwitKeyParts:
 
 def stream_key(reader: str, twit: bytes) -> bytes:
     """The row of ``twit`` in ``reader``'s stream: newest first, like the twits."""
+    return stream_key_for_hash(user_hash(reader), twit)
+
+
+def stream_key_for_hash(reader_hash: bytes, twit: bytes) -> bytes:
+    """:func:`stream_key` from the reader's md5, as a followedBy key carries it."""
     parts = split_twit_key(twit)
-    return user_hash(reader) + twit[MD5_LEN : MD5_LEN + RTS_LEN] + parts.author_hash + parts.suffix
+    if len(reader_hash) != MD5_LEN:
+        raise BadKey(f"reader hash must be {MD5_LEN} bytes, got {len(reader_hash)}")
+    return reader_hash + twit[MD5_LEN : MD5_LEN + RTS_LEN] + parts.author_hash + parts.suffix
 
 
 def twit_key_from_stream_key(key: bytes) -> bytes:

@@ -33,8 +33,8 @@ def backfill_stream(follower: str, followed: str) -> int:
 
 
 @shared_task(**RETRYING)
-def remove_followee_from_stream(follower: str, followed: str, generation: str) -> int:
-    return fanout.remove_followee_from_stream(follower, followed, generation)
+def remove_followee_from_stream(follower: str, followed: str) -> int:
+    return fanout.remove_followee_from_stream(follower, followed)
 
 
 @shared_task(**RETRYING)

@@ -6,10 +6,12 @@ idempotent: stream row keys are computed from the twit's key, and stream
 cells carry a deterministic timestamp, so running one twice, or again after
 a crash half-way, leaves the same rows.
 
-Timestamps: a followee's twit in a reader's stream is written at the follow
-edge's generation (see follows._claim_edge), so unfollow removes exactly the
-rows of the generation it ends. A reader's own twits are written at the
-twit's time.
+Timestamps: a fanned-out stream row is written at the twit's time, so one
+chunk is one mutateRows (Thrift1 gives a batch one timestamp). A backfilled
+row is written at the follow edge's generation (see follows._claim_edge),
+which is later than any delete marker an earlier unfollow left on it. Unfollow
+deletes each row at its own timestamp, so it can never hide a row a later
+follow writes again.
 
 Large accounts: a twit whose author has more followers than
 TWITBASE_CELEBRITY_THRESHOLD is not fanned out; the author is recorded in the
@@ -89,24 +91,24 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0) -> ChunkResult:
                 return ChunkResult(written, None, True)
         prefix = keys.user_hash(author)
         begin = bytes.fromhex(start) if start else prefix
-        edges = list(
-            conn.table(table_name("followedBy")).scan(
+        # The follower's md5 is the second half of the followedBy key: keys
+        # are all a fan-out needs, so the scan carries no values.
+        edges = [
+            edge
+            for edge, _ in conn.table(table_name("followedBy")).scan(
                 row_start=begin,
                 row_stop=keys.prefix_stop(prefix),
-                columns=[b"f:userid"],
-                include_timestamp=True,
+                filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
                 limit=size + 1,
                 batch_size=size + 1,
             )
-        )
-        next_start = edges[size][0] if len(edges) > size else None
+        ]
+        next_start = edges[size] if len(edges) > size else None
         if next_start is not None:
             dispatch("fan_out_twit", twit_id=twit_id, start=next_start.hex(), chunk=chunk + 1)
         else:
             twits.put(key, {CHUNKS: str(chunk + 1).encode()})
-        readers = [
-            (data[b"f:userid"][0].decode(), data[b"f:userid"][1]) for _, data in edges[:size]
-        ]
+        readers = [edge[keys.MD5_LEN :] for edge in edges[:size]]
         written += _write_stream_rows(conn, key, readers, cells)
         _finish(conn, key, twits.row(key, columns=[CHUNKS]), chunk=chunk, rows=written)
     return ChunkResult(written, next_start, next_start is None)
@@ -135,33 +137,27 @@ def _finish(
 
 
 def _write_stream_rows(
-    conn: happybase.Connection,
-    key: bytes,
-    readers: list[tuple[str, int]],
-    cells: dict[bytes, bytes],
+    conn: happybase.Connection, key: bytes, readers: list[bytes], cells: dict[bytes, bytes]
 ) -> int:
-    """One mutateRows per generation (a happybase batch carries one timestamp)."""
-    streams = conn.table(table_name("streams"))
-    by_ts: dict[int, list[bytes]] = {}
-    for reader, generation in readers:
-        by_ts.setdefault(generation, []).append(keys.stream_key(reader, key))
-    for ts, stream_rows in by_ts.items():
-        with streams.batch(timestamp=ts) as b:
-            for stream_row in stream_rows:
-                b.put(stream_row, cells)
-    for reader, _ in readers:
+    """The twit's row in each reader's stream (md5s), at the twit's time: one
+    mutateRows for the chunk, the same cells however often it runs."""
+    millis = keys.split_twit_key(key).millis
+    with conn.table(table_name("streams")).batch(timestamp=millis) as b:
+        for reader in readers:
+            b.put(keys.stream_key_for_hash(reader, key), cells)
+    for reader in readers:
         if _trims(key, reader):
-            trim_stream(reader)
+            _trim(conn, reader)
     return len(readers)
 
 
-def _trims(key: bytes, reader: str) -> bool:
+def _trims(key: bytes, reader: bytes) -> bool:
     """Whether writing this twit to this reader also trims the reader's stream.
 
     Decided by a hash of the pair, so a replay trims the same streams, and on
     average a stream is trimmed once every TRIM_ONE_IN writes.
     """
-    return hashlib.md5(key + reader.lower().encode()).digest()[0] % TRIM_ONE_IN == 0
+    return hashlib.md5(key + reader).digest()[0] % TRIM_ONE_IN == 0
 
 
 def trim_stream(reader: str) -> int:
@@ -169,25 +165,28 @@ def trim_stream(reader: str) -> int:
 
     Deterministic: the rows kept are the first N in key order, newest first.
     """
-    limit = settings.TWITBASE_STREAM_MAX
-    prefix = keys.user_hash(reader)
     with connection() as conn:
-        streams = conn.table(table_name("streams"))
-        doomed = [
-            row
-            for i, (row, _) in enumerate(
-                streams.scan(
-                    row_start=prefix,
-                    row_stop=keys.prefix_stop(prefix),
-                    filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
-                    batch_size=1000,
-                )
+        return _trim(conn, keys.user_hash(reader))
+
+
+def _trim(conn: happybase.Connection, reader: bytes) -> int:
+    limit = settings.TWITBASE_STREAM_MAX
+    streams = conn.table(table_name("streams"))
+    doomed = [
+        row
+        for i, (row, _) in enumerate(
+            streams.scan(
+                row_start=reader,
+                row_stop=keys.prefix_stop(reader),
+                filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+                batch_size=1000,
             )
-            if i >= limit
-        ]
-        with streams.batch(batch_size=1000) as b:
-            for row in doomed:
-                b.delete(row)
+        )
+        if i >= limit
+    ]
+    with streams.batch(batch_size=1000) as b:
+        for row in doomed:
+            b.delete(row)
     return len(doomed)
 
 
@@ -219,26 +218,38 @@ def backfill_stream(follower: str, followed: str) -> int:
     return len(rows)
 
 
-def remove_followee_from_stream(follower: str, followed: str, generation: str) -> int:
-    """Delete the followee's twits, written up to ``generation``, from the stream."""
-    author = keys.user_hash(followed)
-    prefix = keys.user_hash(follower)
+def remove_followee_from_stream(follower: str, followed: str) -> int:
+    """Delete the followee's twits from the follower's stream, unless the
+    follower follows them again by the time this runs.
+
+    Each row is deleted at its own timestamp: the marker hides that row as
+    written, never the same row written again later by a new follow's backfill.
+    """
     with connection() as conn:
+        edge = conn.table(table_name("follows")).row(
+            keys.follows_key(follower, followed), columns=[b"f:op"]
+        )
+        if b"f:op" in edge:
+            return 0  # followed again meanwhile: the rows are wanted
+        author = keys.user_hash(followed)
+        prefix = keys.user_hash(follower)
         streams = conn.table(table_name("streams"))
-        doomed = [
-            row
-            for row, _ in streams.scan(
-                row_start=prefix,
-                row_stop=keys.prefix_stop(prefix),
-                filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
-                batch_size=1000,
-            )
-            if keys.twit_key_from_stream_key(row)[: keys.MD5_LEN] == author
-        ]
-        with streams.batch(timestamp=int(generation)) as b:
-            for row in doomed:
-                b.delete(row)
-    return len(doomed)
+        by_ts: dict[int, list[bytes]] = {}
+        for row, data in streams.scan(
+            row_start=prefix,
+            row_stop=keys.prefix_stop(prefix),
+            filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+            include_timestamp=True,
+            batch_size=1000,
+        ):
+            if keys.twit_key_from_stream_key(row)[: keys.MD5_LEN] == author:
+                ((_, ts),) = data.values()
+                by_ts.setdefault(ts, []).append(row)
+        for ts, rows in by_ts.items():
+            with streams.batch(timestamp=ts) as b:
+                for row in rows:
+                    b.delete(row)
+    return sum(len(rows) for rows in by_ts.values())
 
 
 def remove_twit_from_streams(author: str, twit_id: str) -> int:

@@ -36,8 +36,8 @@ def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bo
     """The edge's (op, generation, created-by-this-call), creating it if absent.
 
     The generation is the timestamp HBase gave the op cell. Every cell of the
-    edge, and every stream row it brings, is written at that timestamp, and
-    unfollow deletes exactly up to it. A delete marker hides all cells at or
+    edge, and every row its backfill writes, is written at that timestamp, and
+    unfollow deletes the edge exactly up to it. A delete marker hides all cells at or
     below its timestamp, so a re-follow in the very millisecond of an
     unfollow would be hidden: the loop sees that and writes again once the
     clock has moved on.
@@ -99,6 +99,7 @@ def unfollow(follower: str, followed: str) -> bool:
         follows = conn.table(table_name("follows"))
         row = follows.row(edge, include_timestamp=True)
         if OP not in row:
+            dispatch("remove_followee_from_stream", follower=a.userid, followed=b.userid)
             return False
         op, generation = row[OP]
         if row.get(COUNTED, (None, 0))[0] == op:
@@ -109,15 +110,11 @@ def unfollow(follower: str, followed: str) -> bool:
         conn.table(table_name("followedBy")).delete(
             keys.followed_by_key(b.userid, a.userid), timestamp=generation
         )
-        # Stream rows first, while the edge still names the generation: a
-        # retry after a crash finds the edge and does it all again.
-        dispatch(
-            "remove_followee_from_stream",
-            follower=a.userid,
-            followed=b.userid,
-            generation=str(generation),
-        )
         follows.delete(edge, timestamp=generation)
+    # After the edge is gone: the cleanup does nothing if it finds the edge
+    # again (followed anew). An unfollow retried after a crash before this
+    # line finds no edge and queues the cleanup all the same.
+    dispatch("remove_followee_from_stream", follower=a.userid, followed=b.userid)
     return True
 
 

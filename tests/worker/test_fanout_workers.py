@@ -70,7 +70,8 @@ def test_posting_with_the_broker_down_loses_nothing(
 ) -> None:
     _users("alice", "bob")
     services.follow("bob", "alice")
-    eventually(lambda: _in_stream("bob", services.post_twit("alice", "warm-up").id))
+    warm_up = services.post_twit("alice", "warm-up")
+    eventually(lambda: _in_stream("bob", warm_up.id), what="a first fan-out")
     redis_broker.stop()
     try:
         started = time.monotonic()
