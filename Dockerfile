@@ -9,6 +9,7 @@ COPY storage storage
 COPY worker worker
 COPY templates templates
 COPY manage.py ./
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir . \
+ && DJANGO_DEBUG=1 python manage.py collectstatic --noinput
 EXPOSE 8000
 CMD ["gunicorn", "twitbase.wsgi", "--bind", "0.0.0.0:8000", "--workers", "2"]

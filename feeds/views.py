@@ -1,8 +1,36 @@
+"""The server-rendered web UI, and the health check.
+
+Views are thin: a form parses the input, a service does the work, a template
+renders the result (or the view redirects). Service errors become pages with
+the service's status code: NotFound the friendly 404 page (also with
+DEBUG on), RateLimited a 429 with the form kept, InvalidInput the message
+next to the field it names. Every page works without JavaScript; every
+change is a POST with a CSRF token.
+"""
+
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
+from collections.abc import Callable
+from functools import wraps
+from typing import TypeAlias, cast
 
-from . import services
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
+from django.shortcuts import redirect, render, resolve_url
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from . import auth, services
+from .errors import Conflict, InvalidInput, NotFound, ServiceError
+from .forms import LoginForm, SignupForm, TwitForm, add_service_error
+from .types import User
+
+View: TypeAlias = Callable[..., HttpResponse]
+
+# How many users the empty home page suggests following.
+SUGGESTIONS = 5
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -12,3 +40,298 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {"hbase": "ok" if h.hbase_ok else "down", "tables": h.tables, "detail": h.detail},
         status=200 if h.hbase_ok else 503,
     )
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def not_found(request: HttpRequest) -> HttpResponse:
+    """The friendly 404 page, rendered by the view so that it shows with DEBUG on too."""
+    return render(request, "404.html", status=404)
+
+
+def service_errors(view: View) -> View:
+    """Turn a service error that escapes ``view`` into a page with its status.
+
+    Views catch the errors they can show in place (a form's field error); the
+    rest land here: NotFound as the 404 page, anything else (a bad cursor, a
+    twit that is not yours) as a short error page.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound:
+            return not_found(request)
+        except ServiceError as exc:
+            return render(request, "error.html", {"message": exc.message}, status=exc.status)
+
+    return wrapper
+
+
+def _safe_next(request: HttpRequest, default: str) -> str:
+    """The ``next`` parameter if it is a path on this site, else ``default``.
+
+    Checked so that a crafted link cannot send a user elsewhere after logging in.
+    """
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+def redirect_to_login(back: str) -> HttpResponse:
+    """To the login page, with ``?next=`` to come back to ``back`` afterwards.
+
+    (django.contrib.auth's helper of the same name would import its SQL models.)
+    """
+    query = QueryDict(mutable=True)
+    query["next"] = back
+    return redirect(f"{resolve_url(settings.LOGIN_URL)}?{query.urlencode(safe='/')}")
+
+
+def login_required(view: View) -> View:
+    """For the POST-only actions: send an anonymous visitor to log in first.
+
+    A POST cannot be replayed after logging in, so ``next`` is the page the
+    form was on (its ``next`` field), not the action's own URL.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(_safe_next(request, reverse("home")))
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _cursor(request: HttpRequest) -> str | None:
+    return request.GET.get("cursor") or None
+
+
+def _visitor(request: HttpRequest) -> auth.SessionUser | auth.Anonymous:
+    """``request.user`` as feeds.auth sets it (django-stubs types it as contrib.auth's)."""
+    return cast("auth.SessionUser | auth.Anonymous", request.user)
+
+
+def _me(request: HttpRequest) -> User:
+    """The logged-in user's profile; only for views that checked they are logged in."""
+    visitor = _visitor(request)
+    assert isinstance(visitor, auth.SessionUser)
+    return visitor.profile
+
+
+def _who_to_follow(me: User) -> list[User]:
+    """A few enabled users, other than ``me``, whom ``me`` does not follow yet.
+
+    Candidates come from the first page of the users table (md5 order, so an
+    arbitrary but stable choice); they are meant for a new user, who follows
+    few people, so one page of whom they follow is enough to leave those out.
+    """
+    followed = {ref.userid.lower() for ref in services.following(me.userid, limit=100).items}
+    followed.add(me.userid.lower())
+    candidates = services.list_users(limit=50).items
+    return [u for u in candidates if u.userid.lower() not in followed and not u.disabled][
+        :SUGGESTIONS
+    ]
+
+
+# -- accounts --------------------------------------------------------------------
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = services.register(data["userid"], data["name"], data["email"], data["password"])
+        except Conflict as exc:
+            form.add_error("userid", exc.message)
+        except InvalidInput as exc:
+            add_service_error(form, exc)
+        else:
+            auth.login(request, user)
+            messages.success(request, f"Welcome to TwitBase, {user.name}!")
+            return redirect("home")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "signup.html", {"form": form}, status=status)
+
+
+def login(request: HttpRequest) -> HttpResponse:
+    after = _safe_next(request, reverse("home"))
+    if request.user.is_authenticated:
+        return redirect(after)
+    form = LoginForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.authenticate(form.cleaned_data["userid"], form.cleaned_data["password"])
+        if user is not None:
+            auth.login(request, user)
+            return redirect(after)
+        form.add_error(None, "That username and password do not match an account.")
+    status = 400 if request.method == "POST" else 200
+    next_field = request.POST.get("next") or request.GET.get("next") or ""
+    return render(request, "login.html", {"form": form, "next": next_field}, status=status)
+
+
+@require_POST
+def logout(request: HttpRequest) -> HttpResponse:
+    auth.logout(request)
+    messages.info(request, "You are logged out. See you soon!")
+    return redirect("home")
+
+
+# -- home --------------------------------------------------------------------------
+
+
+@service_errors
+def home(request: HttpRequest) -> HttpResponse:
+    """The landing page for visitors; for a user, the post box and their stream.
+
+    A POST posts a twit and redirects back (so a reload does not post again);
+    a rejected twit re-renders the page with the text kept and the reason
+    next to it: 400 for bad text, 429 over the rate limit.
+    """
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(reverse("home"))
+        return render(request, "landing.html")
+    me = _me(request)
+    form = TwitForm(request.POST or None)
+    status = 200
+    retry_after: int | None = None
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                services.post_twit(me.userid, form.cleaned_data["text"])
+            except services.RateLimited as exc:
+                form.add_error(None, exc.message)
+                status, retry_after = exc.status, exc.retry_after
+            except InvalidInput as exc:
+                add_service_error(form, exc)
+            else:
+                messages.success(request, "Your twit is posted.")
+                return redirect("home")
+    cursor = None if request.method == "POST" else _cursor(request)
+    page = services.home_stream(me.userid, cursor)
+    suggestions: list[User] = []
+    if cursor is None and (not page.items or me.following == 0):
+        suggestions = _who_to_follow(me)
+    response = render(
+        request,
+        "home.html",
+        {"form": form, "page": page, "cursor": cursor, "suggestions": suggestions},
+        status=status,
+    )
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+# -- users ----------------------------------------------------------------------------
+
+
+def _canonical(request: HttpRequest, user: User, userid: str, name: str) -> HttpResponse | None:
+    """A redirect to the URL spelt with the userid's own case, when it differs.
+
+    Userids are unique without regard to case, so /u/ALICE finds alice; one
+    URL per page keeps links and bookmarks the same.
+    """
+    if user.userid == userid:
+        return None
+    url = reverse(name, args=[user.userid])
+    query = request.GET.urlencode()
+    return redirect(f"{url}?{query}" if query else url)
+
+
+@service_errors
+def profile(request: HttpRequest, userid: str) -> HttpResponse:
+    """A user's profile: counts, follow button and their twits, newest first."""
+    user = services.get_user(userid)
+    moved = _canonical(request, user, userid, "profile")
+    if moved is not None:
+        return moved
+    cursor = _cursor(request)
+    page = services.timeline(user.userid, cursor)
+    me = _visitor(request)
+    is_me = me.is_authenticated and me.userid.lower() == user.userid.lower()
+    follows = me.is_authenticated and not is_me and services.is_following(me.userid, user.userid)
+    return render(
+        request,
+        "profile.html",
+        {"user": user, "page": page, "cursor": cursor, "is_me": is_me, "follows": follows},
+    )
+
+
+def _people(request: HttpRequest, userid: str, which: str) -> HttpResponse:
+    user = services.get_user(userid)
+    moved = _canonical(request, user, userid, which)
+    if moved is not None:
+        return moved
+    cursor = _cursor(request)
+    lister = services.followers if which == "followers" else services.following
+    page = lister(user.userid, cursor)
+    return render(
+        request, "people.html", {"user": user, "page": page, "cursor": cursor, "which": which}
+    )
+
+
+@service_errors
+def followers(request: HttpRequest, userid: str) -> HttpResponse:
+    return _people(request, userid, "followers")
+
+
+@service_errors
+def following(request: HttpRequest, userid: str) -> HttpResponse:
+    return _people(request, userid, "following")
+
+
+@require_POST
+@login_required
+@service_errors
+def follow(request: HttpRequest, userid: str) -> HttpResponse:
+    services.follow(_me(request).userid, userid)
+    return redirect(_safe_next(request, reverse("profile", args=[userid])))
+
+
+@require_POST
+@login_required
+@service_errors
+def unfollow(request: HttpRequest, userid: str) -> HttpResponse:
+    services.unfollow(_me(request).userid, userid)
+    return redirect(_safe_next(request, reverse("profile", args=[userid])))
+
+
+# -- twits ------------------------------------------------------------------------------
+
+
+@service_errors
+def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
+    """One twit on a page of its own; 404 unless ``userid`` is its author."""
+    found = services.get_twit(twit_id)
+    if found.userid.lower() != userid.lower():
+        return not_found(request)
+    if found.userid != userid:
+        return redirect("twit", found.userid, found.id)
+    return render(request, "twit.html", {"twit": found})
+
+
+@require_POST
+@login_required
+@service_errors
+def delete_twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
+    """Delete one of your own twits (403 for anyone else's), then go back.
+
+    The userid in the URL only makes it readable: the service checks the
+    twit's author against the logged-in user.
+    """
+    me = _me(request)
+    services.delete_twit(me.userid, twit_id)
+    messages.success(request, "Your twit is deleted.")
+    return redirect(_safe_next(request, reverse("profile", args=[me.userid])))

@@ -19,14 +19,42 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
-def step(title: str, cmd: list[str]) -> None:
+# The browser test (tests/web) drives Debian's chromium through its chromedriver.
+BROWSER = (Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver"))
+
+
+def step(title: str, cmd: list[str], env: dict[str, str] | None = None, hint: str = "") -> None:
     print(f"\n==> {title}: {' '.join(cmd)}", flush=True)
     t0 = time.monotonic()
-    result = subprocess.run(cmd, cwd=ROOT, check=False)
+    try:
+        result = subprocess.run(cmd, cwd=ROOT, env=env, check=False)
+    except FileNotFoundError:
+        print(f"==> {title} FAILED: {cmd[0]} not found" + (f"; {hint}" if hint else ""), flush=True)
+        sys.exit(1)
     if result.returncode != 0:
-        print(f"==> {title} FAILED (exit {result.returncode})", flush=True)
+        print(
+            f"==> {title} FAILED (exit {result.returncode})" + (f"; {hint}" if hint else ""),
+            flush=True,
+        )
         sys.exit(result.returncode)
     print(f"==> {title} ok in {time.monotonic() - t0:.0f}s", flush=True)
+
+
+def install_browser() -> None:
+    """Install Debian's chromium and chromedriver when either is missing."""
+    missing = [str(p) for p in BROWSER if not p.exists()]
+    if not missing:
+        return
+    print(f"==> {', '.join(missing)} missing: the browser test needs them", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    hint = "Install them as root: apt-get install chromium chromium-driver"
+    step("apt-get update", ["apt-get", "update"], env, hint)
+    step(
+        "install chromium",
+        ["apt-get", "install", "-y", "--no-install-recommends", "chromium", "chromium-driver"],
+        env,
+        hint,
+    )
 
 
 def main() -> None:
@@ -40,6 +68,7 @@ def main() -> None:
         sys.exit(1)
     else:
         print("==> no java/mvn: the real-HBase half of the suite will skip", flush=True)
+    install_browser()
     step("tests", [sys.executable, "-m", "pytest", *sys.argv[1:]])
 
 

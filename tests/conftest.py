@@ -27,6 +27,7 @@ from storage.connection import connection, reset_pool
 from storage.localhbase.process import LocalHBaseProcess
 from storage.schema import create_tables, drop_tables
 from twitbase.celery import app as celery_app
+from twitbase.processes import RedisProcess
 
 REQUIRE_REAL_HBASE = (
     os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
@@ -48,6 +49,24 @@ def local_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr
     base = tmp_path_factory.mktemp("localhbase")
     with LocalHBaseProcess(base / "data") as proc:
         yield ServerAddr("local", proc.host, proc.port)
+
+
+def use_broker(url: str) -> None:
+    """Point this process's Celery app at ``url``.
+
+    Celery binds its producer pool to the broker URL it first saw; forgetting
+    the pool (what Celery itself does after a fork) makes the next publish
+    connect to ``url``.
+    """
+    celery_app.conf.broker_url = url
+    celery_app._after_fork()
+
+
+@pytest.fixture(scope="session")
+def redis_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """A real redis-server for the session: the Celery broker of worker tests."""
+    with RedisProcess(tmp_path_factory.mktemp("redis")) as redis:
+        yield redis
 
 
 @pytest.fixture(scope="session")

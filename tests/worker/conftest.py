@@ -12,17 +12,11 @@ from pytest_django.fixtures import Settings
 
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
-from tests.conftest import ServerAddr
+from tests.conftest import ServerAddr, use_broker
 from twitbase.celery import app as celery_app
 from twitbase.processes import CeleryWorkerProcess, RedisProcess
 
 CHUNK = 3  # followers per fan-out task in these tests, so chunking shows
-
-
-@pytest.fixture(scope="session")
-def redis_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
-    with RedisProcess(tmp_path_factory.mktemp("redis")) as redis:
-        yield redis
 
 
 @pytest.fixture
@@ -43,7 +37,7 @@ def stack(
         create_tables(conn)
     redis_broker_flush(redis_broker)
     celery_app.conf.task_always_eager = False
-    celery_app.conf.broker_url = redis_broker.url
+    use_broker(redis_broker.url)
     env = {
         "TWITBASE_HBASE_HOST": server.host,
         "TWITBASE_HBASE_PORT": str(server.port),

@@ -1,0 +1,65 @@
+"""The web UI's forms: they parse and keep what the user typed.
+
+Validation that matters (userid syntax, text length, password length) lives in
+the services, once for the web, the API and the commands. A form only checks
+that a field is there; a service's InvalidInput is put back on the field it
+names with :func:`add_service_error`, so the error shows next to the input.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from feeds.errors import ServiceError
+
+
+def add_service_error(form: forms.Form, exc: ServiceError) -> None:
+    """Show ``exc`` next to its field, or above the form when it names none."""
+    field = getattr(exc, "field", None)
+    form.add_error(field if field in form.fields else None, exc.message)
+
+
+class SignupForm(forms.Form):
+    userid = forms.CharField(
+        label="Username",
+        help_text="3 to 20 letters, digits or underscores.",
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+    )
+    name = forms.CharField(
+        label="Display name", widget=forms.TextInput(attrs={"autocomplete": "name"})
+    )
+    email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    # Passwords are taken exactly as typed: stripping would change them.
+    password = forms.CharField(
+        label="Password",
+        strip=False,
+        help_text="At least 8 characters.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+
+class LoginForm(forms.Form):
+    userid = forms.CharField(
+        label="Username",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}
+        ),
+    )
+    password = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class TwitForm(forms.Form):
+    # Not stripped or length-checked here: the service counts characters the
+    # way it stores them (after turning CRLF into LF and trimming).
+    text = forms.CharField(
+        label="What's happening?",
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 3, "maxlength": 280, "placeholder": "What's happening?"}
+        ),
+        error_messages={"required": "Write something to post."},
+    )
