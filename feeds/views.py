@@ -126,18 +126,7 @@ def _me(request: HttpRequest) -> User:
 
 
 def _who_to_follow(me: User) -> list[User]:
-    """A few enabled users, other than ``me``, whom ``me`` does not follow yet.
-
-    Candidates come from the first page of the users table (md5 order, so an
-    arbitrary but stable choice); they are meant for a new user, who follows
-    few people, so one page of whom they follow is enough to leave those out.
-    """
-    followed = {ref.userid.lower() for ref in services.following(me.userid, limit=100).items}
-    followed.add(me.userid.lower())
-    candidates = services.list_users(limit=50).items
-    return [u for u in candidates if u.userid.lower() not in followed and not u.disabled][
-        :SUGGESTIONS
-    ]
+    return services.suggest_follows(me.userid, SUGGESTIONS)
 
 
 # -- accounts --------------------------------------------------------------------

@@ -15,7 +15,7 @@ from .accounts import (
     set_disabled,
     set_staff,
 )
-from .follows import follow, followers, following, is_following, unfollow
+from .follows import follow, followers, following, is_following, suggest_follows, unfollow
 from .health import Health, health
 from .ratelimit import RateLimited
 from .streams import home_stream
@@ -43,6 +43,7 @@ __all__ = [
     "revoke_token",
     "set_disabled",
     "set_staff",
+    "suggest_follows",
     "timeline",
     "token_user",
     "unfollow",

@@ -158,3 +158,16 @@ def following(userid: str, cursor: str | None = None, limit: int = 20) -> Page[U
             limit,
             _ref,
         )
+
+
+def suggest_follows(userid: str, limit: int = 5) -> list[accounts.User]:
+    """A few enabled users, other than ``userid``, whom it does not follow yet.
+
+    Candidates come from the first page of the users table (md5 order: an
+    arbitrary but stable choice). Meant for a new user's empty home page, so
+    one page of whom they follow is enough to leave those out.
+    """
+    followed = {ref.userid.lower() for ref in following(userid, limit=100).items}
+    followed.add(userid.lower())
+    candidates = accounts.list_users(limit=50).items
+    return [u for u in candidates if u.userid.lower() not in followed and not u.disabled][:limit]
