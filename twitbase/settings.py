@@ -35,8 +35,6 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Static files served by the app itself, in production too (no CDN).
-    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -80,6 +78,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "var" / "static"
+if not DEBUG:
+    # The app serves its own static files in production too (no CDN), from
+    # STATIC_ROOT (collectstatic); in development runserver serves them.
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
 # -- HBase ---------------------------------------------------------------------
 # The Thrift1 server to talk to: the local HBase server (`manage.py localhbase`)
