@@ -25,6 +25,7 @@ import base64
 import binascii
 import hashlib
 import os
+import re
 import struct
 from dataclasses import dataclass
 
@@ -155,14 +156,14 @@ def twit_id(key: bytes) -> str:
     return key.hex()
 
 
+_TWIT_ID = re.compile(f"[0-9a-f]{{{2 * TWIT_KEY_LEN}}}")
+
+
 def twit_key_from_id(tid: str) -> bytes:
-    try:
-        key = bytes.fromhex(tid)
-    except ValueError:
-        raise BadKey(f"not a twit id: {tid!r}") from None
-    if len(key) != TWIT_KEY_LEN:
+    """The row key of a twit id; only the exact form twit_id() gives is accepted."""
+    if not isinstance(tid, str) or not _TWIT_ID.fullmatch(tid):
         raise BadKey(f"not a twit id: {tid!r}")
-    return key
+    return bytes.fromhex(tid)
 
 
 def encode_cursor(last_key: bytes) -> str:

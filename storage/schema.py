@@ -27,8 +27,8 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     "followedBy": {"f": ONE},
     # md5(reader) + rts + md5(author) + suffix -> s:userid, s:name, s:text, s:created
     "streams": {"s": ONE},
-    # sha256(token) -> k:userid, k:created (API bearer tokens)
-    "tokens": {"k": ONE},
+    # sha256(token) -> k:userid, k:created (API bearer tokens, 30 days)
+    "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
     # md5(userid) + minute -> r:posts (a counter; HBase expires old windows)
     "ratelimits": {"r": {"max_versions": 1, "time_to_live": 180}},
     # md5(userid) -> c:userid, for authors too large to fan out (see fanout)

@@ -94,6 +94,7 @@ def test_cursor_round_trip_and_rejection() -> None:
 
 
 def test_bad_ids_are_rejected() -> None:
-    for bad in ("zz", "ab" * 27, "ab" * 29, "é"):
+    good = keys.twit_id(keys.twit_key("alice", 5, b"abcd"))
+    for bad in ("zz", "ab" * 27, "ab" * 29, "é", good.upper(), good[:10] + " " + good[11:]):
         with pytest.raises(keys.BadKey):
             keys.twit_key_from_id(bad)
