@@ -36,6 +36,7 @@ from storage import keys
 from storage.connection import connection, reset_pool, table_name
 from storage.schema import create_tables
 from twitbase.celery import app as celery_app
+from twitbase.celery import use_broker
 from twitbase.processes import CeleryWorkerProcess, RedisProcess
 
 
@@ -91,7 +92,7 @@ def _configured(host: str, port: int, broker: str) -> Iterator[str]:
     settings.TWITBASE_TABLE_PREFIX = prefix
     settings.CELERY_BROKER_URL = broker
     settings.TWITBASE_POSTS_PER_MINUTE = 1_000_000
-    celery_app.conf.broker_url = broker
+    use_broker(broker)
     celery_app.conf.task_always_eager = False
     reset_pool()
     with connection() as conn:

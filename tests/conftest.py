@@ -51,17 +51,6 @@ def local_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr
         yield ServerAddr("local", proc.host, proc.port)
 
 
-def use_broker(url: str) -> None:
-    """Point this process's Celery app at ``url``.
-
-    Celery binds its producer pool to the broker URL it first saw; forgetting
-    the pool (what Celery itself does after a fork) makes the next publish
-    connect to ``url``.
-    """
-    celery_app.conf.broker_url = url
-    celery_app._after_fork()
-
-
 @pytest.fixture(scope="session")
 def redis_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
     """A real redis-server for the session: the Celery broker of worker tests."""

@@ -11,3 +11,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
 app = Celery("twitbase")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def use_broker(url: str) -> None:
+    """Point this process's Celery app at another broker (tests, benchmarks).
+
+    Celery binds its producer pool to the broker URL it first saw; forgetting
+    the pool (what Celery itself does after a fork) makes the next publish
+    connect to ``url``.
+    """
+    app.conf.broker_url = url
+    app._after_fork()
