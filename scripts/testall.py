@@ -57,6 +57,21 @@ def install_browser() -> None:
     )
 
 
+def install_redis() -> None:
+    """The worker tests start a real redis-server (Debian's package)."""
+    if shutil.which("redis-server") or Path("/usr/bin/redis-server").exists():
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    hint = "Install it as root: apt-get install redis-server"
+    step("apt-get update", ["apt-get", "update"], env, hint)
+    step(
+        "install redis-server",
+        ["apt-get", "install", "-y", "--no-install-recommends", "redis-server"],
+        env,
+        hint,
+    )
+
+
 def main() -> None:
     step("lint", [str(BIN / "ruff"), "check", "."])
     step("format", [str(BIN / "ruff"), "format", "--check", "."])
@@ -69,6 +84,7 @@ def main() -> None:
     else:
         print("==> no java/mvn: the real-HBase half of the suite will skip", flush=True)
     install_browser()
+    install_redis()
     step("tests", [sys.executable, "-m", "pytest", *sys.argv[1:]])
 
 
