@@ -12,20 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import TypeAlias, cast
+from typing import TypeAlias
 
-from django.conf import settings
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse, QueryDict
-from django.shortcuts import redirect, render, resolve_url
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from . import auth, services
 from .errors import Conflict, InvalidInput, NotFound, ServiceError
 from .forms import LoginForm, SignupForm, TwitForm, add_service_error
 from .types import User
+from .viewhelpers import cursor_param, redirect_to_login, safe_next, visitor
 
 View: TypeAlias = Callable[..., HttpResponse]
 
@@ -70,29 +69,6 @@ def service_errors(view: View) -> View:
     return wrapper
 
 
-def _safe_next(request: HttpRequest, default: str) -> str:
-    """The ``next`` parameter if it is a path on this site, else ``default``.
-
-    Checked so that a crafted link cannot send a user elsewhere after logging in.
-    """
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return default
-
-
-def redirect_to_login(back: str) -> HttpResponse:
-    """To the login page, with ``?next=`` to come back to ``back`` afterwards.
-
-    (django.contrib.auth's helper of the same name would import its SQL models.)
-    """
-    query = QueryDict(mutable=True)
-    query["next"] = back
-    return redirect(f"{resolve_url(settings.LOGIN_URL)}?{query.urlencode(safe='/')}")
-
-
 def login_required(view: View) -> View:
     """For the POST-only actions: send an anonymous visitor to log in first.
 
@@ -103,26 +79,17 @@ def login_required(view: View) -> View:
     @wraps(view)
     def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if not request.user.is_authenticated:
-            return redirect_to_login(_safe_next(request, reverse("home")))
+            return redirect_to_login(safe_next(request, reverse("home")))
         return view(request, *args, **kwargs)
 
     return wrapper
 
 
-def _cursor(request: HttpRequest) -> str | None:
-    return request.GET.get("cursor") or None
-
-
-def _visitor(request: HttpRequest) -> auth.SessionUser | auth.Anonymous:
-    """``request.user`` as feeds.auth sets it (django-stubs types it as contrib.auth's)."""
-    return cast("auth.SessionUser | auth.Anonymous", request.user)
-
-
 def _me(request: HttpRequest) -> User:
     """The logged-in user's profile; only for views that checked they are logged in."""
-    visitor = _visitor(request)
-    assert isinstance(visitor, auth.SessionUser)
-    return visitor.profile
+    me = visitor(request)
+    assert isinstance(me, auth.SessionUser)
+    return me.profile
 
 
 def _who_to_follow(me: User) -> list[User]:
@@ -153,7 +120,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def login(request: HttpRequest) -> HttpResponse:
-    after = _safe_next(request, reverse("home"))
+    after = safe_next(request, reverse("home"))
     if request.user.is_authenticated:
         return redirect(after)
     form = LoginForm(request.POST or None)
@@ -207,7 +174,7 @@ def home(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, "Your twit is posted.")
                 return redirect("home")
-    cursor = None if request.method == "POST" else _cursor(request)
+    cursor = None if request.method == "POST" else cursor_param(request)
     page = services.home_stream(me.userid, cursor)
     suggestions: list[User] = []
     if cursor is None and (not page.items or me.following == 0):
@@ -246,9 +213,9 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
     moved = _canonical(request, user, userid, "profile")
     if moved is not None:
         return moved
-    cursor = _cursor(request)
+    cursor = cursor_param(request)
     page = services.timeline(user.userid, cursor)
-    me = _visitor(request)
+    me = visitor(request)
     is_me = me.is_authenticated and me.userid.lower() == user.userid.lower()
     follows = me.is_authenticated and not is_me and services.is_following(me.userid, user.userid)
     return render(
@@ -263,7 +230,7 @@ def _people(request: HttpRequest, userid: str, which: str) -> HttpResponse:
     moved = _canonical(request, user, userid, which)
     if moved is not None:
         return moved
-    cursor = _cursor(request)
+    cursor = cursor_param(request)
     lister = services.followers if which == "followers" else services.following
     page = lister(user.userid, cursor)
     return render(
@@ -286,7 +253,7 @@ def following(request: HttpRequest, userid: str) -> HttpResponse:
 @service_errors
 def follow(request: HttpRequest, userid: str) -> HttpResponse:
     services.follow(_me(request).userid, userid)
-    return redirect(_safe_next(request, reverse("profile", args=[userid])))
+    return redirect(safe_next(request, reverse("profile", args=[userid])))
 
 
 @require_POST
@@ -294,7 +261,7 @@ def follow(request: HttpRequest, userid: str) -> HttpResponse:
 @service_errors
 def unfollow(request: HttpRequest, userid: str) -> HttpResponse:
     services.unfollow(_me(request).userid, userid)
-    return redirect(_safe_next(request, reverse("profile", args=[userid])))
+    return redirect(safe_next(request, reverse("profile", args=[userid])))
 
 
 # -- twits ------------------------------------------------------------------------------
@@ -323,4 +290,4 @@ def delete_twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse
     me = _me(request)
     services.delete_twit(me.userid, twit_id)
     messages.success(request, "Your twit is deleted.")
-    return redirect(_safe_next(request, reverse("profile", args=[me.userid])))
+    return redirect(safe_next(request, reverse("profile", args=[me.userid])))

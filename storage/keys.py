@@ -7,6 +7,7 @@ Layouts (``+`` is concatenation, all parts fixed width)::
     followedBy  md5(followed) + md5(follower)                 32 bytes
     twits       md5(author) + rts + suffix                    28 bytes
     streams     md5(reader) + rts + md5(author) + suffix      44 bytes
+    audit       rts + suffix                                  12 bytes
 
 ``md5(userid)`` hashes the lower-cased userid: userids are unique without
 regard to case, and hashing spreads users evenly over the key space instead
@@ -38,6 +39,7 @@ USER_KEY_LEN = MD5_LEN
 EDGE_KEY_LEN = 2 * MD5_LEN
 TWIT_KEY_LEN = MD5_LEN + RTS_LEN + SUFFIX_LEN
 STREAM_KEY_LEN = MD5_LEN + TWIT_KEY_LEN
+AUDIT_KEY_LEN = RTS_LEN + SUFFIX_LEN
 
 _RTS = struct.Struct(">q")
 
@@ -124,6 +126,18 @@ def twit_key_from_stream_key(key: bytes) -> bytes:
     return author + rts + key[-SUFFIX_LEN:]
 
 
+def audit_key(millis: int, suffix: bytes) -> bytes:
+    """An entry of the staff console's audit log: newest first.
+
+    The one key in TwitBase that starts with time, on purpose: the log takes
+    a few writes a minute, far too few to make a hot region, and its one read
+    is "the latest entries, whoever made them", a scan from the table's start.
+    """
+    if len(suffix) != SUFFIX_LEN:
+        raise BadKey(f"suffix must be {SUFFIX_LEN} bytes, got {len(suffix)}")
+    return reverse_ts(millis) + suffix
+
+
 # -- ranges ----------------------------------------------------------------------
 
 
@@ -171,12 +185,116 @@ def encode_cursor(last_key: bytes) -> str:
     return base64.urlsafe_b64encode(last_key).rstrip(b"=").decode("ascii")
 
 
-def decode_cursor(cursor: str, prefix: bytes, key_len: int) -> bytes:
-    """The last row key a cursor names; it must lie in the list it pages."""
+def decode_cursor(cursor: str, prefix: bytes, key_len: int | None) -> bytes:
+    """The last row key a cursor names; it must lie in the list it pages
+    (start with ``prefix``, and be ``key_len`` long unless that is None)."""
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
     except (binascii.Error, ValueError):
         raise BadKey("malformed cursor") from None
-    if len(raw) != key_len or not raw.startswith(prefix):
+    if not raw or (key_len is not None and len(raw) != key_len) or not raw.startswith(prefix):
         raise BadKey("cursor does not belong to this list")
     return raw
+
+
+# -- layouts, for tools that show keys (the staff console) ---------------------------
+
+# Each table's key as its parts, in order: (name, kind, width). Kinds: "md5"
+# (of a userid), "rts", "suffix" (random), "sha256" (of an API token),
+# "minute" (a rate-limit window, 8 bytes big-endian). metrics has no fixed
+# layout: its keys are text ("totals", "lag:" + rts + 4 bytes, "worker:" + name).
+LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
+    "users": (("user", "md5", MD5_LEN),),
+    "twits": (
+        ("author", "md5", MD5_LEN),
+        ("time", "rts", RTS_LEN),
+        ("suffix", "suffix", SUFFIX_LEN),
+    ),
+    "follows": (("follower", "md5", MD5_LEN), ("followed", "md5", MD5_LEN)),
+    "followedBy": (("followed", "md5", MD5_LEN), ("follower", "md5", MD5_LEN)),
+    "streams": (
+        ("reader", "md5", MD5_LEN),
+        ("time", "rts", RTS_LEN),
+        ("author", "md5", MD5_LEN),
+        ("suffix", "suffix", SUFFIX_LEN),
+    ),
+    "tokens": (("token", "sha256", 32),),
+    "ratelimits": (("user", "md5", MD5_LEN), ("minute", "minute", 8)),
+    "celebrities": (("user", "md5", MD5_LEN),),
+    "audit": (("time", "rts", RTS_LEN), ("suffix", "suffix", SUFFIX_LEN)),
+}
+
+
+# Tables keyed by text, as layout_text() shows them.
+TEXT_LAYOUTS = {"metrics": '"totals" | "lag:" + rts + suffix | "worker:" + host:pid'}
+
+
+@dataclass(frozen=True)
+class KeyPart:
+    name: str
+    kind: str
+    raw: bytes
+
+
+def layout_text(table: str) -> str:
+    """A table's key layout as the docs write it: "md5(author) + rts + suffix"."""
+    parts = LAYOUTS.get(table)
+    if parts is None:
+        return TEXT_LAYOUTS.get(table, "text")
+    shown = {"md5": "md5({})", "sha256": "sha256({})", "rts": "rts", "suffix": "suffix"}
+    return " + ".join(shown.get(kind, "{}").format(name) for name, kind, _ in parts)
+
+
+def split_key(table: str, key: bytes) -> tuple[KeyPart, ...]:
+    """``key`` cut into the parts of ``table``'s layout. A key that does not
+    fit (another length), or a table without a layout, is one "text" part."""
+    parts = LAYOUTS.get(table)
+    if parts is None or len(key) != sum(width for _, _, width in parts):
+        return (KeyPart("key", "text", key),)
+    out = []
+    at = 0
+    for name, kind, width in parts:
+        out.append(KeyPart(name, kind, key[at : at + width]))
+        at += width
+    return tuple(out)
+
+
+def keyed_by_user(table: str) -> bool:
+    """Whether ``table``'s keys start with md5(userid), so a userid is a prefix."""
+    parts = LAYOUTS.get(table)
+    return parts is not None and parts[0][1] == "md5"
+
+
+# Tables whose sequential alternative starts with a userid (the rest: with time).
+USERID_FIRST = ("users", "celebrities", "follows", "followedBy")
+# The sequential alternative of each table that has one, as :func:`sequential_head` builds it.
+SEQUENTIAL_LAYOUTS: dict[str, str] = {
+    "users": "userid",
+    "celebrities": "userid",
+    "follows": "follower + followed (userids)",
+    "followedBy": "followed + follower (userids)",
+    "twits": "millis + md5(author) + suffix",
+    "streams": "millis + md5(reader) + md5(author) + suffix",
+    "ratelimits": "minute + md5(user)",
+}
+
+
+def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
+    """The start of the key ``table`` would have in the sequential design that
+    the seeds warn against, for a row whose real key is ``key``.
+
+    Keyed by user: the userid itself (``userid`` is the user of the key's
+    first md5; None when unknown gives None). Keyed by time: the time first,
+    as milliseconds big-endian. None for tables without such an alternative
+    (tokens are random already; audit and metrics are time- or name-first).
+    """
+    parts = split_key(table, key)
+    if parts[0].kind == "text":
+        return None
+    if table in USERID_FIRST:
+        return None if userid is None else userid.lower().encode()
+    if table in ("twits", "streams"):
+        return millis_from_rts(parts[1].raw).to_bytes(RTS_LEN, "big")
+    if table == "ratelimits":
+        return parts[1].raw
+    return None

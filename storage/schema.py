@@ -36,6 +36,9 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # "totals" (counters), "lag:" + rts + rand (recent fan-out lags),
     # "worker:" + host:pid (heartbeats); a week of history is plenty.
     "metrics": {"m": {"max_versions": 1, "time_to_live": 7 * 24 * 3600}},
+    # rts + suffix -> a:actor, a:action, a:target, a:detail (the staff console's
+    # log: who did what, when). Time first on purpose, see keys.audit_key; kept forever.
+    "audit": {"a": ONE},
 }
 
 

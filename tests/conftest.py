@@ -16,16 +16,19 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import happybase
 import pytest
 from pytest_django.fixtures import Settings
+from selenium.webdriver.chrome.webdriver import WebDriver
 
 from feeds import services
 from feeds.types import User
 from storage.connection import connection, reset_pool
 from storage.localhbase.process import LocalHBaseProcess
 from storage.schema import create_tables, drop_tables
+from tests.browser import chromium, live_server
 from twitbase.celery import app as celery_app
 from twitbase.processes import RedisProcess
 
@@ -138,6 +141,25 @@ def local_twitbase(local_hbase: ServerAddr, settings: Settings) -> Iterator[Serv
     whose storage behaviour the service and contract suites already hold."""
     with _tables_on(local_hbase, settings) as addr:
         yield addr
+
+
+@pytest.fixture
+def live_url(
+    local_twitbase: ServerAddr, redis_broker: RedisProcess, settings: Settings, tmp_path: Path
+) -> Iterator[str]:
+    """The base URL of ``manage.py runserver`` serving this test's tables, with a
+    real Celery worker (and the session's Redis) doing the fan-out."""
+    # Browser tests post a page's worth of twits in a few seconds, here too.
+    settings.TWITBASE_POSTS_PER_MINUTE = 1000
+    with live_server(redis_broker, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[WebDriver]:
+    """Headless Chromium (skipped where it is not installed, except in CI)."""
+    with chromium(tmp_path) as driver:
+        yield driver
 
 
 def _user(userid: str) -> User:

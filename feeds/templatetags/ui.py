@@ -1,4 +1,5 @@
-"""Template filters of the web UI: short relative times and avatar colours."""
+"""Template filters of the web UI: short relative times and avatar colours;
+and of the staff console: durations."""
 
 from __future__ import annotations
 
@@ -37,3 +38,25 @@ def hue(userid: str) -> int:
     """A colour (0-359) that is the same for a user on every page and every
     machine, and the same whatever the case of the userid, as userids are."""
     return int.from_bytes(hashlib.md5(userid.lower().encode()).digest()[:2], "big") % 360
+
+
+@register.filter
+def duration(seconds: float) -> str:
+    """A span of time, short: "0.4 s", "42 s", "5 min", "3 h 5 min", "2 days"."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 120:
+        return f"{int(seconds)} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 86400:
+        hours, minutes = divmod(int(seconds) // 60, 60)
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    days = int(seconds // 86400)
+    return f"{days} day{'s' if days != 1 else ''}"
+
+
+@register.filter
+def millis(ms: float) -> str:
+    """Milliseconds, short: "85 ms", "1.2 s", "2 min"."""
+    return f"{ms:,.0f} ms" if ms < 1000 else duration(ms / 1000)

@@ -98,3 +98,55 @@ def test_bad_ids_are_rejected() -> None:
     for bad in ("zz", "ab" * 27, "ab" * 29, "é", good.upper(), good[:10] + " " + good[11:]):
         with pytest.raises(keys.BadKey):
             keys.twit_key_from_id(bad)
+
+
+def test_a_cursor_without_a_length_checks_only_the_prefix() -> None:
+    prefix = b"lag:"
+    assert keys.decode_cursor(keys.encode_cursor(b"lag:xyz"), prefix, None) == b"lag:xyz"
+    with pytest.raises(keys.BadKey):
+        keys.decode_cursor(keys.encode_cursor(b"worker:1"), prefix, None)
+
+
+@given(millis, millis, suffix, suffix)
+def test_audit_entries_sort_newest_first(t1: int, t2: int, s1: bytes, s2: bytes) -> None:
+    k1, k2 = keys.audit_key(t1, s1), keys.audit_key(t2, s2)
+    assert len(k1) == keys.AUDIT_KEY_LEN
+    assert keys.millis_from_rts(k1[: keys.RTS_LEN]) == t1
+    if t1 > t2:
+        assert k1 < k2
+
+
+def test_layouts_match_the_key_builders() -> None:
+    twit = keys.twit_key("alice", 5, b"abcd")
+    builders = {
+        "users": keys.user_key("alice"),
+        "twits": twit,
+        "follows": keys.follows_key("alice", "bob"),
+        "followedBy": keys.followed_by_key("bob", "alice"),
+        "streams": keys.stream_key("bob", twit),
+        "audit": keys.audit_key(5, b"abcd"),
+    }
+    for table, key in builders.items():
+        parts = keys.split_key(table, key)
+        assert b"".join(p.raw for p in parts) == key, table
+        assert parts[0].kind != "text", table
+    names = [(p.name, p.raw) for p in keys.split_key("streams", keys.stream_key("bob", twit))]
+    assert names == [
+        ("reader", keys.user_hash("bob")),
+        ("time", keys.reverse_ts(5)),
+        ("author", keys.user_hash("alice")),
+        ("suffix", b"abcd"),
+    ]
+    assert keys.split_key("twits", b"short") == (keys.KeyPart("key", "text", b"short"),)
+    assert keys.split_key("metrics", b"totals") == (keys.KeyPart("key", "text", b"totals"),)
+    assert keys.layout_text("streams") == "md5(reader) + rts + md5(author) + suffix"
+
+
+def test_sequential_alternatives() -> None:
+    twit = keys.twit_key("alice", 1_700_000_000_000, b"abcd")
+    assert keys.sequential_head("users", keys.user_key("Alice"), "Alice") == b"alice"
+    assert keys.sequential_head("users", keys.user_key("alice"), None) is None
+    assert keys.sequential_head("twits", twit, None) == (1_700_000_000_000).to_bytes(8, "big")
+    assert keys.sequential_head("streams", keys.stream_key("bob", twit), None)[0] == 0  # type: ignore[index]
+    assert keys.sequential_head("tokens", bytes(32), None) is None
+    assert keys.keyed_by_user("followedBy") and not keys.keyed_by_user("audit")

@@ -1,0 +1,1 @@
+"""The staff console at /console/: tables, rows, key design, fan-out, moderation."""

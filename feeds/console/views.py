@@ -1,0 +1,361 @@
+"""The staff console's pages. Thin, like the web UI's: each reads its input,
+calls the console services (feeds.services.console, which also write the
+audit log) and renders a template, or redirects after a POST.
+
+Access: an anonymous visitor is sent to log in (and back); a logged-in user
+without the staff flag gets a 403 page. A service error shows as a console
+page with its status and message: the console is for people who want to
+know what went wrong.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from feeds import auth, services
+from feeds.errors import InvalidInput, NotFound, ServiceError
+from feeds.services import console
+from feeds.viewhelpers import cursor_param, redirect_to_login, safe_next, visitor
+from feeds.views import View
+
+from .charts import bucket_chart
+
+# What each table's key-spread charts show, in one sentence each: the real
+# keys, then the sequential alternative (None where there is none).
+NOTES: dict[str, tuple[str, str | None]] = {
+    "users": (
+        "md5(userid) scatters users evenly over all 256 first bytes, so regions split "
+        "evenly and sign-ups land on all of them.",
+        "Keyed by the userid itself, users crowd into the few buckets of digits, letters "
+        "and the underscore, as unevenly as first letters are.",
+    ),
+    "twits": (
+        "md5(author) first spreads twits over the whole key space, while one author's "
+        "twits stay together, newest first.",
+        "Keyed by time first, every twit falls in bucket 0x00, and each new one at its "
+        "very end: one region takes every write, the seeds' hotspot.",
+    ),
+    "follows": (
+        "Edges start with md5(follower), so they spread as evenly as the users do.",
+        "Keyed by the follower's userid, edges pile up under popular first letters.",
+    ),
+    "followedBy": (
+        "Edges start with md5(followed), so even a popular account's followers are one "
+        "contiguous range somewhere random.",
+        "Keyed by the followed userid, edges crowd into the letters that popular "
+        "accounts' names begin with.",
+    ),
+    "streams": (
+        "md5(reader) first spreads stream rows as evenly as readers, so one fan-out "
+        "writes to many regions at once.",
+        "Keyed by time first, every fan-out writes at the end of bucket 0x00: one region "
+        "takes every stream write.",
+    ),
+    "tokens": (
+        "sha256 of a random token is uniform by construction; no sequential key to compare.",
+        None,
+    ),
+    "ratelimits": (
+        "md5(user) first spreads the per-minute counters of everyone posting.",
+        "Keyed by minute first, every post of a minute counts in one narrow range of one region.",
+    ),
+    "celebrities": (
+        "md5(userid), like users: few rows, spread evenly.",
+        "Keyed by userid, the large accounts would sit by their first letters.",
+    ),
+    "metrics": (
+        'Text keys ("totals", "lag:", "worker:"): a handful of rows of fan-out '
+        "bookkeeping, where spread does not matter.",
+        None,
+    ),
+    "audit": (
+        "Time first on purpose (reversed, so all in bucket 0x7f): a few writes a minute "
+        "cannot overload a region, and the newest entries are one short scan.",
+        None,
+    ),
+}
+
+
+def staff_only(view: View) -> View:
+    """Let staff in; send anonymous visitors to log in, refuse everyone else.
+
+    ``next`` is the page itself for a GET; for a POST (which cannot be
+    replayed) the page the form was on.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        me = visitor(request)
+        if not me.is_authenticated:
+            back = (
+                request.get_full_path()
+                if request.method == "GET"
+                else safe_next(request, reverse("console:index"))
+            )
+            return redirect_to_login(back)
+        if not me.is_staff:
+            return render(request, "console/forbidden.html", status=403)
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as exc:
+            return render(
+                request,
+                "console/error.html",
+                {"message": exc.message, "status": exc.status},
+                status=exc.status,
+            )
+
+    return wrapper
+
+
+def _staff(request: HttpRequest) -> str:
+    """The userid of the staff member making the request (after staff_only)."""
+    me = visitor(request)
+    assert isinstance(me, auth.SessionUser)
+    return me.userid
+
+
+def _page(request: HttpRequest, template: str, panel: str, **context: object) -> HttpResponse:
+    status = context.pop("status", 200)
+    assert isinstance(status, int)
+    return render(request, template, {"panel": panel, **context}, status=status)
+
+
+# -- overview, tables, key design ---------------------------------------------------
+
+
+@staff_only
+def index(request: HttpRequest) -> HttpResponse:
+    return _page(
+        request,
+        "console/index.html",
+        "index",
+        fanout=console.fanout_overview(),
+        pending=console.pending_fanouts(limit=20),
+        audit=console.audit_log(limit=8),
+    )
+
+
+@staff_only
+def tables(request: HttpRequest) -> HttpResponse:
+    """Every table; ``?count=NAME`` counts that one past the time budget."""
+    return _page(
+        request,
+        "console/tables.html",
+        "tables",
+        tables=console.tables(request.GET.get("count") or None),
+        count_cap=console.COUNT_CAP,
+        count_budget=console.COUNT_BUDGET_S,
+    )
+
+
+@staff_only
+def key_design(request: HttpRequest) -> HttpResponse:
+    """One table's key spread beside its sequential alternative's (``?table=``,
+    users by default), or every table's (``?table=all``: slower, as a large
+    table takes a second or two to sample)."""
+    only = request.GET.get("table") or "users"
+    names = list(console.known_tables()) if only == "all" else [console.check_table(only)]
+    charts = []
+    for name in names:
+        spread = console.key_spread(name)
+        actual_note, alt_note = NOTES.get(name, ("", None))
+        charts.append(
+            {
+                "spread": spread,
+                "actual_svg": bucket_chart(spread.actual, f"{name}: {spread.layout}"),
+                "actual_note": actual_note,
+                "alt_svg": (
+                    bucket_chart(
+                        spread.alternative, f"{name}: {spread.alternative_layout}", "alternative"
+                    )
+                    if spread.alternative is not None
+                    else None
+                ),
+                "alt_note": alt_note,
+            }
+        )
+    return _page(
+        request,
+        "console/keys.html",
+        "keys",
+        charts=charts,
+        only=only,
+        sample_cap=console.SAMPLE_CAP,
+        per_bucket=console.SAMPLE_CAP // console.BUCKETS,
+        tables=console.known_tables(),
+    )
+
+
+# -- the row browser -----------------------------------------------------------------
+
+
+@staff_only
+def rows(request: HttpRequest) -> HttpResponse:
+    """``?table=&by=userid|hex|text&prefix=&cursor=``: one page of rows. Bad
+    input is shown on the form, with the status it deserves (400, or 404 for
+    an unknown table or user)."""
+    table = request.GET.get("table", "")
+    by = request.GET.get("by", "userid")
+    prefix = request.GET.get("prefix", "")
+    context: dict[str, object] = {
+        "tables": console.known_tables(),
+        "by_choices": console.BY_CHOICES,
+        "table": table,
+        "by": by,
+        "prefix": prefix,
+        "cursor": cursor_param(request),
+    }
+    if not table:
+        return _page(request, "console/rows.html", "rows", **context)
+    try:
+        page = console.browse_rows(_staff(request), table, by, prefix, cursor_param(request))
+    except (InvalidInput, NotFound) as exc:
+        return _page(
+            request, "console/rows.html", "rows", error=exc.message, status=exc.status, **context
+        )
+    return _page(request, "console/rows.html", "rows", page=page, **context)
+
+
+# -- fan-out -------------------------------------------------------------------------------
+
+
+@staff_only
+def fanout(request: HttpRequest) -> HttpResponse:
+    return _page(
+        request,
+        "console/fanout.html",
+        "fanout",
+        fanout=console.fanout_overview(),
+        pending=console.pending_fanouts(),
+        sweep_after=settings.TWITBASE_SWEEP_AFTER_S,
+    )
+
+
+@require_POST
+@staff_only
+def requeue(request: HttpRequest) -> HttpResponse:
+    twit = console.requeue_fanout(_staff(request), request.POST.get("twit_id", ""))
+    messages.success(request, f"The fan-out of @{twit.userid}'s twit is queued again.")
+    return redirect(safe_next(request, reverse("console:fanout")))
+
+
+@require_POST
+@staff_only
+def sweep(request: HttpRequest) -> HttpResponse:
+    queued = console.sweep_fanouts(_staff(request))
+    n = len(queued)
+    messages.success(request, f"{n} stuck fan-out{'s' if n != 1 else ''} queued again.")
+    return redirect(safe_next(request, reverse("console:fanout")))
+
+
+# -- moderation ----------------------------------------------------------------------------
+
+
+@staff_only
+def users(request: HttpRequest) -> HttpResponse:
+    """Find a user by userid (exact: users are keyed by md5, which has no
+    prefix search), or page through everyone in key order."""
+    query = request.GET.get("q", "").strip()
+    cursor = cursor_param(request)
+    if query:
+        try:
+            user = console.find_user(query)
+        except (InvalidInput, NotFound) as exc:
+            return _page(
+                request,
+                "console/users.html",
+                "users",
+                q=query,
+                error=exc.message,
+                page=services.list_users(),
+                cursor=None,
+                status=exc.status,
+            )
+        return redirect("console:user", user.userid)
+    return _page(
+        request,
+        "console/users.html",
+        "users",
+        q="",
+        page=services.list_users(cursor),
+        cursor=cursor,
+    )
+
+
+USER_TABS = ("twits", "following", "followers")
+
+
+@staff_only
+def user(request: HttpRequest, userid: str) -> HttpResponse:
+    """A user: flags, the disable/enable button, and their twits (each with a
+    delete button), or whom they follow, or who follows them."""
+    found = services.get_user(userid)
+    if found.userid != userid:
+        return redirect("console:user", found.userid)
+    tab = request.GET.get("tab", "twits")
+    if tab not in USER_TABS:
+        raise InvalidInput("tab", f"Pick one of: {', '.join(USER_TABS)}.")
+    cursor = cursor_param(request)
+    lister = {
+        "twits": services.timeline,
+        "following": services.following,
+        "followers": services.followers,
+    }[tab]
+    return _page(
+        request,
+        "console/user.html",
+        "users",
+        user=found,
+        tab=tab,
+        tabs=USER_TABS,
+        page=lister(found.userid, cursor),
+        cursor=cursor,
+        is_me=found.userid.lower() == _staff(request).lower(),
+    )
+
+
+def _set_disabled(request: HttpRequest, userid: str, disabled: bool) -> HttpResponse:
+    found = console.set_disabled(_staff(request), userid, disabled)
+    state = "disabled" if disabled else "enabled"
+    messages.success(request, f"@{found.userid}'s account is {state}.")
+    return redirect(safe_next(request, reverse("console:user", args=[found.userid])))
+
+
+@require_POST
+@staff_only
+def disable(request: HttpRequest, userid: str) -> HttpResponse:
+    return _set_disabled(request, userid, True)
+
+
+@require_POST
+@staff_only
+def enable(request: HttpRequest, userid: str) -> HttpResponse:
+    return _set_disabled(request, userid, False)
+
+
+@require_POST
+@staff_only
+def delete_twit(request: HttpRequest) -> HttpResponse:
+    """Delete anyone's twit by id; it leaves every stream too."""
+    twit = console.delete_twit(_staff(request), request.POST.get("twit_id", "").strip())
+    messages.success(request, f"@{twit.userid}'s twit is deleted, and removed from every stream.")
+    return redirect(safe_next(request, reverse("console:user", args=[twit.userid])))
+
+
+# -- audit -----------------------------------------------------------------------------------
+
+
+@staff_only
+def audit(request: HttpRequest) -> HttpResponse:
+    cursor = cursor_param(request)
+    return _page(
+        request, "console/audit.html", "audit", page=console.audit_log(cursor), cursor=cursor
+    )

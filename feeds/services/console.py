@@ -1,0 +1,821 @@
+"""The staff console: tables, rows, key spread, fan-out, moderation, audit.
+
+Everything here reads or changes storage for the console's views, which call
+nothing else. Every action a staff member takes through these functions is
+written to the audit table (who, what, when) once it has succeeded; the row
+browser's queries are recorded the same way, as reads of user data.
+
+Reads are bounded: row counts stop at a cap or a time budget, key spreads
+read every key of a small table and a bounded sample of a large one, and the
+row browser reads one page, so no page scans a whole large table. The one
+exception is the list of pending fan-outs, found as the sweep finds them: by
+a scan of the t:fanout column over all twits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Iterable
+from contextlib import closing
+from dataclasses import dataclass
+from datetime import datetime
+
+import happybase
+from django.conf import settings
+
+from feeds.errors import Conflict, InvalidInput, NotFound
+from feeds.types import Page, Twit, User, from_millis
+from storage import keys
+from storage.connection import connection, table_name
+from storage.ops import OP_LEN, decode_count
+from storage.schema import SCHEMA
+
+from . import accounts, fanout, metrics
+from . import twits as twits_service
+from ._paging import check_limit, scan_page
+from .queue import dispatch
+
+KEY_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
+BUCKETS = 256
+# A row count stops at COUNT_CAP rows, or after COUNT_BUDGET_S seconds of
+# scanning, and then reads "at least". Keys are not spread evenly over rows
+# (a user with 15,000 followers is 15,000 followedBy rows in one place), so a
+# count from a sample of the key space would be far off: we count.
+COUNT_CAP = 100_000
+COUNT_BUDGET_S = 0.3
+# Keys a key-spread chart looks at: every key of a table this small, else
+# the first SAMPLE_CAP // BUCKETS keys under each first byte.
+SAMPLE_CAP = 20_000
+# HBase's "forever" for a family's time to live (Integer.MAX_VALUE seconds).
+TTL_FOREVER = 2**31 - 1
+
+ACTOR = b"a:actor"
+ACTION = b"a:action"
+TARGET = b"a:target"
+DETAIL = b"a:detail"
+
+# Cells that hold a userid: what the row browser learns md5 -> userid from.
+USERID_CELLS = {b"t:userid", b"s:userid", b"f:userid", b"c:userid", b"k:userid", b"a:actor"}
+# apply_once cells: a count followed by the ids of the operations applied.
+COUNTED_CELLS = {
+    accounts.COUNT_TWITS,
+    accounts.COUNT_FOLLOWERS,
+    accounts.COUNT_FOLLOWING,
+    fanout.DONE,
+}
+# Plain HBase counters (8 bytes, big-endian).
+COUNTER_CELLS = {b"m:fanouts", b"m:stream_rows", b"m:failures", b"m:tasks", b"r:posts"}
+# Milliseconds since the epoch, as decimal text.
+MILLIS_CELLS = {b"t:created", b"s:created", b"f:created", b"k:created", b"m:seen"}
+# 16-byte operation ids.
+OP_CELLS = {b"f:op", b"f:counted"}
+
+
+# -- audit ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    when: datetime
+    actor: str
+    action: str
+    target: str
+    detail: str
+
+
+def record(actor: str, action: str, target: str, detail: str = "") -> AuditEntry:
+    """Append one entry to the audit log. Never changes an entry: each call
+    writes a new row (a random suffix keeps two of one millisecond apart)."""
+    millis = int(time.time() * 1000)
+    with connection() as conn:
+        conn.table(table_name("audit")).put(
+            keys.audit_key(millis, os.urandom(keys.SUFFIX_LEN)),
+            {
+                ACTOR: actor.encode(),
+                ACTION: action.encode(),
+                TARGET: target.encode(),
+                DETAIL: detail[:500].encode(),
+            },
+        )
+    return AuditEntry(from_millis(millis), actor, action, target, detail[:500])
+
+
+def _entry(key: bytes, row: dict[bytes, bytes]) -> AuditEntry | None:
+    if ACTION not in row:
+        return None
+    return AuditEntry(
+        when=from_millis(keys.millis_from_rts(key[: keys.RTS_LEN])),
+        actor=row.get(ACTOR, b"").decode(errors="replace"),
+        action=row[ACTION].decode(errors="replace"),
+        target=row.get(TARGET, b"").decode(errors="replace"),
+        detail=row.get(DETAIL, b"").decode(errors="replace"),
+    )
+
+
+def audit_log(cursor: str | None = None, limit: int = 50) -> Page[AuditEntry]:
+    """The audit log, newest first, a page at a time."""
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("audit")), b"", keys.AUDIT_KEY_LEN, cursor, limit, _entry
+        )
+
+
+# -- tables ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    descriptors: tuple[tuple[str, str], ...]
+    as_declared: bool  # versions and TTL as storage/schema.py declares them
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    name: str
+    full_name: str
+    layout: str
+    exists: bool
+    families: tuple[Family, ...] = ()
+    regions: int = 0
+    rows: int = 0
+    rows_more: str = ""  # why the count stopped short: "cap" or "time"; "" if exact
+    count_ms: int = 0
+
+
+def known_tables() -> tuple[str, ...]:
+    return tuple(SCHEMA)
+
+
+def check_table(name: str) -> str:
+    """``name`` if it is one of TwitBase's tables, else NotFound naming them all."""
+    if name not in SCHEMA:
+        raise NotFound(f"No table {name!r}. The tables are: {', '.join(SCHEMA)}.")
+    return name
+
+
+def _duration(seconds: int) -> str:
+    if seconds >= TTL_FOREVER:
+        return "forever"
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} s"
+
+
+def _shown(value: object) -> str:
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
+
+
+def _family(table: str, name: str, d: dict[str, object]) -> Family:
+    declared = SCHEMA.get(table, {}).get(name)
+    ttl = int(str(d.get("time_to_live", TTL_FOREVER)))
+    versions = int(str(d.get("max_versions", 0)))
+    as_declared = declared is not None and (
+        versions == declared.get("max_versions", 3)
+        and (ttl if ttl < TTL_FOREVER else None) == declared.get("time_to_live")
+    )
+    shown = (
+        ("versions", str(versions)),
+        ("TTL", _duration(ttl)),
+        ("compression", _shown(d.get("compression", ""))),
+        ("bloom filter", _shown(d.get("bloom_filter_type", ""))),
+        ("in memory", "yes" if d.get("in_memory") else "no"),
+        ("block cache", "yes" if d.get("block_cache_enabled") else "no"),
+    )
+    return Family(name, shown, as_declared)
+
+
+def count_rows(table: happybase.Table, budget_s: float | None) -> tuple[int, str]:
+    """The rows of ``table`` by a key-only scan, and "" if that is all of
+    them; else the rows counted when the scan stopped, and why: "cap"
+    (COUNT_CAP rows) or "time" (after ``budget_s``; None: no limit)."""
+    deadline = time.monotonic() + (budget_s if budget_s is not None else float("inf"))
+    n = 0
+    with closing(table.scan(filter=KEY_ONLY, limit=COUNT_CAP + 1, batch_size=5_000)) as rows:
+        for _ in rows:
+            if n == COUNT_CAP:
+                return n, "cap"
+            n += 1
+            if n % 1000 == 0 and time.monotonic() > deadline:
+                return n, "time"
+    return n, ""
+
+
+def tables(count_fully: str | None = None) -> tuple[TableInfo, ...]:
+    """Every TwitBase table: families with their descriptors, regions, and rows
+    (count_rows: a key-only scan, KeyOnlyFilter AND FirstKeyOnlyFilter, so one
+    empty cell per row crosses the wire). Each count stops after
+    COUNT_BUDGET_S, except the table ``count_fully`` names (up to COUNT_CAP)."""
+    if count_fully is not None:
+        check_table(count_fully)
+    out = []
+    with connection() as conn:
+        existing = {t.decode() for t in conn.tables()}
+        for name in SCHEMA:
+            full = table_name(name)
+            if full not in existing:
+                out.append(TableInfo(name, full, keys.layout_text(name), exists=False))
+                continue
+            t = conn.table(full)
+            families = tuple(
+                _family(name, fam.decode() if isinstance(fam, bytes) else str(fam), d)
+                for fam, d in sorted(t.families().items())
+            )
+            started = time.monotonic()
+            rows, more = count_rows(t, None if name == count_fully else COUNT_BUDGET_S)
+            out.append(
+                TableInfo(
+                    name,
+                    full,
+                    keys.layout_text(name),
+                    exists=True,
+                    families=families,
+                    regions=len(t.regions()),
+                    rows=rows,
+                    rows_more=more,
+                    count_ms=int((time.monotonic() - started) * 1000),
+                )
+            )
+    return tuple(out)
+
+
+# -- bytes as people read them ------------------------------------------------------
+
+
+def string_binary(data: bytes) -> str:
+    """``data`` as HBase's Bytes.toStringBinary shows it: printable ASCII as
+    is, every other byte (and the backslash) as \\xHH."""
+    return "".join(chr(b) if 0x20 <= b <= 0x7E and b != 0x5C else f"\\x{b:02X}" for b in data)
+
+
+def _when(millis: int) -> str:
+    return from_millis(millis).strftime("%Y-%m-%d %H:%M:%S.") + f"{millis % 1000:03d} UTC"
+
+
+def _text(data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "0x" + data.hex()
+    return text if text.isprintable() or "\n" in text else string_binary(data)
+
+
+# -- the row browser ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KeyPartView:
+    name: str
+    kind: str
+    hex: str
+    decoded: str
+
+
+@dataclass(frozen=True)
+class CellView:
+    column: str
+    timestamp: int
+    when: str
+    vlen: int
+    raw: str  # the value as toStringBinary (an account's password hash left out)
+    decoded: str
+    dump: str  # the cell as `hbase hfile -p` prints one
+
+
+@dataclass(frozen=True)
+class RowView:
+    key_hex: str
+    key_binary: str
+    parts: tuple[KeyPartView, ...]
+    cells: tuple[CellView, ...]
+
+
+@dataclass(frozen=True)
+class RowsPage:
+    table: str
+    layout: str
+    prefix_hex: str
+    prefix_from: str  # how the prefix was given: "md5('alice')", "hex", "text"
+    rows: tuple[RowView, ...]
+    next_cursor: str | None
+
+
+BY_CHOICES = ("userid", "hex", "text")
+PREFIX_MAX = 64
+
+
+def row_prefix(table: str, by: str, value: str) -> tuple[bytes, str]:
+    """The row prefix a console user asked for, and how it was made.
+
+    ``by`` is "userid" (hashed here: the table must be keyed by user, and the
+    user must exist), "hex", or "text" (UTF-8). An empty hex or text prefix
+    is the whole table.
+    """
+    check_table(table)
+    value = value.strip()
+    if by == "userid":
+        if not keys.keyed_by_user(table):
+            raise InvalidInput("by", f"Rows of {table} are not keyed by user: give a hex prefix.")
+        userid = accounts.check_userid(value, "prefix")
+        if accounts.find_user(userid) is None:
+            raise NotFound(
+                f"No user {userid!r}. To scan by its hash anyway, "
+                f"use the hex prefix {keys.user_hash(userid).hex()}."
+            )
+        return keys.user_hash(userid), f"md5({userid.lower()!r})"
+    if by == "hex":
+        digits = "".join(value.split()).removeprefix("0x")
+        try:
+            prefix = bytes.fromhex(digits)
+        except ValueError:
+            raise InvalidInput(
+                "prefix",
+                f"{value!r} is not hex: give pairs of the digits 0-9 and a-f, like 6c61673a.",
+            ) from None
+        how = "hex"
+    elif by == "text":
+        prefix, how = value.encode("utf-8"), "text"
+    else:
+        raise InvalidInput("by", f"Give the prefix as one of: {', '.join(BY_CHOICES)}.")
+    if len(prefix) > PREFIX_MAX:
+        raise InvalidInput("prefix", f"A prefix is at most {PREFIX_MAX} bytes.")
+    return prefix, how
+
+
+def browse_rows(
+    actor: str, table: str, by: str, value: str, cursor: str | None = None, limit: int = 20
+) -> RowsPage:
+    """One page of ``table``'s rows under a prefix, in key order, each cell raw
+    and decoded. The query is recorded in the audit log (rows hold user data)."""
+    check_limit(limit)
+    prefix, how = row_prefix(table, by, value)
+    start = prefix
+    if cursor:
+        try:
+            start = keys.after(keys.decode_cursor(cursor, prefix, None))
+        except keys.BadKey as exc:
+            raise InvalidInput("cursor", f"invalid cursor: {exc}") from None
+    with connection() as conn:
+        if table_name(table).encode() not in conn.tables():
+            raise NotFound(f"Table {table} does not exist in HBase: run manage.py createtables.")
+        found = list(
+            conn.table(table_name(table)).scan(
+                row_start=start,
+                row_stop=keys.prefix_stop(prefix),
+                include_timestamp=True,
+                limit=limit + 1,
+                batch_size=limit + 1,
+            )
+        )
+        page = found[:limit]
+        names = _userids_for(conn, table, page)
+    next_cursor = keys.encode_cursor(page[-1][0]) if len(found) > limit else None
+    record(actor, "rows.browse", f"{table} {how} {prefix.hex()}", f"{len(page)} rows")
+    return RowsPage(
+        table=table,
+        layout=keys.layout_text(table),
+        prefix_hex=prefix.hex(),
+        prefix_from=how,
+        rows=tuple(_row_view(table, key, cells, names) for key, cells in page),
+        next_cursor=next_cursor,
+    )
+
+
+def _split(table: str, key: bytes) -> tuple[keys.KeyPart, ...]:
+    if table == "metrics" and key.startswith(metrics.LAG_PREFIX):
+        rest = key[len(metrics.LAG_PREFIX) :]
+        if len(rest) == keys.RTS_LEN + keys.SUFFIX_LEN:
+            return (
+                keys.KeyPart("kind", "text", metrics.LAG_PREFIX),
+                keys.KeyPart("time", "rts", rest[: keys.RTS_LEN]),
+                keys.KeyPart("suffix", "suffix", rest[keys.RTS_LEN :]),
+            )
+    return keys.split_key(table, key)
+
+
+def _account_userid(raw: bytes) -> str | None:
+    try:
+        return str(json.loads(raw)["userid"])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _userids_for(
+    conn: happybase.Connection,
+    table: str,
+    rows: Iterable[tuple[bytes, dict[bytes, tuple[bytes, int]]]],
+) -> dict[bytes, str]:
+    """md5 -> userid for the users a page of rows mentions, where known: the
+    userids its cells carry, then the users rows of the md5s still unknown
+    (users are keyed by md5(userid), so one multi-get finds them)."""
+    names: dict[bytes, str] = {}
+    wanted: set[bytes] = set()
+    for key, cells in rows:
+        for column, (value, _) in cells.items():
+            userid = None
+            if column in USERID_CELLS:
+                userid = value.decode(errors="replace")
+            elif column == accounts.ACCOUNT:
+                userid = _account_userid(value)
+            if userid:
+                names[keys.user_hash(userid)] = userid
+        wanted.update(p.raw for p in _split(table, key) if p.kind == "md5")
+    missing = sorted(wanted - names.keys())
+    if missing:
+        for _, row in conn.table(table_name("users")).rows(missing, columns=[accounts.ACCOUNT]):
+            userid = _account_userid(row.get(accounts.ACCOUNT, b""))
+            if userid:
+                names[keys.user_hash(userid)] = userid
+    return names
+
+
+def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
+    raw = part.raw
+    if part.kind == "md5":
+        decoded = f"@{names[raw]}" if raw in names else "md5 of an unknown userid"
+    elif part.kind == "rts":
+        decoded = _when(keys.millis_from_rts(raw))
+    elif part.kind == "minute":
+        decoded = "minute from " + _when(int.from_bytes(raw, "big") * 60_000)
+    elif part.kind == "suffix":
+        decoded = "random"
+    elif part.kind == "sha256":
+        decoded = "sha256 of an API token"
+    else:
+        decoded = _text(raw)
+    return KeyPartView(part.name, part.kind, raw.hex(), decoded)
+
+
+def _decode_value(column: bytes, value: bytes) -> tuple[str, bytes]:
+    """A cell's value as a person reads it, and the bytes to show as raw (an
+    account's password hash is never shown, decoded or raw)."""
+    if column == accounts.ACCOUNT:
+        try:
+            account = json.loads(value)
+        except ValueError:
+            return _text(value), value
+        if "password" in account:
+            account["password"] = "(hidden)"
+        shown = json.dumps(account, separators=(",", ":")).encode()
+        created = account.get("created")
+        parts = [f"{k} {account[k]}" for k in ("userid", "name", "email") if k in account]
+        if isinstance(created, int):
+            parts.append(f"created {_when(created)}")
+        return " · ".join(parts) + " · password hash hidden", shown
+    if column in (accounts.STAFF, accounts.DISABLED):
+        return ("yes" if value == b"1" else "no"), value
+    if column in COUNTED_CELLS and len(value) >= 8:
+        ops = (len(value) - 8) // OP_LEN
+        return f"count {decode_count(value)} · last {ops} operation ids kept", value
+    if column in COUNTER_CELLS and len(value) == 8:
+        return f"{int.from_bytes(value, 'big', signed=True):,}", value
+    if column in MILLIS_CELLS and value.isdigit():
+        return _when(int(value)), value
+    if column in OP_CELLS:
+        return f"operation id {value.hex()}", value
+    if column == b"m:lag_ms" and value.isdigit():
+        return f"{int(value):,} ms", value
+    return _text(value), value
+
+
+def _row_view(
+    table: str, key: bytes, cells: dict[bytes, tuple[bytes, int]], names: dict[bytes, str]
+) -> RowView:
+    shown_key = string_binary(key)
+    views = []
+    for column, (value, ts) in cells.items():
+        decoded, raw = _decode_value(column, value)
+        raw_text = string_binary(raw)
+        col = string_binary(column)
+        views.append(
+            CellView(
+                column=col,
+                timestamp=ts,
+                when=_when(ts),
+                vlen=len(value),
+                raw=raw_text,
+                decoded=decoded,
+                dump=f"K: {shown_key}/{col}/{ts}/Put/vlen={len(value)} V: {raw_text}",
+            )
+        )
+    return RowView(
+        key_hex=key.hex(),
+        key_binary=shown_key,
+        parts=tuple(_part_view(p, names) for p in _split(table, key)),
+        cells=tuple(views),
+    )
+
+
+# -- key spread ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """Keys counted by their first byte: 256 buckets."""
+
+    counts: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def used(self) -> int:
+        return sum(1 for c in self.counts if c)
+
+    @property
+    def busiest(self) -> int:
+        return max(self.counts, default=0)
+
+    @property
+    def busiest_bucket(self) -> int:
+        return self.counts.index(self.busiest) if self.total else 0
+
+    @property
+    def busiest_share(self) -> float:
+        return self.busiest / self.total if self.total else 0.0
+
+    @property
+    def busiest_percent(self) -> float:
+        return 100 * self.busiest_share
+
+
+@dataclass(frozen=True)
+class KeySpread:
+    """A table's keys by first byte. ``per_bucket`` None: every key was read.
+    Else at most ``per_bucket`` keys were read under each first byte, so a
+    bucket at that count holds at least that many (a full bucket): the chart
+    then shows where keys are, not how many."""
+
+    table: str
+    layout: str
+    keys: int  # keys read
+    per_bucket: int | None
+    actual: Histogram
+    alternative_layout: str | None
+    alternative: Histogram | None  # the keys read, keyed the sequential way
+    alternative_unknown: int  # keys read whose alternative is unknown (no user row)
+    ms: int
+
+    @property
+    def full_buckets(self) -> int:
+        return sum(1 for c in self.actual.counts if self.per_bucket and c >= self.per_bucket)
+
+
+def _sample(table: happybase.Table) -> tuple[list[bytes], int | None]:
+    """Every key if there are at most SAMPLE_CAP, else the first SAMPLE_CAP //
+    BUCKETS under each first byte (so that a large table is sampled
+    everywhere, not only at its start). Key-only scans."""
+    found = [k for k, _ in table.scan(filter=KEY_ONLY, limit=SAMPLE_CAP + 1, batch_size=10_000)]
+    if len(found) <= SAMPLE_CAP:
+        return found, None
+    per = max(1, SAMPLE_CAP // BUCKETS)
+    sample: list[bytes] = []
+    for first in range(BUCKETS):
+        start = bytes([first])
+        sample.extend(
+            k
+            for k, _ in table.scan(
+                row_start=start,
+                row_stop=keys.prefix_stop(start),
+                filter=KEY_ONLY,
+                limit=per,
+                batch_size=per,
+            )
+        )
+    return sample, per
+
+
+def _histogram(heads: Iterable[bytes]) -> Histogram:
+    counts = [0] * BUCKETS
+    for head in heads:
+        counts[head[0]] += 1
+    return Histogram(tuple(counts))
+
+
+def _userids_of(conn: happybase.Connection, md5s: set[bytes]) -> dict[bytes, str]:
+    names: dict[bytes, str] = {}
+    users = conn.table(table_name("users"))
+    wanted = sorted(md5s)
+    for i in range(0, len(wanted), 1000):
+        for _, row in users.rows(wanted[i : i + 1000], columns=[accounts.ACCOUNT]):
+            userid = _account_userid(row.get(accounts.ACCOUNT, b""))
+            if userid:
+                names[keys.user_hash(userid)] = userid
+    return names
+
+
+def key_spread(table: str) -> KeySpread:
+    """How ``table``'s row keys spread over the key space (by first byte), and
+    how the same rows would with its sequential alternative's keys
+    (keys.sequential_head)."""
+    check_table(table)
+    started = time.monotonic()
+    with connection() as conn:
+        if table_name(table).encode() not in conn.tables():
+            raise NotFound(f"Table {table} does not exist in HBase: run manage.py createtables.")
+        sample, per = _sample(conn.table(table_name(table)))
+        names: dict[bytes, str] = {}
+        if table in keys.USERID_FIRST:
+            names = _userids_of(conn, {k[: keys.MD5_LEN] for k in sample})
+    alt_layout = keys.SEQUENTIAL_LAYOUTS.get(table)
+    alternative = None
+    unknown = 0
+    if alt_layout is not None:
+        heads = []
+        for key in sample:
+            head = keys.sequential_head(table, key, names.get(key[: keys.MD5_LEN]))
+            if head:
+                heads.append(head)
+            else:
+                unknown += 1
+        alternative = _histogram(heads)
+    return KeySpread(
+        table=table,
+        layout=keys.layout_text(table),
+        keys=len(sample),
+        per_bucket=per,
+        actual=_histogram(sample),
+        alternative_layout=alt_layout,
+        alternative=alternative,
+        alternative_unknown=unknown,
+        ms=int((time.monotonic() - started) * 1000),
+    )
+
+
+# -- fan-out -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PendingFanout:
+    twit_id: str
+    userid: str
+    text: str
+    created: datetime
+    age_s: float  # since the twit was posted: the fan-out's lag so far
+    chunks_done: int
+    chunks_total: int | None  # None until the last chunk is known
+    stuck: bool  # pending longer than TWITBASE_SWEEP_AFTER_S: the sweep would queue it
+
+
+@dataclass(frozen=True)
+class PendingList:
+    items: tuple[PendingFanout, ...]
+    more: bool
+
+
+def pending_fanouts(limit: int = 50) -> PendingList:
+    """Twits whose fan-out is unfinished (the t:fanout mark), in key order.
+
+    The mark is found by a scan of that one column, as the sweep does; it
+    stops at ``limit`` + 1 marked twits.
+    """
+    check_limit(limit)
+    now = time.time() * 1000
+    with connection() as conn:
+        t = conn.table(table_name("twits"))
+        marked = [
+            key
+            for key, _ in t.scan(
+                columns=[twits_service.FANOUT], limit=limit + 1, batch_size=limit + 1
+            )
+        ]
+        rows = dict(
+            t.rows(
+                marked[:limit],
+                columns=[
+                    twits_service.AUTHOR,
+                    twits_service.TEXT,
+                    twits_service.CREATED,
+                    fanout.CHUNKS,
+                    fanout.DONE,
+                ],
+            )
+        )
+    items = []
+    for key in marked[:limit]:
+        row = rows.get(key, {})
+        created = int(row.get(twits_service.CREATED, b"0") or 0)
+        age = max(0.0, (now - created) / 1000)
+        chunks = row.get(fanout.CHUNKS)
+        items.append(
+            PendingFanout(
+                twit_id=keys.twit_id(key),
+                userid=row.get(twits_service.AUTHOR, b"?").decode(errors="replace"),
+                text=row.get(twits_service.TEXT, b"").decode(errors="replace"),
+                created=from_millis(created),
+                age_s=age,
+                chunks_done=decode_count(row.get(fanout.DONE)),
+                chunks_total=int(chunks) if chunks else None,
+                stuck=age > settings.TWITBASE_SWEEP_AFTER_S,
+            )
+        )
+    return PendingList(tuple(items), len(marked) > limit)
+
+
+# A worker writes a heartbeat after its tasks (at most every 5 s), and beat
+# runs the sweep every minute: a worker silent for longer is idle or gone.
+WORKER_QUIET_S = 120
+
+
+@dataclass(frozen=True)
+class Worker:
+    name: str
+    last_seen: datetime
+    age_s: float
+    tasks: int
+    quiet: bool  # no heartbeat for WORKER_QUIET_S
+
+
+@dataclass(frozen=True)
+class FanoutOverview:
+    stats: metrics.FanoutStats
+    workers: tuple[Worker, ...]
+
+
+def fanout_overview() -> FanoutOverview:
+    """The fan-out figures (metrics.fanout_stats) and each worker's last heartbeat."""
+    stats = metrics.fanout_stats()
+    now = time.time() * 1000
+    workers = tuple(
+        Worker(
+            name=name,
+            last_seen=from_millis(seen),
+            age_s=max(0.0, (now - seen) / 1000),
+            tasks=tasks,
+            quiet=(now - seen) / 1000 > WORKER_QUIET_S,
+        )
+        for name, seen, tasks in sorted(stats.workers, key=lambda w: -w[1])
+    )
+    return FanoutOverview(stats, workers)
+
+
+_TWIT_ID = re.compile(f"[0-9a-f]{{{2 * keys.TWIT_KEY_LEN}}}")
+
+
+def twit_id_from(text: str) -> str:
+    """The twit id in ``text``: an id, or a permalink that ends with one."""
+    found = _TWIT_ID.findall(text.strip().lower())
+    if not found:
+        raise InvalidInput(
+            "twit_id", "Give a twit's id (56 hex digits) or its permalink, /u/USER/t/ID."
+        )
+    return str(found[-1])
+
+
+def requeue_fanout(actor: str, twit_id: str) -> Twit:
+    """Queue the fan-out of a twit again (it is idempotent); Conflict if it is
+    not pending: a finished fan-out has nothing left to do."""
+    twit = twits_service.get_twit(twit_id_from(twit_id))
+    with connection() as conn:
+        row = conn.table(table_name("twits")).row(
+            keys.twit_key_from_id(twit.id), columns=[twits_service.FANOUT]
+        )
+    if twits_service.FANOUT not in row:
+        raise Conflict("The fan-out of this twit is finished: there is nothing to queue.")
+    dispatch("fan_out_twit", twit_id=twit.id)
+    record(actor, "fanout.requeue", twit.id, f"by @{twit.userid}")
+    return twit
+
+
+def sweep_fanouts(actor: str) -> list[str]:
+    """Queue again every fan-out pending longer than TWITBASE_SWEEP_AFTER_S,
+    as the minutely sweep does. Returns the twit ids queued."""
+    queued = fanout.sweep_pending(settings.TWITBASE_SWEEP_AFTER_S)
+    n = len(queued)
+    record(actor, "fanout.sweep", f"{n} twit{'s' if n != 1 else ''}", " ".join(queued))
+    return queued
+
+
+# -- moderation ------------------------------------------------------------------------
+
+
+def find_user(userid: str) -> User:
+    """The user ``userid`` (in any case): InvalidInput if it cannot be a userid,
+    NotFound if there is none. Exact only: users are keyed by md5(userid)."""
+    return accounts.get_user(accounts.check_userid(userid.strip().lstrip("@"), "q"))
+
+
+def set_disabled(actor: str, userid: str, disabled: bool) -> User:
+    """Disable (or enable) an account. A disabled user is logged out on their
+    next request and cannot log in or use API tokens. Staff cannot disable
+    themselves: the console would lock them out at once."""
+    if disabled and actor.lower() == userid.lower():
+        raise InvalidInput(None, "You cannot disable your own account.")
+    user = accounts.set_disabled(userid, disabled)
+    record(actor, "user.disable" if disabled else "user.enable", user.userid)
+    return user
+
+
+def delete_twit(actor: str, twit_id: str) -> Twit:
+    """Delete anyone's twit (given by id or permalink): from the twits table,
+    and from every stream."""
+    twit = twits_service.get_twit(twit_id_from(twit_id))
+    twits_service.delete_twit(twit.userid, twit.id)
+    record(actor, "twit.delete", twit.id, f"by @{twit.userid}: {twit.text[:80]}")
+    return twit

@@ -1,0 +1,92 @@
+"""Staff console tests: pages through Django's test client, and one browser test.
+
+They run on the local HBase server only (``local_twitbase``), with fan-out in
+the caller (Celery's eager mode). sam is staff; alice, bob and charlie are
+not. Users are registered through the services.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import re
+
+import pytest
+from django.test import Client
+from pytest_django.fixtures import Settings
+
+from feeds import services
+from feeds.services import console
+from feeds.types import User
+from tests.conftest import ServerAddr
+from tests.web.conftest import PASSWORD, log_in
+
+# Every page of the console, as a GET.
+PAGES = [
+    "/console/",
+    "/console/tables",
+    "/console/rows",
+    "/console/rows?table=users&by=hex&prefix=",
+    "/console/keys",
+    "/console/fanout",
+    "/console/users",
+    "/console/users/alice",
+    "/console/audit",
+]
+
+
+def register(userid: str) -> User:
+    return services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)
+
+
+def text_of(response: object) -> str:
+    """A page's text without tags, unescaped and with runs of space made one."""
+    body = response.content.decode()  # type: ignore[attr-defined]
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+def audit_actions() -> list[tuple[str, str, str]]:
+    """(actor, action, target) of the audit log, newest first."""
+    return [(e.actor, e.action, e.target) for e in console.audit_log(limit=100).items]
+
+
+@pytest.fixture
+def tables(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
+    """Fresh tables on the local server, and a rate limit no test reaches by accident."""
+    settings.TWITBASE_POSTS_PER_MINUTE = 1000
+    return local_twitbase
+
+
+@pytest.fixture
+def sam(tables: ServerAddr) -> User:
+    register("sam")
+    return services.set_staff("sam")
+
+
+@pytest.fixture
+def alice(tables: ServerAddr) -> User:
+    return register("alice")
+
+
+@pytest.fixture
+def bob(tables: ServerAddr) -> User:
+    return register("bob")
+
+
+@pytest.fixture
+def charlie(tables: ServerAddr) -> User:
+    return register("charlie")
+
+
+@pytest.fixture
+def staff_client(sam: User) -> Client:
+    client = Client()
+    log_in(client, "sam")
+    return client
+
+
+@pytest.fixture
+def alice_client(alice: User) -> Client:
+    client = Client()
+    log_in(client, "alice")
+    return client
