@@ -138,6 +138,31 @@ def audit_key(millis: int, suffix: bytes) -> bytes:
     return reverse_ts(millis) + suffix
 
 
+def token_key(token: str) -> bytes:
+    """An API token's row: its SHA-256, so the table never holds a usable token."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).digest()
+
+
+def rate_window_key(userid: str, window: int) -> bytes:
+    """A user's counter for one rate-limit window (e.g. the minute number)."""
+    return user_hash(userid) + window.to_bytes(8, "big")
+
+
+METRICS_TOTALS = b"totals"
+METRICS_LAG = b"lag:"
+METRICS_WORKER = b"worker:"
+
+
+def metrics_lag_key(millis: int, suffix: bytes) -> bytes:
+    """One fan-out's lag, newest first under the ``lag:`` prefix."""
+    return METRICS_LAG + reverse_ts(millis) + suffix
+
+
+def metrics_worker_key(name: str) -> bytes:
+    """A worker process's heartbeat row (``host:pid``)."""
+    return METRICS_WORKER + name.encode()
+
+
 # -- ranges ----------------------------------------------------------------------
 
 

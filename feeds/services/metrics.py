@@ -18,9 +18,9 @@ from storage import keys
 from storage.connection import connection, table_name
 from storage.ops import decode_count
 
-TOTALS = b"totals"
-LAG_PREFIX = b"lag:"
-WORKER_PREFIX = b"worker:"
+TOTALS = keys.METRICS_TOTALS
+LAG_PREFIX = keys.METRICS_LAG
+WORKER_PREFIX = keys.METRICS_WORKER
 
 
 def record_rows(conn: happybase.Connection, rows: int) -> None:
@@ -31,7 +31,7 @@ def record_fanout_done(conn: happybase.Connection, lag_ms: int) -> None:
     t = conn.table(table_name("metrics"))
     t.counter_inc(TOTALS, b"m:fanouts")
     # Newest first, so the console reads the latest lags with one short scan.
-    row = LAG_PREFIX + keys.reverse_ts(int(time.time() * 1000)) + os.urandom(4)
+    row = keys.metrics_lag_key(int(time.time() * 1000), keys.new_suffix())
     t.put(row, {b"m:lag_ms": str(lag_ms).encode()})
 
 
@@ -57,8 +57,8 @@ def heartbeat() -> None:
     name = f"{socket.gethostname()}:{os.getpid()}"
     with connection() as conn:
         t = conn.table(table_name("metrics"))
-        t.put(WORKER_PREFIX + name.encode(), {b"m:seen": str(int(time.time() * 1000)).encode()})
-        t.counter_inc(WORKER_PREFIX + name.encode(), b"m:tasks", int(tasks))
+        t.put(keys.metrics_worker_key(name), {b"m:seen": str(int(time.time() * 1000)).encode()})
+        t.counter_inc(keys.metrics_worker_key(name), b"m:tasks", int(tasks))
 
 
 def queue_depth() -> int | None:

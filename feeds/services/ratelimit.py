@@ -28,7 +28,7 @@ def check_post_rate(userid: str) -> None:
     limit = settings.TWITBASE_POSTS_PER_MINUTE
     now = time.time()
     window = int(now // 60)
-    row = keys.user_hash(userid) + window.to_bytes(8, "big")
+    row = keys.rate_window_key(userid, window)
     with connection() as conn:
         count = conn.table(table_name("ratelimits")).counter_inc(row, b"r:posts")
     if count > limit:

@@ -7,22 +7,18 @@ the row.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 import time
 
 from feeds.errors import InvalidInput
 from feeds.types import User
+from storage import keys
 from storage.connection import connection, table_name
 
 from . import accounts
 
 USERID = b"k:userid"
 CREATED = b"k:created"
-
-
-def _row(token: str) -> bytes:
-    return hashlib.sha256(token.encode("utf-8", "replace")).digest()
 
 
 def issue_token(userid: object, password: object) -> tuple[str, User] | None:
@@ -35,7 +31,7 @@ def issue_token(userid: object, password: object) -> tuple[str, User] | None:
     token = secrets.token_urlsafe(32)
     with connection() as conn:
         conn.table(table_name("tokens")).put(
-            _row(token),
+            keys.token_key(token),
             {USERID: user.userid.encode(), CREATED: str(int(time.time() * 1000)).encode()},
         )
     return token, user
@@ -46,7 +42,7 @@ def token_user(token: str) -> User | None:
     if not token or len(token) > 200:
         return None
     with connection() as conn:
-        row = conn.table(table_name("tokens")).row(_row(token))
+        row = conn.table(table_name("tokens")).row(keys.token_key(token))
     if USERID not in row:
         return None
     user = accounts.find_user(row[USERID].decode())
@@ -55,4 +51,4 @@ def token_user(token: str) -> User | None:
 
 def revoke_token(token: str) -> None:
     with connection() as conn:
-        conn.table(table_name("tokens")).delete(_row(token))
+        conn.table(table_name("tokens")).delete(keys.token_key(token))
