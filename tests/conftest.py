@@ -162,20 +162,31 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
         yield driver
 
 
-def _user(userid: str) -> User:
-    return services.register(userid, userid.title(), f"{userid}@example.com", "password-123")
+PASSWORD = "password-123"
+
+
+def register(userid: str) -> User:
+    """A user named after ``userid`` ("alice" is "Alice"), with PASSWORD."""
+    return services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)
 
 
 @pytest.fixture
-def alice(twitbase: ServerAddr) -> User:
-    return _user("alice")
+def tables(twitbase: ServerAddr) -> ServerAddr:
+    """The tables the named users below are registered in: each server in
+    turn here; suites that run on the local server only override this."""
+    return twitbase
 
 
 @pytest.fixture
-def bob(twitbase: ServerAddr) -> User:
-    return _user("bob")
+def alice(tables: ServerAddr) -> User:
+    return register("alice")
 
 
 @pytest.fixture
-def charlie(twitbase: ServerAddr) -> User:
-    return _user("charlie")
+def bob(tables: ServerAddr) -> User:
+    return register("bob")
+
+
+@pytest.fixture
+def charlie(tables: ServerAddr) -> User:
+    return register("charlie")

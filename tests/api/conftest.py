@@ -16,30 +16,14 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client
 
-from feeds import services
 from feeds.types import User
-from tests.conftest import ServerAddr
-
-PASSWORD = "password-123"
-
-
-def register(userid: str) -> User:
-    return services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)
+from tests.conftest import PASSWORD, ServerAddr
 
 
 @pytest.fixture
-def alice(local_twitbase: ServerAddr) -> User:
-    return register("alice")
-
-
-@pytest.fixture
-def bob(local_twitbase: ServerAddr) -> User:
-    return register("bob")
-
-
-@pytest.fixture
-def charlie(local_twitbase: ServerAddr) -> User:
-    return register("charlie")
+def tables(local_twitbase: ServerAddr) -> ServerAddr:
+    """The API runs on the local server only: storage is the contract suite's."""
+    return local_twitbase
 
 
 @dataclass

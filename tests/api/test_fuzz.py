@@ -33,10 +33,8 @@ from schemathesis.specs.openapi.checks import (
 
 from feeds import services
 from feeds.api import openapi
-from tests.conftest import ServerAddr
+from tests.conftest import PASSWORD, ServerAddr, register
 from twitbase.wsgi import application
-
-from .conftest import PASSWORD, register
 
 EXAMPLES = 50
 CHECKS = [

@@ -17,8 +17,8 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.services import console
 from feeds.types import User
-from tests.conftest import ServerAddr
-from tests.web.conftest import PASSWORD, log_in
+from tests.conftest import ServerAddr, register
+from tests.web.conftest import log_in
 
 # Every page of the console, as a GET.
 PAGES = [
@@ -32,10 +32,6 @@ PAGES = [
     "/console/users/alice",
     "/console/audit",
 ]
-
-
-def register(userid: str) -> User:
-    return services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)
 
 
 def text_of(response: object) -> str:
@@ -61,21 +57,6 @@ def tables(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
 def sam(tables: ServerAddr) -> User:
     register("sam")
     return services.set_staff("sam")
-
-
-@pytest.fixture
-def alice(tables: ServerAddr) -> User:
-    return register("alice")
-
-
-@pytest.fixture
-def bob(tables: ServerAddr) -> User:
-    return register("bob")
-
-
-@pytest.fixture
-def charlie(tables: ServerAddr) -> User:
-    return register("charlie")
 
 
 @pytest.fixture

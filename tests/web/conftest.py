@@ -16,13 +16,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import ServerAddr
-
-PASSWORD = "password-123"
-
-
-def register(userid: str) -> User:
-    return services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)
+from tests.conftest import PASSWORD, ServerAddr
 
 
 def post_in_order(userid: str, texts: list[str]) -> None:
@@ -60,18 +54,8 @@ def web(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
 
 
 @pytest.fixture
-def alice(web: ServerAddr) -> User:
-    return register("alice")
-
-
-@pytest.fixture
-def bob(web: ServerAddr) -> User:
-    return register("bob")
-
-
-@pytest.fixture
-def charlie(web: ServerAddr) -> User:
-    return register("charlie")
+def tables(web: ServerAddr) -> ServerAddr:
+    return web
 
 
 @pytest.fixture
