@@ -14,12 +14,7 @@ project installs chromium itself (scripts/testall.py).
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +28,7 @@ from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from twitbase.processes import CeleryWorkerProcess, RedisProcess
+from twitbase.processes import CeleryWorkerProcess, RedisProcess, WebServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -46,34 +41,11 @@ PASSWORD = "password-123"
 FANOUT_WAIT_S = 20.0
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"runserver exited:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer in {timeout}s:\n{log.read_text(errors='replace')}")
-
-
 @contextmanager
 def live_server(redis_broker: RedisProcess, tmp_path: Path) -> Iterator[str]:
     """The base URL of ``manage.py runserver`` serving the current settings'
     tables, with a real Celery worker (and ``redis_broker``) doing the fan-out."""
-    port = _free_port()
     env = {
-        **os.environ,
         "TWITBASE_HBASE_HOST": settings.TWITBASE_HBASE_HOST,
         "TWITBASE_HBASE_PORT": str(settings.TWITBASE_HBASE_PORT),
         "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
@@ -81,31 +53,12 @@ def live_server(redis_broker: RedisProcess, tmp_path: Path) -> Iterator[str]:
         # A test posts a page's worth of twits in a few seconds.
         "TWITBASE_POSTS_PER_MINUTE": "1000",
         "CELERY_BROKER_URL": redis_broker.url,
-        "PYTHONUNBUFFERED": "1",
     }
-    worker = CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=1).start()
-    log = tmp_path / "runserver.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_healthy(f"{url}/healthz", proc, log, timeout=60)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        worker.stop()
+    with (
+        CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=1),
+        WebServerProcess(env, tmp_path / "runserver.log") as web,
+    ):
+        yield web.url
 
 
 @contextmanager

@@ -14,14 +14,12 @@ import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from storage.localhbase.process import LocalHBaseProcess
-from twitbase.processes import CeleryWorkerProcess, RedisProcess
+from twitbase.processes import CeleryWorkerProcess, RedisProcess, WebServerProcess
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,25 +103,15 @@ class DevStack:
         )
 
         self._say(f"devstack: starting the web server on http://{self.host}:{self.port}/")
-        web_log = open(logs / "web.log", "ab")  # noqa: SIM115 (the child owns it)
-        web = subprocess.Popen(
-            [sys.executable, "manage.py", "runserver", f"{self.host}:{self.port}", "--noreload"],
-            cwd=PROJECT_ROOT,
-            env=env,
-            stdout=web_log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        web_log.close()
+        web = WebServerProcess(env, logs / "web.log", self.host, self.port).start()
         self.parts.append(
             Part(
                 "web server",
-                f"http://{self.host}:{self.port}/  log {logs / 'web.log'}",
-                lambda: _terminate(web),
-                lambda: web.poll() is None,
+                f"{web.url}/  log {logs / 'web.log'}",
+                web.stop,
+                lambda: web.proc is not None and web.proc.poll() is None,
             )
         )
-        _wait_http(f"http://{self.host}:{self.port}/healthz", web, logs / "web.log")
 
     def describe(self) -> str:
         width = max(len(p.name) for p in self.parts)
@@ -154,30 +142,3 @@ class DevStack:
                     self._say(f"devstack: the {part.name} exited unexpectedly; stopping")
                     return
             time.sleep(0.2)
-
-
-def _terminate(proc: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
-def _wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            tail = "\n".join(log.read_text(errors="replace").splitlines()[-20:])
-            raise RuntimeError(f"{url} failed to start:\n{tail}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as resp:
-                if resp.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer within {timeout}s")

@@ -211,3 +211,66 @@ class CeleryWorkerProcess:
         self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.stop()
+
+
+class WebServerProcess:
+    """``manage.py runserver`` (no reloader) with its own environment; ready
+    once /healthz answers 200."""
+
+    def __init__(
+        self, env: dict[str, str], log: Path, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
+        self.env = env
+        self.log = Path(log)
+        self.host = host
+        self.port = port or free_port(host)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self, timeout: float = 60.0) -> WebServerProcess:
+        import urllib.error
+        import urllib.request
+
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        with self.log.open("ab") as out:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "manage.py",
+                    "runserver",
+                    f"{self.host}:{self.port}",
+                    "--noreload",
+                ],
+                cwd=PROJECT_ROOT,
+                env={**os.environ, **self.env, "PYTHONUNBUFFERED": "1"},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise ProcessError(f"the web server exited:\n{_tail(self.log)}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as resp:
+                    if resp.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.2)
+        self.stop()
+        raise ProcessError(f"{self.url}/healthz did not answer in {timeout}s:\n{_tail(self.log)}")
+
+    def stop(self) -> None:
+        _stop(self.proc)
+
+    def __enter__(self) -> WebServerProcess:
+        return self.start()
+
+    def __exit__(
+        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()

@@ -132,32 +132,28 @@ def _ref(key: bytes, row: dict[bytes, bytes]) -> UserRef | None:
     return UserRef(row[USERID].decode(), row.get(NAME, row[USERID]).decode())
 
 
-def followers(userid: str, cursor: str | None = None, limit: int = 20) -> Page[UserRef]:
-    """Who follows ``userid``: one prefix scan of followedBy, no per-user reads."""
+def _edges(table: str, userid: str, cursor: str | None, limit: int) -> Page[UserRef]:
+    """One page of a user's edges in ``table``: a prefix scan, no per-user reads."""
     user = accounts.get_user(userid)
     with connection() as conn:
         return scan_page(
-            conn.table(table_name("followedBy")),
+            conn.table(table_name(table)),
             keys.user_hash(user.userid),
             keys.EDGE_KEY_LEN,
             cursor,
             limit,
             _ref,
         )
+
+
+def followers(userid: str, cursor: str | None = None, limit: int = 20) -> Page[UserRef]:
+    """Who follows ``userid`` (the followedBy table)."""
+    return _edges("followedBy", userid, cursor, limit)
 
 
 def following(userid: str, cursor: str | None = None, limit: int = 20) -> Page[UserRef]:
-    """Whom ``userid`` follows: one prefix scan of follows."""
-    user = accounts.get_user(userid)
-    with connection() as conn:
-        return scan_page(
-            conn.table(table_name("follows")),
-            keys.user_hash(user.userid),
-            keys.EDGE_KEY_LEN,
-            cursor,
-            limit,
-            _ref,
-        )
+    """Whom ``userid`` follows (the follows table)."""
+    return _edges("follows", userid, cursor, limit)
 
 
 def suggest_follows(userid: str, limit: int = 5) -> list[accounts.User]:
