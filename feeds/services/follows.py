@@ -91,7 +91,10 @@ def unfollow(follower: str, followed: str) -> bool:
     """Stop ``follower`` following ``followed``; False if it did not.
 
     Counts go down first (once per edge, as in :func:`follow`), then the
-    edges go, then the followee's twits leave the follower's stream.
+    edges go, then the followee's twits leave the follower's stream. Every
+    edge generation adds exactly one +1 (its follow's operation) and one -1
+    (its unfollow's), each applied once by whoever gets there first, so the
+    counts equal the edges under any interleaving of follows and unfollows.
     """
     a, b = _pair(follower, followed)
     edge = keys.follows_key(a.userid, b.userid)
@@ -102,11 +105,19 @@ def unfollow(follower: str, followed: str) -> bool:
             dispatch("remove_followee_from_stream", follower=a.userid, followed=b.userid)
             return False
         op, generation = row[OP]
-        if row.get(COUNTED, (None, 0))[0] == op:
-            counted = op_id(b"unfollow", op)
-            users = table_name("users")
-            apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, -1, counted)
-            apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, -1, counted)
+        users = table_name("users")
+        if row.get(COUNTED, (None, 0))[0] != op:
+            # The follow that made this edge has not recorded its count yet: it
+            # is still running, or it crashed. Apply its +1 here, under the
+            # follow's own operation id, so whichever of the two gets there
+            # first counts it and the other's is a no-op. Without this, the
+            # edge would go while its +1 still lands: a follower too many.
+            counted = op_id(b"follow", op)
+            apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, 1, counted)
+            apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, 1, counted)
+        counted = op_id(b"unfollow", op)
+        apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, -1, counted)
+        apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, -1, counted)
         conn.table(table_name("followedBy")).delete(
             keys.followed_by_key(b.userid, a.userid), timestamp=generation
         )

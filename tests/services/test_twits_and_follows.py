@@ -6,6 +6,8 @@ import pytest
 
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
+from feeds.services import follows as follows_service
+from feeds.services.twits import op_id
 from feeds.types import Twit, User
 from storage import keys
 from storage.connection import connection, table_name
@@ -76,6 +78,25 @@ def test_follow_and_unfollow_are_idempotent_and_counted_once(alice: User, bob: U
     assert [u.userid for u in services.following("alice").items] == ["bob"]
     assert services.unfollow("alice", "bob") is True
     assert services.unfollow("alice", "bob") is False
+    assert services.get_user("alice").following == 0
+    assert services.get_user("bob").followers == 0
+    assert services.followers("bob").items == ()
+
+
+def test_an_unfollow_between_a_follows_claim_and_its_count_leaves_counts_exact(
+    alice: User, bob: User
+) -> None:
+    # A follow stopped right after claiming its edge (it has not counted yet)...
+    with connection() as conn:
+        op, _, created = follows_service._claim_edge(conn, keys.follows_key("alice", "bob"))
+    assert created
+    # ...an unfollow lands, and only then does the follow's count go in.
+    assert services.unfollow("alice", "bob") is True
+    counted = op_id(b"follow", op)
+    with connection() as conn:
+        users = table_name("users")
+        apply_once(conn, users, keys.user_key("alice"), b"c:following", 1, counted)
+        apply_once(conn, users, keys.user_key("bob"), b"c:followers", 1, counted)
     assert services.get_user("alice").following == 0
     assert services.get_user("bob").followers == 0
     assert services.followers("bob").items == ()
