@@ -78,6 +78,23 @@ def _check_email(email: object) -> str:
     return email
 
 
+class _Meta:
+    """What UserAttributeSimilarityValidator asks of a model's ``_meta``: the
+    name to call an attribute by in its message."""
+
+    NAMES = {"userid": "username", "name": "name", "email": "email address"}
+
+    def get_field(self, attribute: str) -> SimpleNamespace:
+        return SimpleNamespace(verbose_name=self.NAMES.get(attribute, attribute))
+
+
+class _Candidate(SimpleNamespace):
+    """The account a password is checked against, in place of a SQL user
+    (settings name its attributes for the similarity validator)."""
+
+    _meta = _Meta()
+
+
 def _check_password(
     password: object, userid: str, name: str, email: str, field: str = "password"
 ) -> str:
@@ -90,9 +107,7 @@ def _check_password(
         raise InvalidInput(field, f"A password is at least {PASSWORD_MIN} characters.")
     if len(password) > 1024:
         raise InvalidInput(field, "A password is at most 1024 characters.")
-    # What UserAttributeSimilarityValidator compares the password with
-    # (settings name these attributes: there is no SQL user object).
-    who = SimpleNamespace(userid=userid, name=name, email=email)
+    who = _Candidate(userid=userid, name=name, email=email)
     try:
         validate_password(password, who)  # type: ignore[arg-type]  # duck-typed on purpose
     except ValidationError as exc:
