@@ -72,6 +72,6 @@ def test_processes_starting_together_agree_on_one_key(tmp_path: Path) -> None:
 
 def test_the_old_constant_key_is_gone() -> None:
     old = "insecure-development-key-do-not-use-in-production"
-    assert settings.SECRET_KEY != old
+    assert old != settings.SECRET_KEY
     for path in (ROOT / "twitbase").rglob("*.py"):
         assert old not in path.read_text(), path

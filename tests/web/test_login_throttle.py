@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import time
-from types import SimpleNamespace
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
