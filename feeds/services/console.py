@@ -445,7 +445,7 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
     elif part.kind == "suffix":
         decoded = "random"
     elif part.kind == "sha256":
-        decoded = "sha256 of an API token"
+        decoded = "sha256 of an API token or web session id"
     else:
         decoded = _text(raw)
     return KeyPartView(part.name, part.kind, raw.hex(), decoded)

@@ -57,3 +57,18 @@ def test_logging_in_to_a_suspended_account_says_so(alice: User) -> None:
     html = response.content.decode()
     assert "That username and password do not match an account." in html
     assert "suspended" not in html
+
+
+def test_a_suspended_authors_twits_leave_followers_home_streams(
+    alice: User, bob_client: Client
+) -> None:
+    services.follow("bob", "alice")
+    services.post_twit("bob", "bob's own twit")
+    services.post_twit("alice", "alice's twit for bob")
+    assert "alice&#x27;s twit for bob" in bob_client.get("/").content.decode()
+    services.set_disabled("alice")
+    home = bob_client.get("/").content.decode()
+    assert "alice&#x27;s twit for bob" not in home
+    assert "bob&#x27;s own twit" in home
+    services.set_disabled("alice", False)
+    assert "alice&#x27;s twit for bob" in bob_client.get("/").content.decode()
