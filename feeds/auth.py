@@ -87,7 +87,7 @@ def _load(request: HttpRequest) -> SessionUser | Anonymous:
     sid = session_id(request)
     if not sid:
         return Anonymous()
-    user = services.token_user(sid)
+    user = services.session_user(sid)
     if user is None:
         request.session.flush()
         return Anonymous()

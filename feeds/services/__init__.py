@@ -26,6 +26,7 @@ from .tokens import (
     issue_token,
     log_out_everywhere,
     revoke_token,
+    session_user,
     start_session,
     token_user,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "public_user",
     "register",
     "revoke_token",
+    "session_user",
     "set_disabled",
     "set_staff",
     "start_session",

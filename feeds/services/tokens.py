@@ -34,7 +34,7 @@ from . import accounts
 USERID = b"k:userid"
 CREATED = b"k:created"
 GEN = b"k:gen"
-KIND = b"k:kind"  # b"api" or b"web"; for people reading the table
+KIND = b"k:kind"  # b"api" (a bearer token) or b"web" (a session)
 
 
 def _issue(user: User, kind: bytes) -> str:
@@ -70,13 +70,23 @@ def start_session(user: User) -> str:
 
 
 def token_user(token: str) -> User | None:
-    """The enabled user a token or session id belongs to, or None if it was
-    revoked, is of an old generation, or its user is disabled."""
+    """The enabled user an API token belongs to, or None if it was revoked,
+    is of an old generation, or its user is disabled."""
+    return _holder(token, b"api")
+
+
+def session_user(session_id: str) -> User | None:
+    """:func:`token_user` for a web session's id. Each kind is accepted only
+    where it was issued: a session id read out of a cookie is no API token."""
+    return _holder(session_id, b"web")
+
+
+def _holder(token: str, kind: bytes) -> User | None:
     if not isinstance(token, str) or not token or len(token) > 200:
         return None
     with connection() as conn:
         row = conn.table(table_name("tokens")).row(keys.token_key(token))
-    if USERID not in row or GEN not in row:
+    if USERID not in row or GEN not in row or row.get(KIND) != kind:
         return None
     user = accounts.find_user(row[USERID].decode())
     if user is None or user.disabled or row[GEN] != str(user.auth_generation).encode():

@@ -31,10 +31,17 @@ def test_log_out_everywhere_revokes_tokens_and_sessions_of_that_user_only(
     bobs = issue("bob")
     services.log_out_everywhere("alice")
     assert services.token_user(token) is None
-    assert services.token_user(session) is None
+    assert services.session_user(session) is None
     assert services.token_user(bobs) == services.get_user("bob")
     assert services.get_user("alice").auth_generation == 1
     assert services.token_user(issue()) == services.get_user("alice")
+
+
+def test_a_session_id_is_no_api_token_and_a_token_no_session(alice: User) -> None:
+    token, session = issue(), services.start_session(services.get_user("alice"))
+    assert services.session_user(session) == services.get_user("alice")
+    assert services.token_user(session) is None
+    assert services.session_user(token) is None
 
 
 def test_a_password_change_keeps_only_the_callers_credential(alice: User) -> None:
