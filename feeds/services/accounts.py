@@ -234,7 +234,7 @@ def log_in(userid: object, password: object, address: str) -> User | None:
     if not isinstance(userid, str) or not isinstance(password, str):
         raise InvalidInput(None, "Send userid and password as strings.")
     known = userid if USERID_RE.fullmatch(userid) else None
-    ratelimit.check_login_allowed(known, address)
+    slots = ratelimit.admit_login(known, address)
     row: dict[bytes, bytes] = {}
     if known is not None:
         with connection() as conn:
@@ -243,11 +243,10 @@ def log_in(userid: object, password: object, address: str) -> User | None:
     if user is None:
         # Spend the same time as a real check, so timing does not reveal userids.
         make_password(password)
-        ratelimit.count_login_failure(known, address)
         return None
     if not check_password(password, json.loads(row[ACCOUNT])["password"]):
-        ratelimit.count_login_failure(known, address)
         return None
+    ratelimit.release_login(slots)
     if user.disabled:
         raise Forbidden("This account is suspended.")
     return user
@@ -260,7 +259,7 @@ def change_password(userid: str, current: object, new: object, address: str) -> 
     checked, and throttled, as a log-in is."""
     if not isinstance(current, str) or not isinstance(new, str):
         raise InvalidInput(None, "Send current_password and new_password as strings.")
-    ratelimit.check_login_allowed(userid, address)
+    slots = ratelimit.admit_login(userid, address)
     with connection() as conn:
         row = conn.table(table_name("users")).row(keys.user_key(userid))
     user = _user_from_row(row)
@@ -268,8 +267,8 @@ def change_password(userid: str, current: object, new: object, address: str) -> 
         raise NotFound(f"No user {userid!r}.")
     account = json.loads(row[ACCOUNT])
     if not check_password(current, account["password"]):
-        ratelimit.count_login_failure(userid, address)
         raise InvalidInput("current_password", "That is not your current password.")
+    ratelimit.release_login(slots)
     _check_password(new, user.userid, user.name, user.email, "new_password")
     account["password"] = make_password(new)
     record = json.dumps(account, separators=(",", ":")).encode()

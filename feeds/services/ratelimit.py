@@ -6,11 +6,11 @@ windows itself.
 
 Log-in: failed attempts, counted the same way in the ``logins`` table, per
 account and per client address, in fixed windows of
-TWITBASE_LOGIN_WINDOW_S seconds. An attempt is refused when either count
-has reached its limit, before any password is hashed, so a throttled
-guess costs one HBase read and no CPU. Successes are not counted and do
-not reset the count: a guesser cannot clear it by logging into an
-account of their own.
+TWITBASE_LOGIN_WINDOW_S seconds (see :func:`admit_login`). An attempt is
+refused when either count has reached its limit, before any password is
+hashed, so a throttled guess costs a few counter increments and no hash.
+Successes are not counted and do not reset the count: a guesser cannot
+clear it by logging into an account of their own.
 """
 
 from __future__ import annotations
@@ -62,31 +62,43 @@ def _login_rows(userid: str | None, address: str, now: float) -> tuple[list[byte
     return rows, max(1, start + window_s - int(now))
 
 
-def check_login_allowed(userid: str | None, address: str) -> None:
-    """RateLimited if ``userid`` (None: not a possible userid) or ``address``
-    has reached its limit of failed log-ins in this window."""
+def admit_login(userid: str | None, address: str) -> list[bytes]:
+    """Take one of this window's failed-log-in slots of ``userid`` (None: not
+    a possible userid) and of ``address``; RateLimited if either is used up.
+
+    Each slot is taken by an atomic increment before the password is
+    checked, so concurrent guesses cannot all pass a check before any is
+    counted: at most the limit are admitted per window. A refused attempt
+    gives its slots back; so does a log-in that succeeds
+    (:func:`release_login`), so only failures stay counted. Returns the rows
+    to give back on success.
+    """
     rows, retry = _login_rows(userid, address, time.time())
+    limits = [settings.TWITBASE_LOGIN_FAILS_PER_ADDRESS]
+    reasons = ["from your address"]
+    if userid is not None:
+        limits.insert(0, settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT)
+        reasons.insert(0, "for this account")
+    taken: list[bytes] = []
     with connection() as conn:
-        found = dict(conn.table(table_name("logins")).rows(rows, columns=[_FAILS]))
-    address_fails = _count(found.get(rows[-1], {}).get(_FAILS))
-    account_fails = _count(found.get(rows[0], {}).get(_FAILS)) if userid is not None else 0
-    if account_fails >= settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT:
-        raise RateLimited(
-            f"Too many failed log-ins for this account. Try again in {_minutes(retry)}.", retry
-        )
-    if address_fails >= settings.TWITBASE_LOGIN_FAILS_PER_ADDRESS:
-        raise RateLimited(
-            f"Too many failed log-ins from your address. Try again in {_minutes(retry)}.", retry
-        )
+        table = conn.table(table_name("logins"))
+        for row, limit, reason in zip(rows, limits, reasons, strict=True):
+            taken.append(row)
+            if table.counter_inc(row, _FAILS) > limit:
+                for done in taken:
+                    table.counter_dec(done, _FAILS)
+                raise RateLimited(
+                    f"Too many failed log-ins {reason}. Try again in {_minutes(retry)}.", retry
+                )
+    return taken
 
 
-def count_login_failure(userid: str | None, address: str) -> None:
-    """Count one failed log-in against the account (if any) and the address."""
-    rows, _ = _login_rows(userid, address, time.time())
+def release_login(rows: list[bytes]) -> None:
+    """Give back the slots :func:`admit_login` took: the log-in succeeded."""
     with connection() as conn:
         table = conn.table(table_name("logins"))
         for row in rows:
-            table.counter_inc(row, _FAILS)
+            table.counter_dec(row, _FAILS)
 
 
 def _count(cell: bytes | None) -> int:

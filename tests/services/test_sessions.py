@@ -13,6 +13,7 @@ from feeds import services
 from feeds.errors import Forbidden, InvalidInput
 from feeds.services import ratelimit
 from feeds.types import User
+from storage.connection import connection, table_name
 from tests.conftest import PASSWORD
 
 NEW_PASSWORD = "a-brand-new-secret-9"
@@ -123,3 +124,37 @@ def test_failed_log_ins_are_counted_per_account_and_address(
         services.log_in("bob_is_not_here", PASSWORD, "b")
     assert "from your address" in err.value.message
     assert 0 < err.value.retry_after <= settings.TWITBASE_LOGIN_WINDOW_S
+
+
+def test_concurrent_guesses_get_no_more_hashes_than_the_limit(
+    twitbase: object, settings: Settings
+) -> None:
+    """Eight guesses at once, each worth a slow hash: only the limit's worth
+    are admitted, not every one that came before the first was counted."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT = 3
+    if time.time() % settings.TWITBASE_LOGIN_WINDOW_S > settings.TWITBASE_LOGIN_WINDOW_S - 10:
+        time.sleep(11)
+    start = threading.Barrier(8)
+    outcomes: list[str] = []
+
+    def guess(i: int) -> None:
+        start.wait()
+        try:
+            assert services.log_in("nobody", f"guess-{i}", f"10.1.0.{i}") is None
+            outcomes.append("hashed")
+        except ratelimit.RateLimited:
+            outcomes.append("throttled")
+
+    threads = [threading.Thread(target=guess, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["hashed"] * 3 + ["throttled"] * 5
+    # The refused ones gave their slots back: the count is the failures, 3.
+    account_row = ratelimit._login_rows("nobody", "", time.time())[0][0]
+    with connection() as conn:
+        assert conn.table(table_name("logins")).counter_get(account_row, b"l:fails") == 3
+    with pytest.raises(ratelimit.RateLimited):
+        services.log_in("nobody", "one-more", "10.1.0.99")
