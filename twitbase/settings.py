@@ -119,7 +119,8 @@ TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
 # Twits one user may post per minute (HTTP 429 beyond).
 TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
 # Failed log-ins allowed per account, and per client address (REMOTE_ADDR),
-# in each window of TWITBASE_LOGIN_WINDOW_S seconds; beyond, HTTP 429.
+# in each window of TWITBASE_LOGIN_WINDOW_S seconds; beyond, HTTP 429. The
+# window is at most a day: the logins table's TTL (two days) must outlast it.
 TWITBASE_LOGIN_WINDOW_S = env_int("TWITBASE_LOGIN_WINDOW_S", 900, minimum=60, maximum=86400)
 TWITBASE_LOGIN_FAILS_PER_ACCOUNT = env_int("TWITBASE_LOGIN_FAILS_PER_ACCOUNT", 10, minimum=1)
 TWITBASE_LOGIN_FAILS_PER_ADDRESS = env_int("TWITBASE_LOGIN_FAILS_PER_ADDRESS", 50, minimum=1)
