@@ -3,8 +3,14 @@
 django.contrib.auth's login() and its middleware assume a SQL user model
 (an integer primary key, last_login saved on every log-in). TwitBase keeps
 users in HBase, so it has its own small equivalents: the session (a signed
-cookie) holds the userid, and each request loads the profile through the
-services. A disabled account is logged out on its next request.
+cookie) holds a session id, and each request looks it up through the
+services, which keep it in the tokens table beside the API tokens.
+
+A signed cookie cannot be deleted server-side, so it is not trusted alone:
+logging out deletes the session's row, and "log out everywhere", a password
+change or disabling the account raise the account's auth generation (see
+feeds/services/tokens.py). A cookie saved from before is then refused, even
+one signed with the right key.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from django.utils.functional import SimpleLazyObject
 from feeds import services
 from feeds.types import User
 
-SESSION_KEY = "userid"
+SESSION_KEY = "sid"
 
 
 @dataclass(frozen=True)
@@ -51,24 +57,38 @@ class SessionUser:
 
 
 def login(request: HttpRequest, user: User) -> None:
-    """Start a session for ``user``: a new session key and CSRF token."""
+    """Start a session for ``user``: a new session id and CSRF token. A
+    session the request already had ends."""
+    old = request.session.get(SESSION_KEY)
+    if isinstance(old, str):
+        services.revoke_token(old)
     request.session.cycle_key()
-    request.session[SESSION_KEY] = user.userid
+    request.session[SESSION_KEY] = services.start_session(user)
     rotate_token(request)
     request.user = SessionUser(user)  # type: ignore[assignment]
 
 
+def session_id(request: HttpRequest) -> str:
+    """The current session's id ("" for none): what a password change keeps."""
+    sid = request.session.get(SESSION_KEY)
+    return sid if isinstance(sid, str) else ""
+
+
 def logout(request: HttpRequest) -> None:
+    """End this session: its row goes, so a copy of the cookie is refused."""
+    sid = session_id(request)
+    if sid:
+        services.revoke_token(sid)
     request.session.flush()
     request.user = Anonymous()  # type: ignore[assignment]
 
 
 def _load(request: HttpRequest) -> SessionUser | Anonymous:
-    userid = request.session.get(SESSION_KEY)
-    if not userid:
+    sid = session_id(request)
+    if not sid:
         return Anonymous()
-    user = services.find_user(userid)
-    if user is None or user.disabled:
+    user = services.session_user(sid)
+    if user is None:
         request.session.flush()
         return Anonymous()
     return SessionUser(user)

@@ -18,13 +18,22 @@ class InvalidInput(ServiceError):
 
     status = 400
 
-    def __init__(self, field: str | None, message: str) -> None:
+    def __init__(self, field: str | None, message: str, messages: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.field = field
+        # Several reasons at once (a password's validators), each to show on its own.
+        self.messages = messages or (message,)
 
 
 class NotFound(ServiceError):
     status = 404
+
+
+class Suspended(NotFound):
+    """A disabled account, or one of its twits: hidden as if not there, but saying why."""
+
+    def __init__(self, message: str = "This account is suspended.") -> None:
+        super().__init__(message)
 
 
 class Forbidden(ServiceError):

@@ -14,9 +14,11 @@ from feeds.errors import ServiceError
 
 
 def add_service_error(form: forms.Form, exc: ServiceError) -> None:
-    """Show ``exc`` next to its field, or above the form when it names none."""
+    """Show ``exc`` next to its field, or above the form when it names none;
+    each of its messages (a password's validators give several) on its own."""
     field = getattr(exc, "field", None)
-    form.add_error(field if field in form.fields else None, exc.message)
+    for message in getattr(exc, "messages", (exc.message,)):
+        form.add_error(field if field in form.fields else None, message)
 
 
 class SignupForm(forms.Form):
@@ -33,7 +35,8 @@ class SignupForm(forms.Form):
     password = forms.CharField(
         label="Password",
         strip=False,
-        help_text="At least 8 characters.",
+        help_text="At least 8 characters; not a common password, not all digits, "
+        "not like your username, name or email.",
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
@@ -49,6 +52,21 @@ class LoginForm(forms.Form):
         label="Password",
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+
+class PasswordForm(forms.Form):
+    current_password = forms.CharField(
+        label="Current password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    new_password = forms.CharField(
+        label="New password",
+        strip=False,
+        help_text="At least 8 characters; not a common password, not all digits, "
+        "not like your username, name or email.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
 

@@ -24,6 +24,9 @@ class User:
     twits: int = 0
     followers: int = 0
     following: int = 0
+    # Sessions and tokens issued at an older generation are refused; see
+    # feeds/services/tokens.py.
+    auth_generation: int = 0
 
 
 @dataclass(frozen=True)

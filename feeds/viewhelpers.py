@@ -35,6 +35,15 @@ def redirect_to_login(back: str) -> HttpResponse:
     return redirect(f"{resolve_url(settings.LOGIN_URL)}?{query.urlencode(safe='/')}")
 
 
+def client_address(request: HttpRequest) -> str:
+    """The address failed log-ins are counted by: REMOTE_ADDR, the peer.
+
+    Behind a reverse proxy that is the proxy's address, so the per-address
+    limit then counts everyone together; the per-account limit still holds.
+    """
+    return str(request.META.get("REMOTE_ADDR") or "")
+
+
 def cursor_param(request: HttpRequest) -> str | None:
     return request.GET.get("cursor") or None
 

@@ -21,10 +21,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from . import auth, services
-from .errors import Conflict, InvalidInput, NotFound, ServiceError
-from .forms import LoginForm, SignupForm, TwitForm, add_service_error
+from .errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError, Suspended
+from .forms import LoginForm, PasswordForm, SignupForm, TwitForm, add_service_error
 from .types import User
-from .viewhelpers import cursor_param, redirect_to_login, safe_next, visitor
+from .viewhelpers import client_address, cursor_param, redirect_to_login, safe_next, visitor
 
 View: TypeAlias = Callable[..., HttpResponse]
 
@@ -53,14 +53,17 @@ def service_errors(view: View) -> View:
     """Turn a service error that escapes ``view`` into a page with its status.
 
     Views catch the errors they can show in place (a form's field error); the
-    rest land here: NotFound as the 404 page, anything else (a bad cursor, a
-    twit that is not yours) as a short error page.
+    rest land here: a suspended account as its own 404 page, NotFound as the
+    404 page, anything else (a bad cursor, a twit that is not yours) as a
+    short error page.
     """
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
+        except Suspended as exc:
+            return render(request, "suspended.html", {"message": exc.message}, status=exc.status)
         except NotFound:
             return not_found(request)
         except ServiceError as exc:
@@ -120,19 +123,34 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def login(request: HttpRequest) -> HttpResponse:
+    """Log in; 400 for wrong credentials, 403 for a suspended account, 429
+    (with Retry-After) while failed log-ins are throttled."""
     after = safe_next(request, reverse("home"))
     if request.user.is_authenticated:
         return redirect(after)
     form = LoginForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = services.authenticate(form.cleaned_data["userid"], form.cleaned_data["password"])
-        if user is not None:
-            auth.login(request, user)
-            return redirect(after)
-        form.add_error(None, "That username and password do not match an account.")
     status = 400 if request.method == "POST" else 200
+    retry_after: int | None = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            user = services.log_in(data["userid"], data["password"], client_address(request))
+        except services.RateLimited as exc:
+            form.add_error(None, exc.message)
+            status, retry_after = exc.status, exc.retry_after
+        except Forbidden as exc:
+            form.add_error(None, exc.message)
+            status = exc.status
+        else:
+            if user is not None:
+                auth.login(request, user)
+                return redirect(after)
+            form.add_error(None, "That username and password do not match an account.")
     next_field = request.POST.get("next") or request.GET.get("next") or ""
-    return render(request, "login.html", {"form": form, "next": next_field}, status=status)
+    response = render(request, "login.html", {"form": form, "next": next_field}, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @require_POST
@@ -140,6 +158,52 @@ def logout(request: HttpRequest) -> HttpResponse:
     auth.logout(request)
     messages.info(request, "You are logged out. See you soon!")
     return redirect("home")
+
+
+@require_POST
+@login_required
+def logout_everywhere(request: HttpRequest) -> HttpResponse:
+    """End every session and API token of the account, this one included."""
+    services.log_out_everywhere(_me(request).userid)
+    auth.logout(request)
+    messages.info(request, "You are logged out everywhere: on every device and API token.")
+    return redirect("home")
+
+
+def account(request: HttpRequest) -> HttpResponse:
+    """Change the password (which logs out every other session and token),
+    or log out everywhere."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("account"))
+    me = _me(request)
+    form = PasswordForm(request.POST or None)
+    status = 400 if request.method == "POST" else 200
+    retry_after: int | None = None
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.change_password(
+                me.userid,
+                data["current_password"],
+                data["new_password"],
+                auth.session_id(request),
+                client_address(request),
+            )
+        except services.RateLimited as exc:
+            form.add_error(None, exc.message)
+            status, retry_after = exc.status, exc.retry_after
+        except ServiceError as exc:
+            add_service_error(form, exc)
+            status = exc.status
+        else:
+            messages.success(
+                request, "Your password is changed. Every other session and API token is ended."
+            )
+            return redirect("account")
+    response = render(request, "account.html", {"form": form}, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 # -- home --------------------------------------------------------------------------
@@ -208,8 +272,9 @@ def _canonical(request: HttpRequest, user: User, userid: str, name: str) -> Http
 
 @service_errors
 def profile(request: HttpRequest, userid: str) -> HttpResponse:
-    """A user's profile: counts, follow button and their twits, newest first."""
-    user = services.get_user(userid)
+    """A user's profile: counts, follow button and their twits, newest first.
+    A suspended account's is a 404 that says so."""
+    user = services.public_user(userid)
     moved = _canonical(request, user, userid, "profile")
     if moved is not None:
         return moved
@@ -226,7 +291,7 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
 
 
 def _people(request: HttpRequest, userid: str, which: str) -> HttpResponse:
-    user = services.get_user(userid)
+    user = services.public_user(userid)
     moved = _canonical(request, user, userid, which)
     if moved is not None:
         return moved
@@ -269,8 +334,9 @@ def unfollow(request: HttpRequest, userid: str) -> HttpResponse:
 
 @service_errors
 def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
-    """One twit on a page of its own; 404 unless ``userid`` is its author."""
-    found = services.get_twit(twit_id)
+    """One twit on a page of its own; 404 unless ``userid`` is its author,
+    and while the author is suspended."""
+    found = services.public_twit(twit_id)
     if found.userid.lower() != userid.lower():
         return not_found(request)
     if found.userid != userid:

@@ -8,6 +8,7 @@ Layouts (``+`` is concatenation, all parts fixed width)::
     twits       md5(author) + rts + suffix                    28 bytes
     streams     md5(reader) + rts + md5(author) + suffix      44 bytes
     audit       rts + suffix                                  12 bytes
+    logins      md5(userid or "addr " + address) + window     24 bytes
 
 ``md5(userid)`` hashes the lower-cased userid: userids are unique without
 regard to case, and hashing spreads users evenly over the key space instead
@@ -148,6 +149,19 @@ def rate_window_key(userid: str, window: int) -> bytes:
     return user_hash(userid) + window.to_bytes(8, "big")
 
 
+def login_account_key(userid: str, window_minute: int) -> bytes:
+    """An account's failed log-ins in the window starting at ``window_minute``
+    (minutes since the epoch); the userid need not exist."""
+    return user_hash(userid) + window_minute.to_bytes(8, "big")
+
+
+def login_address_key(address: str, window_minute: int) -> bytes:
+    """A client address's failed log-ins in one window. The md5 is of
+    "addr " + address: a space no userid has, so it is never a user's hash."""
+    digest = hashlib.md5(("addr " + address).encode("utf-8", "replace")).digest()
+    return digest + window_minute.to_bytes(8, "big")
+
+
 METRICS_TOTALS = b"totals"
 METRICS_LAG = b"lag:"
 METRICS_WORKER = b"worker:"
@@ -245,6 +259,7 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
     ),
     "tokens": (("token", "sha256", 32),),
     "ratelimits": (("user", "md5", MD5_LEN), ("minute", "minute", 8)),
+    "logins": (("subject", "md5", MD5_LEN), ("window", "minute", 8)),
     "celebrities": (("user", "md5", MD5_LEN),),
     "audit": (("time", "rts", RTS_LEN), ("suffix", "suffix", SUFFIX_LEN)),
 }

@@ -16,8 +16,10 @@ from .connection import table_name
 ONE = {"max_versions": 1}
 
 SCHEMA: dict[str, dict[str, dict[str, int]]] = {
-    # md5(userid) -> info:account (JSON, written once by checkAndPut),
-    # info:staff, info:disabled; c:twits, c:followers, c:following (counters).
+    # md5(userid) -> info:account (JSON, created by checkAndPut; a password
+    # change swaps it by checkAndPut), info:staff, info:disabled,
+    # info:authgen (a counter: see feeds/services/sessions.py);
+    # c:twits, c:followers, c:following (counters).
     "users": {"info": ONE, "c": ONE},
     # md5(author) + rts + suffix -> t:text, t:userid, t:name, t:created, t:fanout
     "twits": {"t": ONE},
@@ -27,10 +29,14 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     "followedBy": {"f": ONE},
     # md5(reader) + rts + md5(author) + suffix -> s:userid, s:name, s:text, s:created
     "streams": {"s": ONE},
-    # sha256(token) -> k:userid, k:created (API bearer tokens, 30 days)
+    # sha256(token) -> k:userid, k:created, k:gen, k:kind (API bearer tokens
+    # and web sessions, 30 days)
     "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
     # md5(userid) + minute -> r:posts (a counter; HBase expires old windows)
     "ratelimits": {"r": {"max_versions": 1, "time_to_live": 180}},
+    # md5(userid) or md5("addr " + client address) + window start (minutes)
+    # -> l:fails (a counter of failed log-ins; HBase expires old windows)
+    "logins": {"l": {"max_versions": 1, "time_to_live": 2 * 24 * 3600}},
     # md5(userid) -> c:userid, for authors too large to fan out (see fanout)
     "celebrities": {"c": ONE},
     # "totals" (counters), "lag:" + rts + rand (recent fan-out lags),

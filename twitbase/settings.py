@@ -9,8 +9,13 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 
 from .env import env_bool, env_choice, env_int, env_list, env_str
+from .secret_key import data_dir_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+# Where `manage.py devstack` keeps the local HBase server's RocksDB directory,
+# and development keeps its secret key.
+TWITBASE_DATA_DIR = Path(env_str("TWITBASE_DATA_DIR", str(BASE_DIR / "var" / "data")))
 
 # As in healthchecks: development is the default, a deployment sets DJANGO_DEBUG=0
 # and must then provide its own secret key.
@@ -21,7 +26,8 @@ if not SECRET_KEY:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is not set; it is required unless DJANGO_DEBUG=1"
         )
-    SECRET_KEY = "insecure-development-key-do-not-use-in-production"
+    # Never a constant: one random key per data directory, kept there.
+    SECRET_KEY = data_dir_secret_key(TWITBASE_DATA_DIR)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
@@ -50,6 +56,20 @@ SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 LOGIN_URL = "login"
+
+# Checked at sign-up and password change (feeds/services/accounts.py), without
+# django.contrib.auth's models: the similarity check reads these attributes
+# of a small stand-in for the account.
+_VALIDATION = "django.contrib.auth.password_validation."
+AUTH_PASSWORD_VALIDATORS = [
+    {
+        "NAME": _VALIDATION + "UserAttributeSimilarityValidator",
+        "OPTIONS": {"user_attributes": ("userid", "name", "email")},
+    },
+    {"NAME": _VALIDATION + "MinimumLengthValidator", "OPTIONS": {"min_length": 8}},
+    {"NAME": _VALIDATION + "CommonPasswordValidator"},
+    {"NAME": _VALIDATION + "NumericPasswordValidator"},
+]
 
 ROOT_URLCONF = "twitbase.urls"
 WSGI_APPLICATION = "twitbase.wsgi.application"
@@ -98,8 +118,12 @@ TWITBASE_HBASE_TIMEOUT_MS = env_int("TWITBASE_HBASE_TIMEOUT_MS", 10_000, minimum
 TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
 # Twits one user may post per minute (HTTP 429 beyond).
 TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
-# Where `manage.py devstack` keeps the local HBase server's RocksDB directory.
-TWITBASE_DATA_DIR = Path(env_str("TWITBASE_DATA_DIR", str(BASE_DIR / "var" / "data")))
+# Failed log-ins allowed per account, and per client address (REMOTE_ADDR),
+# in each window of TWITBASE_LOGIN_WINDOW_S seconds; beyond, HTTP 429. The
+# window is at most a day: the logins table's TTL (two days) must outlast it.
+TWITBASE_LOGIN_WINDOW_S = env_int("TWITBASE_LOGIN_WINDOW_S", 900, minimum=60, maximum=86400)
+TWITBASE_LOGIN_FAILS_PER_ACCOUNT = env_int("TWITBASE_LOGIN_FAILS_PER_ACCOUNT", 10, minimum=1)
+TWITBASE_LOGIN_FAILS_PER_ADDRESS = env_int("TWITBASE_LOGIN_FAILS_PER_ADDRESS", 50, minimum=1)
 
 # -- Celery (the broker for background work) ------------------------------------
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")

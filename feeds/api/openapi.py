@@ -43,11 +43,15 @@ def _body(name: str, description: str) -> Obj:
 _ERRORS = {
     400: ("BadRequest", "Malformed JSON, a missing or invalid field, or a bad query parameter."),
     401: ("Unauthorized", "No valid bearer token (or, for log-in, wrong credentials)."),
-    403: ("Forbidden", "Not yours to change."),
-    404: ("NotFound", "No such user, twit or endpoint."),
-    409: ("Conflict", "The userid is taken."),
+    403: ("Forbidden", "Not yours to change, or (for log-in) the account is suspended."),
+    404: ("NotFound", "No such user, twit or endpoint, or the account is suspended."),
+    409: ("Conflict", "The userid is taken, or the password changed meanwhile."),
     413: ("PayloadTooLarge", "The request body is larger than the server accepts."),
-    429: ("TooManyRequests", "Over the per-user posting limit; retry after Retry-After seconds."),
+    429: (
+        "TooManyRequests",
+        "Over the per-user posting limit, or too many failed log-ins for the account "
+        "or from the client's address; retry after Retry-After seconds.",
+    ),
 }
 
 
@@ -130,6 +134,20 @@ SCHEMAS: Obj = {
             "userid": _USERID,
         }
     ),
+    "PasswordChange": {
+        "type": "object",
+        "required": ["current_password", "new_password"],
+        "properties": {
+            "current_password": {"type": "string"},
+            "new_password": {
+                "type": "string",
+                "minLength": 8,
+                "maxLength": 1024,
+                "description": "Checked by the password validators: not common, not all "
+                "digits, not like the userid, name or email.",
+            },
+        },
+    },
     "SignUp": {
         "type": "object",
         "required": ["userid", "name", "email", "password"],
@@ -142,7 +160,13 @@ SCHEMAS: Obj = {
                 "description": "Trimmed; not blank, no control characters.",
             },
             "email": {"type": "string", "format": "email", "maxLength": 254},
-            "password": {"type": "string", "minLength": 8, "maxLength": 1024},
+            "password": {
+                "type": "string",
+                "minLength": 8,
+                "maxLength": 1024,
+                "description": "Checked by the password validators: not common, not all "
+                "digits, not like the userid, name or email.",
+            },
         },
     },
     "Profile": _object(
@@ -226,7 +250,7 @@ RESPONSES["Unauthorized"]["headers"] = {
 }
 RESPONSES["TooManyRequests"]["headers"] = {
     "Retry-After": {
-        "description": "Seconds until posting is allowed again.",
+        "description": "Seconds until posting or logging in is allowed again.",
         "required": True,
         "schema": {"type": "integer", "minimum": 1},
     }
@@ -238,7 +262,7 @@ PATHS: Obj = {
             "login",
             "Log in: trade a userid and password for a bearer token",
             _ok("A new token.", "Token"),
-            (400, 401),
+            (400, 401, 403, 429),
             body=_body("Login", "The account's credentials."),
         )
     },
@@ -249,6 +273,25 @@ PATHS: Obj = {
             _ok("Revoked.", status="204"),
             (),
             auth=True,
+        )
+    },
+    "/api/logout/everywhere": {
+        "post": _operation(
+            "logoutEverywhere",
+            "Log out everywhere: revoke every token and web session of the account",
+            _ok("Revoked, this token too.", status="204"),
+            (),
+            auth=True,
+        )
+    },
+    "/api/password": {
+        "post": _operation(
+            "changePassword",
+            "Change the password; every other token and web session is revoked",
+            _ok("Changed; the token this request carries stays valid.", status="204"),
+            (400, 409, 429),
+            auth=True,
+            body=_body("PasswordChange", "The current password and the new one."),
         )
     },
     "/api/users": {
@@ -378,7 +421,11 @@ The TwitBase JSON API. Bodies are JSON (the Content-Type is not checked).
 
 **Authentication.** `POST /api/login` returns a token; send it as
 `Authorization: Bearer <token>` where an operation requires it.
-`POST /api/logout` revokes it.
+`POST /api/logout` revokes it; `POST /api/logout/everywhere` revokes every
+token and web session of the account, and so does changing the password
+(`POST /api/password`), except for the token that changed it. Disabling an
+account revokes them all for good. Failed log-ins are throttled per account
+and per client address: 429 with Retry-After.
 
 **Errors.** Every error is a JSON object `{"error": message}`, with `"field"`
 naming the input to blame when there is one. Methods an endpoint does not

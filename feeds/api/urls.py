@@ -9,6 +9,8 @@ from . import endpoint, views
 urlpatterns: list[URLPattern] = [
     path("login", views.login, name="api-login"),
     path("logout", views.logout, name="api-logout"),
+    path("logout/everywhere", views.logout_everywhere, name="api-logout-everywhere"),
+    path("password", views.password, name="api-password"),
     path("users", views.users, name="api-users"),
     path("users/<str:userid>", views.user, name="api-user"),
     path("users/<str:userid>/twits", views.timeline, name="api-timeline"),

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 
 from feeds import services
 from feeds.types import Page, Twit, User, UserRef
+from feeds.viewhelpers import client_address
 
 from .endpoint import (
     authenticated,
@@ -70,7 +71,9 @@ def page_json(page: Page[T], item: Callable[[T], Json]) -> Json:
 
 def _login(request: HttpRequest) -> HttpResponse:
     body = json_object(request)
-    issued = services.issue_token(string(body, "userid"), string(body, "password"))
+    issued = services.issue_token(
+        string(body, "userid"), string(body, "password"), client_address(request)
+    )
     if issued is None:
         raise unauthorized("Wrong userid or password.")
     token, user = issued
@@ -80,6 +83,25 @@ def _login(request: HttpRequest) -> HttpResponse:
 @authenticated
 def _logout(request: HttpRequest, user: User) -> HttpResponse:
     services.revoke_token(bearer_token(request))
+    return no_content()
+
+
+@authenticated
+def _logout_everywhere(request: HttpRequest, user: User) -> HttpResponse:
+    services.log_out_everywhere(user.userid)
+    return no_content()
+
+
+@authenticated
+def _change_password(request: HttpRequest, user: User) -> HttpResponse:
+    body = json_object(request)
+    services.change_password(
+        user.userid,
+        string(body, "current_password"),
+        string(body, "new_password"),
+        bearer_token(request),
+        client_address(request),
+    )
     return no_content()
 
 
@@ -95,16 +117,18 @@ def _sign_up(request: HttpRequest) -> HttpResponse:
 
 
 def _profile(request: HttpRequest, userid: str) -> HttpResponse:
-    return ok(profile_json(services.get_user(userid)))
+    return ok(profile_json(services.public_user(userid)))
 
 
 def _followers(request: HttpRequest, userid: str) -> HttpResponse:
     cursor, limit = page_args(request)
+    services.public_user(userid)
     return ok(page_json(services.followers(userid, cursor, limit), ref_json))
 
 
 def _following(request: HttpRequest, userid: str) -> HttpResponse:
     cursor, limit = page_args(request)
+    services.public_user(userid)
     return ok(page_json(services.following(userid, cursor, limit), ref_json))
 
 
@@ -130,7 +154,7 @@ def _post_twit(request: HttpRequest, user: User) -> HttpResponse:
 
 
 def _get_twit(request: HttpRequest, twit_id: str) -> HttpResponse:
-    return ok(twit_json(services.get_twit(twit_id)))
+    return ok(twit_json(services.public_twit(twit_id)))
 
 
 @authenticated
@@ -141,6 +165,7 @@ def _delete_twit(request: HttpRequest, user: User, twit_id: str) -> HttpResponse
 
 def _timeline(request: HttpRequest, userid: str) -> HttpResponse:
     cursor, limit = page_args(request)
+    services.public_user(userid)
     return ok(page_json(services.timeline(userid, cursor, limit), twit_json))
 
 
@@ -156,6 +181,8 @@ def _schema(request: HttpRequest) -> HttpResponse:
 
 login = endpoint(POST=_login)
 logout = endpoint(POST=_logout)
+logout_everywhere = endpoint(POST=_logout_everywhere)
+password = endpoint(POST=_change_password)
 users = endpoint(POST=_sign_up)
 user = endpoint(GET=_profile)
 timeline = endpoint(GET=_timeline)

@@ -11,6 +11,8 @@ from .accounts import (
     find_user,
     get_user,
     list_users,
+    log_in,
+    public_user,
     register,
     set_disabled,
     set_staff,
@@ -19,13 +21,22 @@ from .follows import follow, followers, following, is_following, suggest_follows
 from .health import Health, health
 from .ratelimit import RateLimited
 from .streams import home_stream
-from .tokens import issue_token, revoke_token, token_user
-from .twits import delete_twit, get_twit, post_twit, timeline
+from .tokens import (
+    change_password,
+    issue_token,
+    log_out_everywhere,
+    revoke_token,
+    session_user,
+    start_session,
+    token_user,
+)
+from .twits import delete_twit, get_twit, post_twit, public_twit, timeline
 
 __all__ = [
     "Health",
     "RateLimited",
     "authenticate",
+    "change_password",
     "delete_twit",
     "find_user",
     "follow",
@@ -38,11 +49,17 @@ __all__ = [
     "is_following",
     "issue_token",
     "list_users",
+    "log_in",
+    "log_out_everywhere",
     "post_twit",
+    "public_twit",
+    "public_user",
     "register",
     "revoke_token",
+    "session_user",
     "set_disabled",
     "set_staff",
+    "start_session",
     "suggest_follows",
     "timeline",
     "token_user",

@@ -1,4 +1,10 @@
-"""Accounts: register, authenticate, look up, list, grant staff."""
+"""Accounts: register, authenticate, log in, change a password, look up,
+list, grant staff, disable.
+
+Passwords are checked by Django's validators (AUTH_PASSWORD_VALIDATORS) with
+no SQL user model: the similarity validator gets a small object carrying the
+account's userid, name and email.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +12,20 @@ import json
 import re
 import time
 import unicodedata
+from types import SimpleNamespace
 
 from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 
-from feeds.errors import Conflict, InvalidInput, NotFound
+from feeds.errors import Conflict, Forbidden, InvalidInput, NotFound, Suspended
 from feeds.types import Page, User, UserRef, from_millis
 from storage import keys
 from storage.connection import connection, table_name
 from storage.ops import check_and_put, decode_count
 
+from . import ratelimit
 from ._paging import scan_page
 
 USERID_RE = re.compile(r"[A-Za-z0-9_]{3,20}")
@@ -25,6 +34,8 @@ PASSWORD_MIN = 8
 ACCOUNT = b"info:account"
 STAFF = b"info:staff"
 DISABLED = b"info:disabled"
+# An HBase counter, raised to end every session and token of the account.
+AUTHGEN = b"info:authgen"
 COUNT_TWITS = b"c:twits"
 COUNT_FOLLOWERS = b"c:followers"
 COUNT_FOLLOWING = b"c:following"
@@ -67,11 +78,41 @@ def _check_email(email: object) -> str:
     return email
 
 
-def _check_password(password: object) -> str:
+class _Meta:
+    """What UserAttributeSimilarityValidator asks of a model's ``_meta``: the
+    name to call an attribute by in its message."""
+
+    NAMES = {"userid": "username", "name": "name", "email": "email address"}
+
+    def get_field(self, attribute: str) -> SimpleNamespace:
+        return SimpleNamespace(verbose_name=self.NAMES.get(attribute, attribute))
+
+
+class _Candidate(SimpleNamespace):
+    """The account a password is checked against, in place of a SQL user
+    (settings name its attributes for the similarity validator)."""
+
+    _meta = _Meta()
+
+
+def _check_password(
+    password: object, userid: str, name: str, email: str, field: str = "password"
+) -> str:
+    """The password if it passes the length check and Django's validators.
+
+    The length check comes first, with its own message; then every validator
+    runs, and each of its messages is one of the InvalidInput's messages.
+    """
     if not isinstance(password, str) or len(password) < PASSWORD_MIN:
-        raise InvalidInput("password", f"A password is at least {PASSWORD_MIN} characters.")
+        raise InvalidInput(field, f"A password is at least {PASSWORD_MIN} characters.")
     if len(password) > 1024:
-        raise InvalidInput("password", "A password is at most 1024 characters.")
+        raise InvalidInput(field, "A password is at most 1024 characters.")
+    who = _Candidate(userid=userid, name=name, email=email)
+    try:
+        validate_password(password, who)  # type: ignore[arg-type]  # duck-typed on purpose
+    except ValidationError as exc:
+        reasons = tuple(str(m) for m in exc.messages)
+        raise InvalidInput(field, " ".join(reasons), reasons) from None
     return password
 
 
@@ -97,7 +138,7 @@ def register(userid: object, name: object, email: object, password: object) -> U
     uid = check_userid(userid)
     clean_name = _check_name(name)
     clean_email = _check_email(email)
-    raw_password = _check_password(password)
+    raw_password = _check_password(password, uid, clean_name, clean_email)
     created = int(time.time() * 1000)
     record = account_json(uid, clean_name, clean_email, make_password(raw_password), created)
     with connection() as conn:
@@ -107,6 +148,11 @@ def register(userid: object, name: object, email: object, password: object) -> U
     if not won:
         raise Conflict(f"The userid {uid} is taken.")
     return User(uid, clean_name, clean_email, from_millis(created))
+
+
+def _decode_counter(cell: bytes | None) -> int:
+    """An HBase counter cell: 8 bytes, big-endian, signed (0 when absent)."""
+    return int.from_bytes(cell, "big", signed=True) if cell else 0
 
 
 def _user_from_row(row: dict[bytes, bytes]) -> User | None:
@@ -121,6 +167,7 @@ def _user_from_row(row: dict[bytes, bytes]) -> User | None:
         created=from_millis(account["created"]),
         staff=row.get(STAFF) == b"1",
         disabled=row.get(DISABLED) == b"1",
+        auth_generation=_decode_counter(row.get(AUTHGEN)),
         twits=decode_count(row.get(COUNT_TWITS)),
         followers=decode_count(row.get(COUNT_FOLLOWERS)),
         following=decode_count(row.get(COUNT_FOLLOWING)),
@@ -140,6 +187,14 @@ def get_user(userid: str) -> User:
     user = find_user(userid)
     if user is None:
         raise NotFound(f"No user {userid!r}.")
+    return user
+
+
+def public_user(userid: str) -> User:
+    """:func:`get_user` for pages everyone sees: Suspended if disabled."""
+    user = get_user(userid)
+    if user.disabled:
+        raise Suspended()
     return user
 
 
@@ -167,6 +222,76 @@ def authenticate(userid: str, password: str) -> User | None:
     return user
 
 
+def log_in(userid: object, password: object, address: str) -> User | None:
+    """The user, for a log-in from client ``address``; None on wrong credentials.
+
+    Throttled before the password hash is computed: RateLimited once the
+    account or the address has had too many failures lately (see
+    :mod:`feeds.services.ratelimit`). A right password for a disabled
+    account is Forbidden, saying the account is suspended; a wrong one is
+    just wrong, so the message does not tell strangers who is suspended.
+    """
+    if not isinstance(userid, str) or not isinstance(password, str):
+        raise InvalidInput(None, "Send userid and password as strings.")
+    known = userid if USERID_RE.fullmatch(userid) else None
+    slots = ratelimit.admit_login(known, address)
+    row: dict[bytes, bytes] = {}
+    if known is not None:
+        with connection() as conn:
+            row = conn.table(table_name("users")).row(keys.user_key(known))
+    user = _user_from_row(row)
+    if user is None:
+        # Spend the same time as a real check, so timing does not reveal userids.
+        make_password(password)
+        return None
+    if not check_password(password, json.loads(row[ACCOUNT])["password"]):
+        return None
+    ratelimit.release_login(slots)
+    if user.disabled:
+        raise Forbidden("This account is suspended.")
+    return user
+
+
+def change_password(userid: str, current: object, new: object, address: str) -> User:
+    """Replace the password and raise the auth generation, which ends every
+    session and token of the account (the caller keeps its own, see
+    :func:`feeds.services.tokens.change_password`). The current password is
+    checked, and throttled, as a log-in is."""
+    if not isinstance(current, str) or not isinstance(new, str):
+        raise InvalidInput(None, "Send current_password and new_password as strings.")
+    slots = ratelimit.admit_login(userid, address)
+    with connection() as conn:
+        row = conn.table(table_name("users")).row(keys.user_key(userid))
+    user = _user_from_row(row)
+    if user is None:
+        raise NotFound(f"No user {userid!r}.")
+    account = json.loads(row[ACCOUNT])
+    if not check_password(current, account["password"]):
+        raise InvalidInput("current_password", "That is not your current password.")
+    ratelimit.release_login(slots)
+    _check_password(new, user.userid, user.name, user.email, "new_password")
+    account["password"] = make_password(new)
+    record = json.dumps(account, separators=(",", ":")).encode()
+    with connection() as conn:
+        # Against the cell as read: of two changes racing, one wins, and the
+        # other is told to try again rather than silently overwritten.
+        won = check_and_put(
+            conn, table_name("users"), keys.user_key(userid), ACCOUNT, row[ACCOUNT], ACCOUNT, record
+        )
+    if not won:
+        raise Conflict("The password was changed meanwhile; try again.")
+    bump_generation(user.userid)
+    return get_user(user.userid)
+
+
+def bump_generation(userid: str) -> int:
+    """End every session and token ``userid`` has: raise the account's auth
+    generation. Returns the new generation."""
+    get_user(userid)
+    with connection() as conn:
+        return int(conn.table(table_name("users")).counter_inc(keys.user_key(userid), AUTHGEN))
+
+
 def list_users(cursor: str | None = None, limit: int = 20) -> Page[User]:
     """Every user, in key (md5) order: stable, not alphabetical."""
     with connection() as conn:
@@ -192,4 +317,12 @@ def set_staff(userid: str, staff: bool = True) -> User:
 
 
 def set_disabled(userid: str, disabled: bool = True) -> User:
-    return _set_flag(userid, DISABLED, disabled)
+    """Disable (or enable) an account. Disabling ends every session and token
+    for good: the flag first, then the generation, so a log-in racing with
+    this either sees the flag or gets a credential of the old generation;
+    re-enabling leaves the generation raised."""
+    user = _set_flag(userid, DISABLED, disabled)
+    if disabled:
+        bump_generation(userid)
+        user = get_user(userid)
+    return user

@@ -445,7 +445,7 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
     elif part.kind == "suffix":
         decoded = "random"
     elif part.kind == "sha256":
-        decoded = "sha256 of an API token"
+        decoded = "sha256 of an API token or web session id"
     else:
         decoded = _text(raw)
     return KeyPartView(part.name, part.kind, raw.hex(), decoded)
@@ -802,9 +802,10 @@ def find_user(userid: str) -> User:
 
 
 def set_disabled(actor: str, userid: str, disabled: bool) -> User:
-    """Disable (or enable) an account. A disabled user is logged out on their
-    next request and cannot log in or use API tokens. Staff cannot disable
-    themselves: the console would lock them out at once."""
+    """Disable (or enable) an account. Disabling ends its sessions and API
+    tokens for good (enabling does not revive them); it cannot log in or be
+    followed, and its profile and twits show as suspended. Staff cannot
+    disable themselves: the console would lock them out at once."""
     if disabled and actor.lower() == userid.lower():
         raise InvalidInput(None, "You cannot disable your own account.")
     user = accounts.set_disabled(userid, disabled)

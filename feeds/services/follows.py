@@ -7,7 +7,7 @@ import uuid
 
 import happybase
 
-from feeds.errors import InvalidInput
+from feeds.errors import InvalidInput, Suspended
 from feeds.types import Page, UserRef
 from storage import keys
 from storage.connection import connection, table_name
@@ -60,8 +60,11 @@ def follow(follower: str, followed: str) -> bool:
     it. Counts change once per edge: the edge names its operation, counters
     ignore an operation they have applied, and ``f:counted`` is written last,
     so a retry after a crash anywhere finishes the job without double counting.
+    A suspended (disabled) account cannot be followed.
     """
     a, b = _pair(follower, followed)
+    if b.disabled:
+        raise Suspended("This account is suspended: it cannot be followed.")
     edge = keys.follows_key(a.userid, b.userid)
     with connection() as conn:
         op, generation, created = _claim_edge(conn, edge)

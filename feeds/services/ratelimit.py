@@ -1,7 +1,16 @@
-"""Per-user rate limits, counted in HBase so every web process shares them.
+"""Rate limits, counted in HBase so every web process shares them.
 
-A fixed window per minute: the row is md5(userid) + the minute number, the
-cell an HBase counter. The family's TTL lets HBase drop old windows itself.
+Posting: a fixed window per minute; the row is md5(userid) + the minute
+number, the cell an HBase counter. The family's TTL lets HBase drop old
+windows itself.
+
+Log-in: failed attempts, counted the same way in the ``logins`` table, per
+account and per client address, in fixed windows of
+TWITBASE_LOGIN_WINDOW_S seconds (see :func:`admit_login`). An attempt is
+refused when either count has reached its limit, before any password is
+hashed, so a throttled guess costs a few counter increments and no hash.
+Successes are not counted and do not reset the count: a guesser cannot
+clear it by logging into an account of their own.
 """
 
 from __future__ import annotations
@@ -36,3 +45,68 @@ def check_post_rate(userid: str) -> None:
         raise RateLimited(
             f"You can post {limit} twits a minute. Try again in {retry} seconds.", retry
         )
+
+
+_FAILS = b"l:fails"
+
+
+def _login_rows(userid: str | None, address: str, now: float) -> tuple[list[bytes], int]:
+    """The rows of this window (account first, when there is one) and the
+    seconds until the window ends."""
+    window_s = settings.TWITBASE_LOGIN_WINDOW_S
+    start = int(now // window_s) * window_s
+    minute = start // 60
+    rows = [keys.login_address_key(address, minute)]
+    if userid is not None:
+        rows.insert(0, keys.login_account_key(userid, minute))
+    return rows, max(1, start + window_s - int(now))
+
+
+def admit_login(userid: str | None, address: str) -> list[bytes]:
+    """Take one of this window's failed-log-in slots of ``userid`` (None: not
+    a possible userid) and of ``address``; RateLimited if either is used up.
+
+    Each slot is taken by an atomic increment before the password is
+    checked, so concurrent guesses cannot all pass a check before any is
+    counted: at most the limit are admitted per window. A refused attempt
+    gives its slots back; so does a log-in that succeeds
+    (:func:`release_login`), so only failures stay counted. Returns the rows
+    to give back on success.
+    """
+    rows, retry = _login_rows(userid, address, time.time())
+    limits = [settings.TWITBASE_LOGIN_FAILS_PER_ADDRESS]
+    reasons = ["from your address"]
+    if userid is not None:
+        limits.insert(0, settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT)
+        reasons.insert(0, "for this account")
+    taken: list[bytes] = []
+    with connection() as conn:
+        table = conn.table(table_name("logins"))
+        for row, limit, reason in zip(rows, limits, reasons, strict=True):
+            taken.append(row)
+            if table.counter_inc(row, _FAILS) > limit:
+                for done in taken:
+                    table.counter_dec(done, _FAILS)
+                raise RateLimited(
+                    f"Too many failed log-ins {reason}. Try again in {_minutes(retry)}.", retry
+                )
+    return taken
+
+
+def release_login(rows: list[bytes]) -> None:
+    """Give back the slots :func:`admit_login` took: the log-in succeeded."""
+    with connection() as conn:
+        table = conn.table(table_name("logins"))
+        for row in rows:
+            table.counter_dec(row, _FAILS)
+
+
+def _count(cell: bytes | None) -> int:
+    return int.from_bytes(cell, "big", signed=True) if cell else 0
+
+
+def _minutes(seconds: int) -> str:
+    if seconds < 60:
+        return f"{seconds} seconds"
+    minutes = -(-seconds // 60)
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"

@@ -41,6 +41,26 @@ def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
 
 
 def home_stream(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """The reader's stream (see :func:`_stream_page`) without the twits of
+    suspended (disabled) authors: their rows stay, hidden while they are
+    suspended. A page can then hold fewer than ``limit`` twits; its cursor
+    still continues after the last row it read."""
+    page = _stream_page(userid, cursor, limit)
+    authors = sorted({t.userid.lower() for t in page.items})
+    if not authors:
+        return page
+    with connection() as conn:
+        rows = conn.table(table_name("users")).rows(
+            [keys.user_key(a) for a in authors], columns=[accounts.DISABLED]
+        )
+    hidden = {key for key, row in rows if row.get(accounts.DISABLED) == b"1"}
+    if not hidden:
+        return page
+    shown = tuple(t for t in page.items if keys.user_key(t.userid) not in hidden)
+    return Page(shown, page.next_cursor)
+
+
+def _stream_page(userid: str, cursor: str | None, limit: int) -> Page[Twit]:
     """Newest first. One prefix scan of the streams table, whose rows carry what
     the page shows; plus, for followed large accounts (not fanned out), a
     prefix scan of each one's twits, merged in.

@@ -1,8 +1,22 @@
-"""API bearer tokens, kept in HBase.
+"""Credentials kept in HBase: API bearer tokens and web sessions.
 
-A token is 32 random bytes, URL-safe base64. Only its SHA-256 is stored (the
-row key), so a leaked table does not leak usable tokens. Logging out deletes
-the row.
+A credential is 32 random bytes, URL-safe base64. Only its SHA-256 is stored
+(the row key), so a leaked table does not leak usable credentials. An API
+client sends its token as a bearer token; a browser carries its session's in
+the signed session cookie (see feeds/auth.py).
+
+A credential is valid while three things hold, checked on every request:
+
+- its row exists: logging out deletes it, so a copy of the cookie or token
+  kept from before is refused afterwards;
+- the generation it was issued at (``k:gen``) is the account's current auth
+  generation (``info:authgen`` on the user row): "log out everywhere", a
+  password change and disabling the account raise it, ending every
+  credential at once without finding them;
+- the account is not disabled.
+
+Disabling raises the generation, so re-enabling an account revives none of
+its old credentials.
 """
 
 from __future__ import annotations
@@ -10,45 +24,106 @@ from __future__ import annotations
 import secrets
 import time
 
-from feeds.errors import InvalidInput
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
+from storage.ops import check_and_put
 
 from . import accounts
 
 USERID = b"k:userid"
 CREATED = b"k:created"
+GEN = b"k:gen"
+KIND = b"k:kind"  # b"api" (a bearer token) or b"web" (a session)
 
 
-def issue_token(userid: object, password: object) -> tuple[str, User] | None:
-    """A new token for valid credentials, or None."""
-    if not isinstance(userid, str) or not isinstance(password, str):
-        raise InvalidInput(None, "Send userid and password as strings.")
-    user = accounts.authenticate(userid, password)
-    if user is None:
-        return None
+def _issue(user: User, kind: bytes) -> str:
     token = secrets.token_urlsafe(32)
     with connection() as conn:
         conn.table(table_name("tokens")).put(
             keys.token_key(token),
-            {USERID: user.userid.encode(), CREATED: str(int(time.time() * 1000)).encode()},
+            {
+                USERID: user.userid.encode(),
+                CREATED: str(int(time.time() * 1000)).encode(),
+                GEN: str(user.auth_generation).encode(),
+                KIND: kind,
+            },
         )
-    return token, user
+    return token
+
+
+def issue_token(userid: object, password: object, address: str = "") -> tuple[str, User] | None:
+    """A new API token for valid credentials, or None.
+
+    RateLimited when log-ins from ``address`` or to the account are
+    throttled; Forbidden when the account is suspended.
+    """
+    user = accounts.log_in(userid, password, address)
+    if user is None:
+        return None
+    return _issue(user, b"api"), user
+
+
+def start_session(user: User) -> str:
+    """A new web session's id, for a user the caller has authenticated."""
+    return _issue(user, b"web")
 
 
 def token_user(token: str) -> User | None:
-    """The enabled user a token belongs to, or None."""
-    if not token or len(token) > 200:
+    """The enabled user an API token belongs to, or None if it was revoked,
+    is of an old generation, or its user is disabled."""
+    return _holder(token, b"api")
+
+
+def session_user(session_id: str) -> User | None:
+    """:func:`token_user` for a web session's id. Each kind is accepted only
+    where it was issued: a session id read out of a cookie is no API token."""
+    return _holder(session_id, b"web")
+
+
+def _holder(token: str, kind: bytes) -> User | None:
+    if not isinstance(token, str) or not token or len(token) > 200:
         return None
     with connection() as conn:
         row = conn.table(table_name("tokens")).row(keys.token_key(token))
-    if USERID not in row:
+    if USERID not in row or GEN not in row or row.get(KIND) != kind:
         return None
     user = accounts.find_user(row[USERID].decode())
-    return None if user is None or user.disabled else user
+    if user is None or user.disabled or row[GEN] != str(user.auth_generation).encode():
+        return None
+    return user
 
 
 def revoke_token(token: str) -> None:
+    """End one token or session (logging out); repeating it does nothing."""
     with connection() as conn:
         conn.table(table_name("tokens")).delete(keys.token_key(token))
+
+
+def log_out_everywhere(userid: str) -> None:
+    """End every token and session of ``userid``."""
+    accounts.bump_generation(userid)
+
+
+def change_password(
+    userid: str, current: object, new: object, keep: str, address: str = ""
+) -> User:
+    """Change the password and end every other token and session of the
+    account; ``keep`` (the caller's own token or session id) stays valid.
+
+    ``keep`` is moved to the new generation only while its row still names
+    this user (a conditional put), so a credential revoked meanwhile is not
+    brought back.
+    """
+    user = accounts.change_password(userid, current, new, address)
+    with connection() as conn:
+        check_and_put(
+            conn,
+            table_name("tokens"),
+            keys.token_key(keep),
+            USERID,
+            user.userid.encode(),
+            GEN,
+            str(user.auth_generation).encode(),
+        )
+    return user

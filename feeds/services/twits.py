@@ -126,6 +126,13 @@ def get_twit(twit_id: str) -> Twit:
     return twit_from_row(key, row)
 
 
+def public_twit(twit_id: str) -> Twit:
+    """:func:`get_twit` for pages everyone sees: Suspended while its author is."""
+    twit = get_twit(twit_id)
+    accounts.public_user(twit.userid)
+    return twit
+
+
 def delete_twit(userid: str, twit_id: str) -> None:
     """Delete one's own twit, from the twits table and from every stream."""
     twit = get_twit(twit_id)

@@ -136,6 +136,7 @@ def test_an_unexpected_failure_is_a_json_500(
     def broken(userid: str) -> User:
         raise RuntimeError("HBase is on fire")
 
-    monkeypatch.setattr(services, "get_user", broken)
+    # public_user: what the profile endpoint calls since issue 9 (was get_user).
+    monkeypatch.setattr(services, "public_user", broken)
     assert error(api.get("/api/users/alice"), 500) == "Internal server error."
     assert "HBase is on fire" in caplog.text

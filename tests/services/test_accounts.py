@@ -11,7 +11,8 @@ from tests.conftest import ServerAddr
 
 
 def test_register_then_look_up_the_profile(twitbase: ServerAddr) -> None:
-    user = services.register("Alice_1", "Alice Liddell", "alice@example.com", "wonderland")
+    # Not "wonderland": that is a common password, refused since issue 9.
+    user = services.register("Alice_1", "Alice Liddell", "alice@example.com", "looking-glass")
     assert user.userid == "Alice_1"
     profile = services.get_user("alice_1")
     assert (profile.userid, profile.name, profile.email) == (
