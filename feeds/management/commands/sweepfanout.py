@@ -1,4 +1,4 @@
-"""``manage.py sweepfanout``: queue again the fan-outs left pending."""
+"""``manage.py sweepfanout``: queue again the fan-outs whose lease expired."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from feeds.services import fanout
 
 class Command(BaseCommand):
     help = (
-        "Queue again every fan-out still marked pending (e.g. posted while the broker "
-        "was down). Idempotent; Celery beat runs the same sweep every minute."
+        "Queue again every pending fan-out whose lease expired (e.g. posted while the "
+        "broker was down, or its worker died). Reads only the index of pending fan-outs. "
+        "Idempotent; Celery beat runs the same sweep every minute."
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -22,7 +23,8 @@ class Command(BaseCommand):
             "--older-than",
             type=float,
             default=settings.TWITBASE_SWEEP_AFTER_S,
-            help="seconds a mark must be old (default TWITBASE_SWEEP_AFTER_S)",
+            help="seconds after its last renewal that a lease expires, doubled for each "
+            "earlier takeover (default TWITBASE_SWEEP_AFTER_S)",
         )
 
     def handle(self, *args: Any, **o: Any) -> None:
