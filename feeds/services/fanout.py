@@ -394,3 +394,19 @@ def requeue(twit_id: str) -> bool:
         return False
     dispatch("fan_out_twit", twit_id=twit_id, lease=lease.owner)
     return True
+
+
+def reindex_pending() -> int:
+    """Add to the pending index every twit that carries a pending mark, and
+    return how many. A scan of the whole twits table, so not for routine use:
+    run once after upgrading from a version without the index, whose pending
+    twits the sweep would otherwise never see."""
+    with connection() as conn:
+        twits = conn.table(table_name("twits"))
+        marked = [key for key, _ in twits.scan(columns=[pending.MARK], batch_size=1000)]
+        authors = dict(twits.rows(marked, columns=[twits_service.AUTHOR])) if marked else {}
+        with conn.table(table_name(pending.INDEX)).batch(batch_size=1000) as b:
+            for key in marked:
+                author = authors.get(key, {}).get(twits_service.AUTHOR, b"").decode()
+                b.put(keys.pending_fanout_key(key), pending.index_cells(author))
+    return len(marked)

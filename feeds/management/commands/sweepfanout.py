@@ -26,7 +26,16 @@ class Command(BaseCommand):
             help="seconds after its last renewal that a lease expires, doubled for each "
             "earlier takeover (default TWITBASE_SWEEP_AFTER_S)",
         )
+        parser.add_argument(
+            "--reindex",
+            action="store_true",
+            help="first rebuild the index of pending fan-outs from a scan of the whole twits "
+            "table (once, after upgrading from a version without the index)",
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
+        if o["reindex"]:
+            n = fanout.reindex_pending()
+            self.stdout.write(f"indexed {n} pending fan-out(s)")
         queued = fanout.sweep_pending(o["older_than"])
         self.stdout.write(f"queued {len(queued)} pending fan-out(s)")
