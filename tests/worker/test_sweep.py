@@ -16,7 +16,7 @@ from django.core.management import call_command
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import bulk, metrics
+from feeds.services import bulk, fanout, metrics
 from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
@@ -141,3 +141,50 @@ def test_the_beat_sweep_retries_after_a_storage_outage(
                     reset_pool()
     finally:
         hbase.stop()
+
+
+@pytest.fixture
+def small_chunks_stack(
+    server: ServerAddr, redis_broker: RedisProcess, settings: Settings, tmp_path: Path
+) -> Iterator[CeleryWorkerProcess]:
+    """Chunks of 100 followers, so that a fan-out is many tasks long."""
+    with worker_stack(
+        server, redis_broker, settings, tmp_path, chunk=100, TWITBASE_SWEEP_AFTER_S=str(LEASE_S)
+    ) as worker:
+        yield worker
+
+
+def test_a_fan_out_cut_by_kill_9_resumes_where_it_stopped(
+    small_chunks_stack: CeleryWorkerProcess,
+) -> None:
+    worker = small_chunks_stack
+    fans = bulk.add_star("star", FOLLOWERS)
+    twit = services.post_twit("star", "cut short").id
+    # A third of the way: a sweep that starts over would redo a thousand rows.
+    eventually(
+        lambda: metrics.fanout_stats().stream_rows > FOLLOWERS // 3, what="the fan-out under way"
+    )
+    worker.kill()
+    cut_at = metrics.fanout_stats().stream_rows
+    if _marked([twit]) == 0:
+        pytest.skip("the fan-out finished before the kill")
+    time.sleep(LEASE_S * 1.3)
+    assert fanout.sweep_pending(LEASE_S) == [twit]
+    worker.start()
+    eventually(lambda: _marked([twit]) == 0, timeout=120, what="the fan-out finished")
+    written = _settled()
+    needed = FOLLOWERS + 1
+    # Chunks that were writing when the worker died (two processes, 100
+    # followers each) may be written twice; nothing else is.
+    print(f"\nkilled after {cut_at:,} rows; {written:,} written for {needed:,} needed")
+    assert written <= needed + 2 * 100, f"{written:,} rows written for {needed:,} needed"
+    with connection() as conn:
+        streams = conn.table(table_name("streams"))
+        found = {
+            row[: keys.MD5_LEN]
+            for row, _ in streams.scan(
+                filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()", batch_size=5000
+            )
+            if keys.twit_key_from_stream_key(row).hex() == twit
+        }
+    assert found == {keys.user_hash(u) for u in ["star", *fans]}
