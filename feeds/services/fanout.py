@@ -186,7 +186,14 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "")
             after = edges[size].hex() if len(edges) > size else ""
         todo = next_unfinished(progress, chunk + 1, after or None)
         if todo is not None:
-            dispatch("fan_out_twit", twit_id=twit_id, start=todo[1], chunk=todo[0], lease=lease)
+            queue = pending.queue_chunk(conn, key, lease, todo[0])
+            if queue is None:
+                log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
+                if written:
+                    metrics.record_rows(conn, written)  # the author's row, written already
+                return ChunkResult(written, None, False, taken_over=True)
+            if queue:
+                dispatch("fan_out_twit", twit_id=twit_id, start=todo[1], chunk=todo[0], lease=lease)
         if not done:
             readers = [edge[keys.MD5_LEN :] for edge in edges[:size]]
             written += _write_stream_rows(conn, key, readers, twits_service.stream_cells(row))

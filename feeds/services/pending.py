@@ -1,17 +1,25 @@
 """Pending fan-outs: the lease each one runs under, and the index the sweep reads.
 
 The lease. While a twit's fan-out is unfinished, its ``t:fanout`` cell holds
-a lease, ``owner:since:takeovers``: the id its chunk tasks carry, when it was
-taken or last renewed (milliseconds), and how often the sweep has taken it
-over. Every change goes through checkAndPut on that cell, comparing the whole
-value, so two sweeps, or a sweep and a chunk renewing, cannot both win. A
-lease expires TWITBASE_SWEEP_AFTER_S after ``since``, doubled for each
-takeover (up to 2**MAX_DOUBLINGS times): a fan-out that waits behind a long
-queue is not queued again every minute, and each copy queued meanwhile finds
-its lease taken over and stops at once. The finishing chunk swaps the lease
-for FINISHED, again by checkAndPut, so exactly one chunk records the fan-out
-as done; then the cell is deleted. A checkAndPut that expects a lease never
-writes to a twit that was deleted or finished: the cell it compares is gone.
+a lease, ``owner:since:takeovers:queued``: the id its chunk tasks carry, when
+it was taken or last renewed (milliseconds), how often the sweep has taken it
+over, and the highest chunk queued under it. Every change goes through
+checkAndPut on that cell, comparing the whole value, so two sweeps, or a sweep
+and a chunk renewing, cannot both win. A lease expires TWITBASE_SWEEP_AFTER_S
+after ``since``, doubled for each takeover (up to 2**MAX_DOUBLINGS times): a
+fan-out that waits behind a long queue is not queued again every minute, and
+each copy queued meanwhile finds its lease taken over and stops at once.
+``queued`` lets each chunk be queued once per lease: a chunk retried after an
+error does not queue its successor again (and with it a second copy of the
+rest of the chain). The finishing chunk swaps the lease for FINISHED, again by
+checkAndPut, so exactly one chunk records the fan-out as done; then the cell
+is deleted. A checkAndPut that expects a lease never writes to a twit that was
+deleted or finished: the cell it compares is gone.
+
+A chunk renews the lease when it starts and when it queues the next, so one
+chunk must take less than the lease to write (500 rows take well under a
+second). If one ever takes longer, the sweep may start a second copy; the
+writes are idempotent, so that costs work, never correctness.
 
 The index. ``pendingFanouts`` has one row per unfinished fan-out, keyed like
 the twit. post_twit writes it before the twit row (a crash in between leaves
@@ -54,9 +62,10 @@ class Lease:
     owner: str
     since: int  # ms: taken or last renewed
     takeovers: int = 0
+    queued: int = 0  # the highest chunk queued under this lease
 
     def encode(self) -> bytes:
-        return f"{self.owner}:{self.since}:{self.takeovers}".encode()
+        return f"{self.owner}:{self.since}:{self.takeovers}:{self.queued}".encode()
 
     def expires_at(self, after_s: float) -> float:
         return self.since + after_s * 1000 * 2 ** min(self.takeovers, MAX_DOUBLINGS)
@@ -69,8 +78,8 @@ def decode(raw: bytes) -> Lease:
     """The lease in a mark. A mark from before leases ("pending") is a lease
     nobody holds, expired since 1970: anyone may take it."""
     try:
-        owner, since, takeovers = raw.decode().split(":")
-        return Lease(owner, int(since), int(takeovers))
+        owner, since, takeovers, queued = raw.decode().split(":")
+        return Lease(owner, int(since), int(takeovers), int(queued))
     except (UnicodeDecodeError, ValueError):
         return Lease("", 0, 0)
 
@@ -154,6 +163,24 @@ def hold(
         if swap(conn, twit, raw, replace(lease, since=now).encode()):
             return True
         raw = None
+
+
+def queue_chunk(conn: happybase.Connection, twit: bytes, owner: str, chunk: int) -> bool | None:
+    """Whether the caller should queue ``chunk`` of the fan-out under ``owner``'s
+    lease: True once per chunk and lease (recorded, and the lease renewed),
+    False if it was queued already, None if the lease is lost."""
+    while True:
+        raw = read_mark(conn, twit)
+        if not is_open(raw):
+            return None
+        assert raw is not None
+        lease = decode(raw)
+        if lease.owner != owner:
+            return None
+        if lease.queued >= chunk:
+            return False
+        if swap(conn, twit, raw, replace(lease, since=now_ms(), queued=chunk).encode()):
+            return True
 
 
 def take(conn: happybase.Connection, twit: bytes) -> Lease | None:

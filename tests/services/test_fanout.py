@@ -299,3 +299,23 @@ def test_sweepfanout_reindex_finds_twits_marked_before_the_index(fans: list[str]
     with connection() as conn:
         assert pending.index_keys(conn) == []
         assert pending.read_mark(conn, key) is None
+
+
+def test_a_chunk_run_twice_queues_its_successor_once(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk retried after an error (or redelivered after a worker died)
+    must not queue the rest of the chain a second time."""
+    posted: list[dict[str, Any]] = []
+    monkeypatch.setattr(twits_service, "dispatch", lambda task, **ids: posted.append(ids))
+    twit = services.post_twit("alice", "chained")
+    queued: list[dict[str, Any]] = []
+    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: queued.append(ids))
+    (first,) = posted
+    fanout.fan_out_twit(**first)
+    fanout.fan_out_twit(**first)  # again, as a retry would
+    assert [(q["chunk"], q["lease"]) for q in queued] == [(1, first["lease"])]
+    while queued:
+        fanout.fan_out_twit(**queued.pop(0))
+    assert all(_stream_ids(f) == [twit.id] for f in fans)
+    assert console.pending_fanouts().items == ()
