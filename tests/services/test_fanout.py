@@ -319,3 +319,15 @@ def test_a_chunk_run_twice_queues_its_successor_once(
         fanout.fan_out_twit(**queued.pop(0))
     assert all(_stream_ids(f) == [twit.id] for f in fans)
     assert console.pending_fanouts().items == ()
+
+
+def test_createtables_adds_the_pending_index_to_existing_tables(twitbase: ServerAddr) -> None:
+    with connection() as conn:
+        conn.delete_table(table_name("pendingFanouts"), disable=True)
+    out = io.StringIO()
+    call_command("createtables", stdout=out)
+    assert f"created {table_name('pendingFanouts')}\n1 created" in out.getvalue()
+    call_command("createtables", stdout=out)
+    assert "0 created" in out.getvalue()
+    with connection() as conn:
+        assert table_name("pendingFanouts").encode() in conn.tables()
