@@ -21,6 +21,12 @@ chunk must take less than the lease to write (500 rows take well under a
 second). If one ever takes longer, the sweep may start a second copy; the
 writes are idempotent, so that costs work, never correctness.
 
+Written by hand, not taken from a lock library (redis-py's Lock, pottery's
+Redlock): those keep the lock in Redis, the broker, which may be down or lose
+its data while the twit row survives (posting works with the broker down, and
+the sweep must find and lease those twits). The lease lives on the twit row,
+beside the progress it guards, and needs only HBase's own checkAndPut.
+
 The index. ``pendingFanouts`` has one row per unfinished fan-out, keyed like
 the twit. post_twit writes it before the twit row (a crash in between leaves
 an entry without a twit, which the sweep drops, never a pending twit the
