@@ -203,7 +203,7 @@ def test_a_chunk_whose_lease_was_taken_over_writes_nothing(
 
 def _sweep_in_a_process(_: int) -> list[str]:
     reset_pool()  # a forked child must not share its parent's sockets
-    return fanout.sweep_pending(older_than_s=1)
+    return fanout.sweep_pending(older_than_s=3)
 
 
 def test_racing_sweeps_queue_each_fan_out_once(
@@ -213,7 +213,7 @@ def test_racing_sweeps_queue_each_fan_out_once(
     services.follow("bob", "alice")
     stuck = {_post_stuck("alice", f"stuck {i}", monkeypatch) for i in range(5)}
     monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: None)
-    time.sleep(1.1)  # every lease has expired
+    time.sleep(3.1)  # every lease has expired; a new one lasts 6 s, time for all sweeps
     reset_pool()
     with multiprocessing.get_context("fork").Pool(8) as pool:
         queued = [twit for ids in pool.map(_sweep_in_a_process, range(8)) for twit in ids]
