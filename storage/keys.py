@@ -6,6 +6,7 @@ Layouts (``+`` is concatenation, all parts fixed width)::
     follows     md5(follower) + md5(followed)                 32 bytes
     followedBy  md5(followed) + md5(follower)                 32 bytes
     twits       md5(author) + rts + suffix                    28 bytes
+    pendingFanouts  the twit's key                            28 bytes
     streams     md5(reader) + rts + md5(author) + suffix      44 bytes
     audit       rts + suffix                                  12 bytes
     logins      md5(userid or "addr " + address) + window     24 bytes
@@ -125,6 +126,18 @@ def twit_key_from_stream_key(key: bytes) -> bytes:
     rts = key[MD5_LEN : MD5_LEN + RTS_LEN]
     author = key[MD5_LEN + RTS_LEN : MD5_LEN + RTS_LEN + MD5_LEN]
     return author + rts + key[-SUFFIX_LEN:]
+
+
+def pending_fanout_key(twit: bytes) -> bytes:
+    """A twit's entry in the index of pending fan-outs: the twit's own key, so
+    entries spread over the key space as twits do, and an entry names its twit."""
+    split_twit_key(twit)
+    return twit
+
+
+def twit_key_from_pending_key(key: bytes) -> bytes:
+    split_twit_key(key)
+    return key
 
 
 def audit_key(millis: int, suffix: bytes) -> bytes:
@@ -251,6 +264,11 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
     ),
     "follows": (("follower", "md5", MD5_LEN), ("followed", "md5", MD5_LEN)),
     "followedBy": (("followed", "md5", MD5_LEN), ("follower", "md5", MD5_LEN)),
+    "pendingFanouts": (
+        ("author", "md5", MD5_LEN),
+        ("time", "rts", RTS_LEN),
+        ("suffix", "suffix", SUFFIX_LEN),
+    ),
     "streams": (
         ("reader", "md5", MD5_LEN),
         ("time", "rts", RTS_LEN),
@@ -314,6 +332,7 @@ SEQUENTIAL_LAYOUTS: dict[str, str] = {
     "follows": "follower + followed (userids)",
     "followedBy": "followed + follower (userids)",
     "twits": "millis + md5(author) + suffix",
+    "pendingFanouts": "millis + md5(author) + suffix",
     "streams": "millis + md5(reader) + md5(author) + suffix",
     "ratelimits": "minute + md5(user)",
 }
@@ -333,7 +352,7 @@ def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
         return None
     if table in USERID_FIRST:
         return None if userid is None else userid.lower().encode()
-    if table in ("twits", "streams"):
+    if table in ("twits", "pendingFanouts", "streams"):
         return millis_from_rts(parts[1].raw).to_bytes(RTS_LEN, "big")
     if table == "ratelimits":
         return parts[1].raw

@@ -21,8 +21,13 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # info:authgen (a counter: see feeds/services/sessions.py);
     # c:twits, c:followers, c:following (counters).
     "users": {"info": ONE, "c": ONE},
-    # md5(author) + rts + suffix -> t:text, t:userid, t:name, t:created, t:fanout
+    # md5(author) + rts + suffix -> t:text, t:userid, t:name, t:created,
+    # t:fanout (the fan-out's lease, while it is unfinished), t:p<n> (chunk n done)
     "twits": {"t": ONE},
+    # the twit's key -> p:userid (the author): one row per unfinished fan-out,
+    # what the sweep and the console read instead of scanning twits (see
+    # feeds/services/pending.py). Small: rows leave when their fan-out ends.
+    "pendingFanouts": {"p": ONE},
     # md5(follower) + md5(followed) -> f:userid (the followed), f:created, f:op, f:counted
     "follows": {"f": ONE},
     # md5(followed) + md5(follower) -> f:userid (the follower), f:created

@@ -23,8 +23,8 @@ RETRYING: dict[str, Any] = {
 
 
 @shared_task(**RETRYING)
-def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0) -> int:
-    return fanout.fan_out_twit(twit_id, start, chunk).rows
+def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "") -> int:
+    return fanout.fan_out_twit(twit_id, start, chunk, lease).rows
 
 
 @shared_task(**RETRYING)
@@ -47,9 +47,12 @@ def trim_stream(reader: str) -> int:
     return fanout.trim_stream(reader)
 
 
-@shared_task
+# Retried like the rest: a sweep that meets a storage outage runs again once
+# HBase is back, not a minute later at beat's next tick. A sweep run twice
+# queues nothing twice: it takes each lease by checkAndPut first.
+@shared_task(**RETRYING)
 def sweep_pending_fanouts() -> int:
-    """Queue again fan-outs left pending (run by Celery beat, or sweepfanout)."""
+    """Queue again fan-outs whose lease expired (run by Celery beat, or sweepfanout)."""
     from django.conf import settings
 
     return len(fanout.sweep_pending(settings.TWITBASE_SWEEP_AFTER_S))

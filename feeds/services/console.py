@@ -7,9 +7,8 @@ browser's queries are recorded the same way, as reads of user data.
 
 Reads are bounded: row counts stop at a cap or a time budget, key spreads
 read every key of a small table and a bounded sample of a large one, and the
-row browser reads one page, so no page scans a whole large table. The one
-exception is the list of pending fan-outs, found as the sweep finds them: by
-a scan of the t:fanout column over all twits.
+row browser reads one page, so no page scans a whole large table. The list
+of pending fan-outs reads their index, as the sweep does (see pending).
 """
 
 from __future__ import annotations
@@ -33,10 +32,9 @@ from storage.connection import connection, table_name
 from storage.ops import OP_LEN, decode_count
 from storage.schema import SCHEMA
 
-from . import accounts, fanout, metrics
+from . import accounts, fanout, metrics, pending
 from . import twits as twits_service
 from ._paging import check_limit, scan_page
-from .queue import dispatch
 
 KEY_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
 BUCKETS = 256
@@ -58,13 +56,20 @@ TARGET = b"a:target"
 DETAIL = b"a:detail"
 
 # Cells that hold a userid: what the row browser learns md5 -> userid from.
-USERID_CELLS = {b"t:userid", b"s:userid", b"f:userid", b"c:userid", b"k:userid", b"a:actor"}
+USERID_CELLS = {
+    b"t:userid",
+    b"s:userid",
+    b"f:userid",
+    b"c:userid",
+    b"k:userid",
+    b"a:actor",
+    pending.INDEX_AUTHOR,
+}
 # apply_once cells: a count followed by the ids of the operations applied.
 COUNTED_CELLS = {
     accounts.COUNT_TWITS,
     accounts.COUNT_FOLLOWERS,
     accounts.COUNT_FOLLOWING,
-    fanout.DONE,
 }
 # Plain HBase counters (8 bytes, big-endian).
 COUNTER_CELLS = {b"m:fanouts", b"m:stream_rows", b"m:failures", b"m:tasks", b"r:posts"}
@@ -660,7 +665,7 @@ class PendingFanout:
     age_s: float  # since the twit was posted: the fan-out's lag so far
     chunks_done: int
     chunks_total: int | None  # None until the last chunk is known
-    stuck: bool  # pending longer than TWITBASE_SWEEP_AFTER_S: the sweep would queue it
+    stuck: bool  # its lease has expired: the sweep would queue it again
 
 
 @dataclass(frozen=True)
@@ -670,52 +675,38 @@ class PendingList:
 
 
 def pending_fanouts(limit: int = 50) -> PendingList:
-    """Twits whose fan-out is unfinished (the t:fanout mark), in key order.
+    """Twits whose fan-out is unfinished, in key order: the first ``limit``
+    entries of the pending index (read up to ``limit`` + 1), then their rows.
 
-    The mark is found by a scan of that one column, as the sweep does; it
-    stops at ``limit`` + 1 marked twits.
+    ``stuck`` is the sweep's own test: the fan-out's lease has expired.
     """
     check_limit(limit)
-    now = time.time() * 1000
+    now = pending.now_ms()
     with connection() as conn:
-        t = conn.table(table_name("twits"))
-        marked = [
-            key
-            for key, _ in t.scan(
-                columns=[twits_service.FANOUT], limit=limit + 1, batch_size=limit + 1
-            )
-        ]
-        rows = dict(
-            t.rows(
-                marked[:limit],
-                columns=[
-                    twits_service.AUTHOR,
-                    twits_service.TEXT,
-                    twits_service.CREATED,
-                    fanout.CHUNKS,
-                    fanout.DONE,
-                ],
-            )
-        )
+        listed = pending.index_keys(conn, limit + 1)
+        found = dict(conn.table(table_name("twits")).rows(listed[:limit], columns=[b"t"]))
     items = []
-    for key in marked[:limit]:
-        row = rows.get(key, {})
+    for key in listed[:limit]:
+        row = found.get(key, {})
+        mark = row.get(pending.MARK)
+        if not pending.is_open(mark):
+            continue  # finished meanwhile (or deleted): the sweep drops the entry
+        assert mark is not None
         created = int(row.get(twits_service.CREATED, b"0") or 0)
-        age = max(0.0, (now - created) / 1000)
-        chunks = row.get(fanout.CHUNKS)
+        done, total = fanout.chunk_counts(row)
         items.append(
             PendingFanout(
                 twit_id=keys.twit_id(key),
                 userid=row.get(twits_service.AUTHOR, b"?").decode(errors="replace"),
                 text=row.get(twits_service.TEXT, b"").decode(errors="replace"),
                 created=from_millis(created),
-                age_s=age,
-                chunks_done=decode_count(row.get(fanout.DONE)),
-                chunks_total=int(chunks) if chunks else None,
-                stuck=age > settings.TWITBASE_SWEEP_AFTER_S,
+                age_s=max(0.0, (now - created) / 1000),
+                chunks_done=done,
+                chunks_total=total,
+                stuck=pending.decode(mark).expired(settings.TWITBASE_SWEEP_AFTER_S, now),
             )
         )
-    return PendingList(tuple(items), len(marked) > limit)
+    return PendingList(tuple(items), len(listed) > limit)
 
 
 # A worker writes a heartbeat after its tasks (at most every 5 s), and beat
@@ -772,20 +763,15 @@ def requeue_fanout(actor: str, twit_id: str) -> Twit:
     """Queue the fan-out of a twit again (it is idempotent); Conflict if it is
     not pending: a finished fan-out has nothing left to do."""
     twit = twits_service.get_twit(twit_id_from(twit_id))
-    with connection() as conn:
-        row = conn.table(table_name("twits")).row(
-            keys.twit_key_from_id(twit.id), columns=[twits_service.FANOUT]
-        )
-    if twits_service.FANOUT not in row:
+    if not fanout.requeue(twit.id):
         raise Conflict("The fan-out of this twit is finished: there is nothing to queue.")
-    dispatch("fan_out_twit", twit_id=twit.id)
     record(actor, "fanout.requeue", twit.id, f"by @{twit.userid}")
     return twit
 
 
 def sweep_fanouts(actor: str) -> list[str]:
-    """Queue again every fan-out pending longer than TWITBASE_SWEEP_AFTER_S,
-    as the minutely sweep does. Returns the twit ids queued."""
+    """Queue again every pending fan-out whose lease expired (after
+    TWITBASE_SWEEP_AFTER_S), as the minutely sweep does. Returns the twit ids queued."""
     queued = fanout.sweep_pending(settings.TWITBASE_SWEEP_AFTER_S)
     n = len(queued)
     record(actor, "fanout.sweep", f"{n} twit{'s' if n != 1 else ''}", " ".join(queued))

@@ -13,6 +13,11 @@ which is later than any delete marker an earlier unfollow left on it. Unfollow
 deletes each row at its own timestamp, so it can never hide a row a later
 follow writes again.
 
+At most one fan-out in flight per twit: the chunks of a fan-out carry the id
+of its lease (see pending), renew it as they go, and stop without writing
+once the sweep has taken it over. A fan-out run again resumes: each chunk
+records itself on the twit row, and only chunks missing from that record run.
+
 Large accounts: a twit whose author has more followers than
 TWITBASE_CELEBRITY_THRESHOLD is not fanned out; the author is recorded in the
 celebrities table and readers merge such followees' twits when they read
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import time
 from dataclasses import dataclass
 
@@ -31,9 +37,9 @@ from django.conf import settings
 
 from storage import keys
 from storage.connection import connection, table_name
-from storage.ops import apply_once, decode_count
+from storage.ops import decode_count
 
-from . import accounts, metrics
+from . import accounts, metrics, pending
 from . import twits as twits_service
 from .queue import dispatch
 
@@ -43,8 +49,12 @@ BACKFILL = 100
 # Each stream write trims its reader with these odds, chosen by a hash: a
 # trim reads up to TWITBASE_STREAM_MAX keys, so it is paid once in a while.
 TRIM_ONE_IN = 256
-CHUNKS = b"t:chunks"  # set by the last chunk: how many chunks this fan-out has
-DONE = b"t:done"  # retry-proof count of chunks finished
+# On the twit row, one cell per finished chunk: b"t:p" + the chunk's number,
+# holding "start next" (follower keys in hex; "" for the first chunk's start
+# and for the end). A fan-out taken over by the sweep follows this chain and
+# runs only the chunks missing from it.
+PROGRESS = b"t:p"
+_PROGRESS_RE = re.compile(rb"t:p(\d+)")
 
 
 def is_celebrity(conn: happybase.Connection, userid: str) -> bool:
@@ -59,16 +69,64 @@ class ChunkResult:
     rows: int
     next_start: bytes | None
     finished: bool
+    taken_over: bool = False
 
 
-def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0) -> ChunkResult:
+def progress_column(chunk: int) -> bytes:
+    return PROGRESS + str(chunk).encode()
+
+
+def progress_of(row: dict[bytes, bytes]) -> dict[int, tuple[str, str]]:
+    """The finished chunks recorded on a twit row: number -> (start, next)."""
+    done = {}
+    for column, value in row.items():
+        m = _PROGRESS_RE.fullmatch(column)
+        if m:
+            start, _, nxt = value.decode().partition(" ")
+            done[int(m.group(1))] = (start, nxt)
+    return done
+
+
+def next_unfinished(
+    progress: dict[int, tuple[str, str]], chunk: int, start: str | None
+) -> tuple[int, str] | None:
+    """The first chunk from ``chunk`` (beginning at ``start``; None: the end)
+    that the recorded chain lacks, with its start; None if all are done.
+
+    A chunk counts as done only if it began where its predecessor ended, so a
+    chain whose boundaries moved (followers came or went) is redone from the
+    first chunk that no longer fits.
+    """
+    while start is not None:
+        done = progress.get(chunk)
+        if done is None or done[0] != start:
+            return chunk, start
+        start = done[1] or None
+        chunk += 1
+    return None
+
+
+def chunk_counts(row: dict[bytes, bytes]) -> tuple[int, int | None]:
+    """Chunks finished, and how many there are (None until the last is known)."""
+    progress = progress_of(row)
+    last = [n for n, (_, nxt) in progress.items() if not nxt]
+    return len(progress), (min(last) + 1 if last else None)
+
+
+def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "") -> ChunkResult:
     """Write one chunk of a twit's fan-out: up to CHUNK followers from ``start``.
 
     The first chunk also writes the author's own stream row. If followers
-    remain, the next chunk is queued *before* this one writes, so chunks of a
-    large fan-out run in parallel on free workers and one account never holds
-    a worker for long. The chunk that completes the set clears the twit's
-    pending mark and records the fan-out's lag.
+    remain, the next chunk not yet done is queued *before* this one writes, so
+    chunks of a large fan-out run in parallel on free workers and one account
+    never holds a worker for long. Each chunk records itself on the twit row
+    when done; the chunk that completes the chain clears the twit's pending
+    mark and index entry and records the fan-out's lag.
+
+    ``lease`` is the owner id of the fan-out's lease (see pending): a chunk
+    whose lease was taken over stops without writing. Without one (a direct
+    call: tests, a task queued before leases existed) the chunk takes the
+    lease itself. A chunk already recorded as done writes nothing again.
     """
     key = keys.twit_key_from_id(twit_id)
     size = settings.TWITBASE_FANOUT_CHUNK
@@ -76,64 +134,88 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0) -> ChunkResult:
         twits = conn.table(table_name("twits"))
         row = twits.row(key)
         if twits_service.TEXT not in row:
+            pending.remove_from_index(conn, key)
             return ChunkResult(0, None, True)  # deleted meanwhile: nothing to do
-        author = row[twits_service.AUTHOR].decode()
-        cells = twits_service.stream_cells(row)
-        written = 0
-        if chunk == 0:
-            twits_service.write_own_stream_row(conn, author, key, row)
-            written += 1
-            if is_celebrity(conn, author):
-                conn.table(table_name("celebrities")).put(
-                    keys.user_key(author), {b"c:userid": author.encode()}
-                )
-                _finish(conn, key, row, chunks=1, chunk=0, rows=written)
-                return ChunkResult(written, None, True)
-        prefix = keys.user_hash(author)
-        begin = bytes.fromhex(start) if start else prefix
-        # The follower's md5 is the second half of the followedBy key: keys
-        # are all a fan-out needs, so the scan carries no values.
-        edges = [
-            edge
-            for edge, _ in conn.table(table_name("followedBy")).scan(
-                row_start=begin,
-                row_stop=keys.prefix_stop(prefix),
-                filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
-                limit=size + 1,
-                batch_size=size + 1,
-            )
-        ]
-        next_start = edges[size] if len(edges) > size else None
-        if next_start is not None:
-            dispatch("fan_out_twit", twit_id=twit_id, start=next_start.hex(), chunk=chunk + 1)
+        if not pending.is_open(row.get(pending.MARK)):
+            return ChunkResult(0, None, True)  # finished already
+        if lease:
+            renew_s = settings.TWITBASE_SWEEP_AFTER_S / 4
+            if not pending.hold(conn, key, lease, row[pending.MARK], renew_s):
+                log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
+                return ChunkResult(0, None, False, taken_over=True)
         else:
-            twits.put(key, {CHUNKS: str(chunk + 1).encode()})
-        readers = [edge[keys.MD5_LEN :] for edge in edges[:size]]
-        written += _write_stream_rows(conn, key, readers, cells)
-        _finish(conn, key, twits.row(key, columns=[CHUNKS]), chunk=chunk, rows=written)
-    return ChunkResult(written, next_start, next_start is None)
+            taken = pending.take(conn, key)
+            if taken is None:
+                return ChunkResult(0, None, True)
+            lease = taken.owner
+        author = row[twits_service.AUTHOR].decode()
+        progress = progress_of(row)
+        recorded = progress.get(chunk)
+        done = recorded is not None and recorded[0] == start
+        written = 0
+        if done:
+            assert recorded is not None
+            after = recorded[1]
+            edges: list[bytes] = []
+        else:
+            if chunk == 0:
+                twits_service.write_own_stream_row(conn, author, key, row)
+                written += 1
+                if is_celebrity(conn, author):
+                    conn.table(table_name("celebrities")).put(
+                        keys.user_key(author), {b"c:userid": author.encode()}
+                    )
+                    twits.put(key, {progress_column(0): b" "})
+                    metrics.record_rows(conn, written)
+                    _finish(conn, key)
+                    return ChunkResult(written, None, True)
+            prefix = keys.user_hash(author)
+            begin = bytes.fromhex(start) if start else prefix
+            # The follower's md5 is the second half of the followedBy key: keys
+            # are all a fan-out needs, so the scan carries no values.
+            edges = [
+                edge
+                for edge, _ in conn.table(table_name("followedBy")).scan(
+                    row_start=begin,
+                    row_stop=keys.prefix_stop(prefix),
+                    filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+                    limit=size + 1,
+                    batch_size=size + 1,
+                )
+            ]
+            after = edges[size].hex() if len(edges) > size else ""
+        todo = next_unfinished(progress, chunk + 1, after or None)
+        if todo is not None:
+            queue = pending.queue_chunk(conn, key, lease, todo[0])
+            if queue is None:
+                log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
+                if written:
+                    metrics.record_rows(conn, written)  # the author's row, written already
+                return ChunkResult(written, None, False, taken_over=True)
+            if queue:
+                dispatch("fan_out_twit", twit_id=twit_id, start=todo[1], chunk=todo[0], lease=lease)
+        if not done:
+            readers = [edge[keys.MD5_LEN :] for edge in edges[:size]]
+            written += _write_stream_rows(conn, key, readers, twits_service.stream_cells(row))
+            twits.put(key, {progress_column(chunk): f"{start} {after}".encode()})
+            metrics.record_rows(conn, written)
+        if next_unfinished(progress_of(twits.row(key, columns=[b"t"])), 0, "") is None:
+            _finish(conn, key)
+    return ChunkResult(written, bytes.fromhex(after) if after else None, not after)
 
 
-def _finish(
-    conn: happybase.Connection,
-    key: bytes,
-    row: dict[bytes, bytes],
-    *,
-    chunk: int,
-    rows: int,
-    chunks: int | None = None,
-) -> None:
-    """Count this chunk done (once, however often it runs); the last clears the mark."""
-    twits = table_name("twits")
-    done = apply_once(conn, twits, key, DONE, 1, hashlib.md5(key + b"%d" % chunk).digest())
-    total = chunks if chunks is not None else int(row.get(CHUNKS, b"0") or 0)
-    metrics.record_rows(conn, rows)
-    if total and done >= total:
-        t = conn.table(twits)
-        t.delete(key, columns=[twits_service.FANOUT])
-        lag_ms = int(time.time() * 1000) - keys.split_twit_key(key).millis
-        metrics.record_fanout_done(conn, lag_ms)
-        log.info("fan-out of %s done: %d chunk(s), lag %d ms", keys.twit_id(key), total, lag_ms)
+def _finish(conn: happybase.Connection, key: bytes) -> None:
+    """Every chunk is done: exactly one caller records it and clears the mark,
+    the chunks' progress and the index entry."""
+    if not pending.close(conn, key):
+        return  # another chunk got there first
+    t = conn.table(table_name("twits"))
+    chunks = [c for c in t.row(key, columns=[b"t"]) if _PROGRESS_RE.fullmatch(c)]
+    lag_ms = int(time.time() * 1000) - keys.split_twit_key(key).millis
+    metrics.record_fanout_done(conn, lag_ms)
+    t.delete(key, columns=[pending.MARK, *chunks])
+    pending.remove_from_index(conn, key)
+    log.info("fan-out of %s done: %d chunk(s), lag %d ms", keys.twit_id(key), len(chunks), lag_ms)
 
 
 def _write_stream_rows(
@@ -274,20 +356,64 @@ def remove_twit_from_streams(author: str, twit_id: str) -> int:
 
 
 def sweep_pending(older_than_s: float = 60.0) -> list[str]:
-    """Queue again the fan-outs still marked pending after ``older_than_s``.
+    """Queue again the fan-outs whose lease has expired (see pending.Lease:
+    ``older_than_s`` after it was last renewed, doubled per earlier takeover).
 
-    Returns the twit ids queued. Safe to run any time, as often as wanted:
-    fan-out is idempotent, and a finished fan-out has no mark.
+    Reads the index of pending fan-outs and the marks of the twits it names,
+    never the whole twits table. Each fan-out queued is first given a new
+    lease by checkAndPut, so of sweeps racing one wins, and the chunks still
+    queued under the old lease stop when they run. Returns the twit ids
+    queued. Index entries whose fan-out is over are dropped on the way.
     """
-    cutoff = int((time.time() - older_than_s) * 1000)
-    queued = []
+    now = pending.now_ms()
+    taken: list[tuple[bytes, pending.Lease]] = []
     with connection() as conn:
-        for key, data in conn.table(table_name("twits")).scan(
-            columns=[twits_service.FANOUT], include_timestamp=True, batch_size=1000
-        ):
-            _, marked_at = data[twits_service.FANOUT]
-            if marked_at <= cutoff:
-                queued.append(keys.twit_id(key))
-    for twit_id in queued:
-        dispatch("fan_out_twit", twit_id=twit_id)
-    return queued
+        entries = pending.index_keys(conn)
+        marks = pending.marks(conn, entries)
+        for key in entries:
+            raw = marks.get(key)
+            if raw is None:
+                # Finished, or deleted, or being posted right now (the index
+                # entry is written first): dropped once surely not the last.
+                if now - keys.split_twit_key(key).millis > pending.STALE_AFTER_S * 1000:
+                    pending.remove_from_index(conn, key)
+                continue
+            if raw == pending.FINISHED:
+                # The finishing chunk died before cleaning up: finish its job.
+                conn.table(table_name("twits")).delete(key, columns=[pending.MARK])
+                pending.remove_from_index(conn, key)
+                continue
+            lease = pending.take_if_expired(conn, key, raw, older_than_s, now)
+            if lease is not None:
+                taken.append((key, lease))
+    for key, lease in taken:
+        dispatch("fan_out_twit", twit_id=keys.twit_id(key), lease=lease.owner)
+    return [keys.twit_id(key) for key, _ in taken]
+
+
+def requeue(twit_id: str) -> bool:
+    """Queue a fan-out again now, taking its lease whoever holds it (a staff
+    request). False if it is finished: there is nothing to queue."""
+    key = keys.twit_key_from_id(twit_id)
+    with connection() as conn:
+        lease = pending.take(conn, key)
+    if lease is None:
+        return False
+    dispatch("fan_out_twit", twit_id=twit_id, lease=lease.owner)
+    return True
+
+
+def reindex_pending() -> int:
+    """Add to the pending index every twit that carries a pending mark, and
+    return how many. A scan of the whole twits table, so not for routine use:
+    run once after upgrading from a version without the index, whose pending
+    twits the sweep would otherwise never see."""
+    with connection() as conn:
+        twits = conn.table(table_name("twits"))
+        marked = [key for key, _ in twits.scan(columns=[pending.MARK], batch_size=1000)]
+        authors = dict(twits.rows(marked, columns=[twits_service.AUTHOR])) if marked else {}
+        with conn.table(table_name(pending.INDEX)).batch(batch_size=1000) as b:
+            for key in marked:
+                author = authors.get(key, {}).get(twits_service.AUTHOR, b"").decode()
+                b.put(keys.pending_fanout_key(key), pending.index_cells(author))
+    return len(marked)

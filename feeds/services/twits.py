@@ -13,7 +13,7 @@ from storage import keys
 from storage.connection import connection, table_name
 from storage.ops import apply_once
 
-from . import accounts
+from . import accounts, pending
 from ._paging import scan_page
 from .queue import dispatch
 from .ratelimit import check_post_rate
@@ -23,7 +23,7 @@ TEXT = b"t:text"
 AUTHOR = b"t:userid"
 NAME = b"t:name"
 CREATED = b"t:created"
-FANOUT = b"t:fanout"  # present while the fan-out of this twit is unfinished
+FANOUT = pending.MARK  # the fan-out's lease, present while the fan-out is unfinished
 
 
 def clean_text(text: object) -> str:
@@ -79,7 +79,9 @@ def post_twit(userid: str, text: object) -> Twit:
     """Store a twit, count it, and queue its fan-out to followers' streams.
 
     The twit row is written first: it is the truth the streams are derived
-    from. It carries a pending-fan-out mark until the fan-out is done.
+    from. It carries the fan-out's lease (the pending mark) until the fan-out
+    is done; the index of pending fan-outs names it (written just before, so
+    the sweep can always find a pending twit).
     """
     author = accounts.get_user(userid)
     body = clean_text(text)
@@ -91,10 +93,13 @@ def post_twit(userid: str, text: object) -> Twit:
         AUTHOR: author.userid.encode(),
         NAME: author.name.encode(),
         CREATED: str(millis).encode(),
-        FANOUT: b"pending",
     }
+    # A new row: nobody else can hold its lease yet, so it is simply written
+    # with the row. The fan-out task carries the lease's id.
+    lease = pending.new_lease()
     with connection() as conn:
-        conn.table(table_name("twits")).put(key, row)
+        pending.add_to_index(conn, key, author.userid)
+        conn.table(table_name("twits")).put(key, {**row, FANOUT: lease.encode()})
         # The author sees the twit at once; followers get it from the workers.
         write_own_stream_row(conn, author.userid, key, row)
         apply_once(
@@ -106,7 +111,7 @@ def post_twit(userid: str, text: object) -> Twit:
             op_id(b"post", key),
         )
     twit = twit_from_row(key, row)
-    dispatch("fan_out_twit", twit_id=twit.id)
+    dispatch("fan_out_twit", twit_id=twit.id, lease=lease.owner)
     return twit
 
 

@@ -77,7 +77,7 @@ def test_staff_moderate_in_the_console_and_others_are_kept_out(
     ui.open("/console/keys")
     assert len(browser.find_elements(By.CSS_SELECTOR, "svg.chart")) == 2
     ui.click("a[href='?table=all']")
-    # One chart per table and per sequential alternative (17 before issue 9 added logins).
+    # One chart per table and per sequential alternative.
     charts = len(SCHEMA) + len(keys.SEQUENTIAL_LAYOUTS)
     assert len(browser.find_elements(By.CSS_SELECTOR, "svg.chart")) == charts
     ui.screenshot("console-06-keys")

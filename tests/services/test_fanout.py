@@ -3,17 +3,26 @@ large accounts and paging across the merge."""
 
 from __future__ import annotations
 
+import io
+import multiprocessing
+import time
+from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
+import happybase
 import pytest
 from celery.exceptions import Retry
+from django.core.management import call_command
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import fanout
+from feeds.services import console, fanout, metrics, pending
+from feeds.services import twits as twits_service
 from feeds.types import User
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, reset_pool, table_name
 from tests.conftest import ServerAddr
 from tests.services.test_model import all_pages
 
@@ -125,3 +134,200 @@ def test_paging_stays_exact_across_the_merge(celebrity: None, twitbase: ServerAd
     services.post_twit("alice", "late arrival")
     rest = all_pages(lambda c: services.home_stream("bob", c, limit=4) if c else first)
     assert [t.id for t in rest] == newest_first
+
+
+# -- leases, progress and the pending index (issue 9, finding 3) -------------------------
+
+
+def _post_stuck(author: str, text: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A twit whose fan-out task was lost: posted, never run."""
+    with monkeypatch.context() as m:
+        m.setattr(twits_service, "dispatch", lambda task, **ids: None)
+        return services.post_twit(author, text).id
+
+
+def _stream_ids(reader: str) -> list[str]:
+    return [t.id for t in services.home_stream(reader).items]
+
+
+def test_a_fan_out_run_again_skips_the_chunks_already_done(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = fanout._write_stream_rows
+    calls = {"n": 0}
+
+    def crash_on_second_chunk(*args: object, **kwargs: object) -> int:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("worker died")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fanout, "_write_stream_rows", crash_on_second_chunk)
+    with pytest.raises((RuntimeError, Retry)):
+        services.post_twit("alice", "crashed run")
+    monkeypatch.setattr(fanout, "_write_stream_rows", real)
+    crashed = services.timeline("alice").items[0]
+    # Chunks run last first here (each queues the next before writing): the
+    # last (one follower) finished, the middle one died, the first never wrote.
+    assert len([f for f in fans if crashed.id in _stream_ids(f)]) == 1
+    rows = metrics.fanout_stats().stream_rows
+    fanout.fan_out_twit(crashed.id)
+    # The author's row and four followers': the last chunk is on record, not redone.
+    assert metrics.fanout_stats().stream_rows - rows == 5
+    for reader in ["alice", *fans]:
+        assert _stream_ids(reader) == [crashed.id]
+    assert console.pending_fanouts().items == ()
+
+
+def test_a_chunk_whose_lease_was_taken_over_writes_nothing(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    twit_id = _post_stuck("alice", "lost, then swept", monkeypatch)
+    with connection() as conn:
+        old = pending.decode(pending.read_mark(conn, keys.twit_key_from_id(twit_id)) or b"")
+    queued: list[dict[str, object]] = []
+    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: queued.append(ids))
+    assert fanout.sweep_pending(older_than_s=0) == [twit_id]
+    (requeued,) = queued
+    assert requeued["lease"] != old.owner
+    # The lost task turns up after all, under the lease it was queued with.
+    result = fanout.fan_out_twit(twit_id, lease=old.owner)
+    assert result.taken_over and result.rows == 0
+    assert queued == [requeued], "it queued no further chunk"
+    assert all(twit_id not in _stream_ids(f) for f in fans)
+    monkeypatch.undo()
+    fanout.fan_out_twit(twit_id, lease=str(requeued["lease"]))
+    assert all(_stream_ids(f) == [twit_id] for f in fans)
+    assert console.pending_fanouts().items == ()
+
+
+def _sweep_in_a_process(_: int) -> list[str]:
+    reset_pool()  # a forked child must not share its parent's sockets
+    return fanout.sweep_pending(older_than_s=3)
+
+
+def test_racing_sweeps_queue_each_fan_out_once(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    settings.TWITBASE_POSTS_PER_MINUTE = 100
+    services.follow("bob", "alice")
+    stuck = {_post_stuck("alice", f"stuck {i}", monkeypatch) for i in range(5)}
+    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: None)
+    time.sleep(3.1)  # every lease has expired; a new one lasts 6 s, time for all sweeps
+    reset_pool()
+    with multiprocessing.get_context("fork").Pool(8) as pool:
+        queued = [twit for ids in pool.map(_sweep_in_a_process, range(8)) for twit in ids]
+    assert sorted(queued) == sorted(stuck)
+
+
+@contextmanager
+def reads_counted() -> Iterator[Counter[str]]:
+    """Rows each table hands out to this process: "scan TABLE" and "get TABLE"."""
+    counts: Counter[str] = Counter()
+    real_scan, real_rows, real_row = happybase.Table.scan, happybase.Table.rows, happybase.Table.row
+
+    def name(table: happybase.Table) -> str:
+        return table.name.decode().split("_", 1)[1]
+
+    def scan(self: happybase.Table, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        for item in real_scan(self, *args, **kwargs):
+            counts["scan " + name(self)] += 1
+            yield item
+
+    def rows(self: happybase.Table, *args: Any, **kwargs: Any) -> Any:
+        found = real_rows(self, *args, **kwargs)
+        counts["get " + name(self)] += len(found)
+        return found
+
+    def row(self: happybase.Table, *args: Any, **kwargs: Any) -> Any:
+        counts["get " + name(self)] += 1
+        return real_row(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(happybase.Table, "scan", scan)
+        m.setattr(happybase.Table, "rows", rows)
+        m.setattr(happybase.Table, "row", row)
+        yield counts
+
+
+def test_the_sweep_and_the_pending_list_read_only_the_backlog(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch, settings: Settings
+) -> None:
+    settings.TWITBASE_POSTS_PER_MINUTE = 100
+    services.follow("bob", "alice")
+    for i in range(20):
+        services.post_twit("alice", f"delivered {i}")  # each fan-out finishes here
+    # And many more finished twits, written straight to the table.
+    with connection() as conn, conn.table(table_name("twits")).batch() as b:
+        for i in range(2000):
+            b.put(
+                keys.twit_key("bob", 1_600_000_000_000 + i, b"\0\0\0\0"),
+                {b"t:text": b"old", b"t:userid": b"bob", b"t:name": b"Bob", b"t:created": b"0"},
+            )
+    stuck = _post_stuck("alice", "the one pending", monkeypatch)
+    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: None)
+    with reads_counted() as reads:
+        assert fanout.sweep_pending(older_than_s=0) == [stuck]
+    assert dict(reads) == {"scan pendingFanouts": 1, "get twits": 1}
+    with reads_counted() as reads:
+        assert [p.twit_id for p in console.pending_fanouts().items] == [stuck]
+    assert dict(reads) == {"scan pendingFanouts": 1, "get twits": 1}
+
+
+def test_sweepfanout_reindex_finds_twits_marked_before_the_index(fans: list[str]) -> None:
+    """A twit left pending by a version without leases or index: the mark
+    b"pending", no index entry. The sweep alone cannot see it; --reindex can."""
+    with connection() as conn:
+        key = keys.twit_key("alice", 1_700_000_000_000, b"old!")
+        conn.table(table_name("twits")).put(
+            key,
+            {
+                b"t:text": b"from before the upgrade",
+                b"t:userid": b"alice",
+                b"t:name": b"Alice",
+                b"t:created": b"1700000000000",
+                b"t:fanout": b"pending",
+            },
+        )
+    out = io.StringIO()
+    call_command("sweepfanout", stdout=out)
+    assert "queued 0" in out.getvalue()
+    call_command("sweepfanout", "--reindex", stdout=out)
+    assert "indexed 1 pending fan-out(s)" in out.getvalue()
+    assert "queued 1 pending fan-out(s)" in out.getvalue()
+    assert all(_stream_ids(f) == [keys.twit_id(key)] for f in fans)
+    with connection() as conn:
+        assert pending.index_keys(conn) == []
+        assert pending.read_mark(conn, key) is None
+
+
+def test_a_chunk_run_twice_queues_its_successor_once(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk retried after an error (or redelivered after a worker died)
+    must not queue the rest of the chain a second time."""
+    posted: list[dict[str, Any]] = []
+    monkeypatch.setattr(twits_service, "dispatch", lambda task, **ids: posted.append(ids))
+    twit = services.post_twit("alice", "chained")
+    queued: list[dict[str, Any]] = []
+    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: queued.append(ids))
+    (first,) = posted
+    fanout.fan_out_twit(**first)
+    fanout.fan_out_twit(**first)  # again, as a retry would
+    assert [(q["chunk"], q["lease"]) for q in queued] == [(1, first["lease"])]
+    while queued:
+        fanout.fan_out_twit(**queued.pop(0))
+    assert all(_stream_ids(f) == [twit.id] for f in fans)
+    assert console.pending_fanouts().items == ()
+
+
+def test_createtables_adds_the_pending_index_to_existing_tables(twitbase: ServerAddr) -> None:
+    with connection() as conn:
+        conn.delete_table(table_name("pendingFanouts"), disable=True)
+    out = io.StringIO()
+    call_command("createtables", stdout=out)
+    assert f"created {table_name('pendingFanouts')}\n1 created" in out.getvalue()
+    call_command("createtables", stdout=out)
+    assert "0 created" in out.getvalue()
+    with connection() as conn:
+        assert table_name("pendingFanouts").encode() in conn.tables()

@@ -150,3 +150,12 @@ def test_sequential_alternatives() -> None:
     assert keys.sequential_head("streams", keys.stream_key("bob", twit), None)[0] == 0  # type: ignore[index]
     assert keys.sequential_head("tokens", bytes(32), None) is None
     assert keys.keyed_by_user("followedBy") and not keys.keyed_by_user("audit")
+
+
+def test_a_pending_fan_out_is_keyed_by_its_twit() -> None:
+    twit = keys.twit_key("alice", 5, b"abcd")
+    assert keys.pending_fanout_key(twit) == twit
+    assert keys.twit_key_from_pending_key(keys.pending_fanout_key(twit)) == twit
+    assert [p.name for p in keys.split_key("pendingFanouts", twit)] == ["author", "time", "suffix"]
+    with pytest.raises(keys.BadKey):
+        keys.pending_fanout_key(b"short")

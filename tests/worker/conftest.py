@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -20,19 +21,27 @@ from twitbase.processes import CeleryWorkerProcess, RedisProcess
 CHUNK = 3  # followers per fan-out task in these tests, so chunking shows
 
 
-@pytest.fixture
-def stack(
-    server: ServerAddr, redis_broker: RedisProcess, settings: Settings, tmp_path: Path
+@contextmanager
+def worker_stack(
+    server: ServerAddr,
+    redis_broker: RedisProcess,
+    settings: Settings,
+    tmp_path: Path,
+    chunk: int = CHUNK,
+    **more: str,
 ) -> Iterator[CeleryWorkerProcess]:
     """Fresh tables on ``server``, this process publishing to the test Redis,
-    and a worker process (prefork, 2 children) consuming from it."""
+    and a worker process (prefork, 2 children) consuming from it. ``more``
+    are further settings, given to this process and the worker alike."""
     prefix = "tw" + uuid.uuid4().hex[:10]
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
     settings.TWITBASE_TABLE_PREFIX = prefix
-    settings.TWITBASE_FANOUT_CHUNK = CHUNK
+    settings.TWITBASE_FANOUT_CHUNK = chunk
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CELERY_BROKER_URL = redis_broker.url
+    for name, value in more.items():
+        setattr(settings, name, int(value))
     reset_pool()
     with connection() as conn:
         create_tables(conn)
@@ -43,8 +52,9 @@ def stack(
         "TWITBASE_HBASE_HOST": server.host,
         "TWITBASE_HBASE_PORT": str(server.port),
         "TWITBASE_TABLE_PREFIX": prefix,
-        "TWITBASE_FANOUT_CHUNK": str(CHUNK),
+        "TWITBASE_FANOUT_CHUNK": str(chunk),
         "CELERY_BROKER_URL": redis_broker.url,
+        **more,
     }
     worker = CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=2).start()
     try:
@@ -54,6 +64,15 @@ def stack(
         with connection() as conn:
             drop_tables(conn)
         reset_pool()
+
+
+@pytest.fixture
+def stack(
+    server: ServerAddr, redis_broker: RedisProcess, settings: Settings, tmp_path: Path
+) -> Iterator[CeleryWorkerProcess]:
+    """Fresh tables on ``server`` and a worker, fanning out CHUNK followers a task."""
+    with worker_stack(server, redis_broker, settings, tmp_path) as worker:
+        yield worker
 
 
 def redis_broker_flush(redis_broker: RedisProcess) -> None:

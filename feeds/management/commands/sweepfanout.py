@@ -1,4 +1,4 @@
-"""``manage.py sweepfanout``: queue again the fan-outs left pending."""
+"""``manage.py sweepfanout``: queue again the fan-outs whose lease expired."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from feeds.services import fanout
 
 class Command(BaseCommand):
     help = (
-        "Queue again every fan-out still marked pending (e.g. posted while the broker "
-        "was down). Idempotent; Celery beat runs the same sweep every minute."
+        "Queue again every pending fan-out whose lease expired (e.g. posted while the "
+        "broker was down, or its worker died). Reads only the index of pending fan-outs. "
+        "Idempotent; Celery beat runs the same sweep every minute."
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -22,9 +23,19 @@ class Command(BaseCommand):
             "--older-than",
             type=float,
             default=settings.TWITBASE_SWEEP_AFTER_S,
-            help="seconds a mark must be old (default TWITBASE_SWEEP_AFTER_S)",
+            help="seconds after its last renewal that a lease expires, doubled for each "
+            "earlier takeover (default TWITBASE_SWEEP_AFTER_S)",
+        )
+        parser.add_argument(
+            "--reindex",
+            action="store_true",
+            help="first rebuild the index of pending fan-outs from a scan of the whole twits "
+            "table (once, after upgrading from a version without the index)",
         )
 
     def handle(self, *args: Any, **o: Any) -> None:
+        if o["reindex"]:
+            n = fanout.reindex_pending()
+            self.stdout.write(f"indexed {n} pending fan-out(s)")
         queued = fanout.sweep_pending(o["older_than"])
         self.stdout.write(f"queued {len(queued)} pending fan-out(s)")

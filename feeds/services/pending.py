@@ -1,0 +1,228 @@
+"""Pending fan-outs: the lease each one runs under, and the index the sweep reads.
+
+The lease. While a twit's fan-out is unfinished, its ``t:fanout`` cell holds
+a lease, ``owner:since:takeovers:queued``: the id its chunk tasks carry, when
+it was taken or last renewed (milliseconds), how often the sweep has taken it
+over, and the highest chunk queued under it. Every change goes through
+checkAndPut on that cell, comparing the whole value, so two sweeps, or a sweep
+and a chunk renewing, cannot both win. A lease expires TWITBASE_SWEEP_AFTER_S
+after ``since``, doubled for each takeover (up to 2**MAX_DOUBLINGS times): a
+fan-out that waits behind a long queue is not queued again every minute, and
+each copy queued meanwhile finds its lease taken over and stops at once.
+``queued`` lets each chunk be queued once per lease: a chunk retried after an
+error does not queue its successor again (and with it a second copy of the
+rest of the chain). The finishing chunk swaps the lease for FINISHED, again by
+checkAndPut, so exactly one chunk records the fan-out as done; then the cell
+is deleted. A checkAndPut that expects a lease never writes to a twit that was
+deleted or finished: the cell it compares is gone.
+
+A chunk renews the lease when it starts and when it queues the next, so one
+chunk must take less than the lease to write (500 rows take well under a
+second). If one ever takes longer, the sweep may start a second copy; the
+writes are idempotent, so that costs work, never correctness.
+
+Written by hand, not taken from a lock library (redis-py's Lock, pottery's
+Redlock): those keep the lock in Redis, the broker, which may be down or lose
+its data while the twit row survives (posting works with the broker down, and
+the sweep must find and lease those twits). The lease lives on the twit row,
+beside the progress it guards, and needs only HBase's own checkAndPut.
+
+The index. ``pendingFanouts`` has one row per unfinished fan-out, keyed like
+the twit. post_twit writes it before the twit row (a crash in between leaves
+an entry without a twit, which the sweep drops, never a pending twit the
+sweep cannot find); the finishing chunk deletes it. The sweep, ``manage.py
+sweepfanout`` and the console read this index and then get the twit rows it
+names, so their cost follows the backlog, not the twits table.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+import happybase
+
+from storage import keys
+from storage.connection import table_name
+from storage.ops import check_and_put
+
+MARK = b"t:fanout"  # on the twit row: the lease, present while the fan-out is unfinished
+FINISHED = b"done"  # the mark's value while the finishing chunk clears it
+INDEX = "pendingFanouts"
+INDEX_AUTHOR = b"p:userid"
+MAX_DOUBLINGS = 4
+# An index entry whose twit has no mark is dropped by the sweep once the twit
+# is this old: younger, post_twit may not have written the twit row yet.
+STALE_AFTER_S = 60
+_GET_BATCH = 1000
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True)
+class Lease:
+    owner: str
+    since: int  # ms: taken or last renewed
+    takeovers: int = 0
+    queued: int = 0  # the highest chunk queued under this lease
+
+    def encode(self) -> bytes:
+        return f"{self.owner}:{self.since}:{self.takeovers}:{self.queued}".encode()
+
+    def expires_at(self, after_s: float) -> float:
+        return self.since + after_s * 1000 * 2 ** min(self.takeovers, MAX_DOUBLINGS)
+
+    def expired(self, after_s: float, now: int) -> bool:
+        return now >= self.expires_at(after_s)
+
+
+def decode(raw: bytes) -> Lease:
+    """The lease in a mark. A mark from before leases ("pending") is a lease
+    nobody holds, expired since 1970: anyone may take it."""
+    try:
+        owner, since, takeovers, queued = raw.decode().split(":")
+        return Lease(owner, int(since), int(takeovers), int(queued))
+    except (UnicodeDecodeError, ValueError):
+        return Lease("", 0, 0)
+
+
+def new_lease(takeovers: int = 0) -> Lease:
+    return Lease(os.urandom(8).hex(), now_ms(), takeovers)
+
+
+def is_open(raw: bytes | None) -> bool:
+    """Whether a mark stands for an unfinished fan-out."""
+    return raw is not None and raw != FINISHED
+
+
+def index_cells(author: str) -> dict[bytes, bytes]:
+    return {INDEX_AUTHOR: author.encode()}
+
+
+def add_to_index(conn: happybase.Connection, twit: bytes, author: str) -> None:
+    conn.table(table_name(INDEX)).put(keys.pending_fanout_key(twit), index_cells(author))
+
+
+def remove_from_index(conn: happybase.Connection, twit: bytes) -> None:
+    conn.table(table_name(INDEX)).delete(keys.pending_fanout_key(twit))
+
+
+def index_keys(conn: happybase.Connection, limit: int | None = None) -> list[bytes]:
+    """Twit keys of the pending fan-outs, in key order (up to ``limit``)."""
+    return [
+        keys.twit_key_from_pending_key(key)
+        for key, _ in conn.table(table_name(INDEX)).scan(
+            filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+            limit=limit,
+            batch_size=min(limit + 1, 1000) if limit else 1000,
+        )
+    ]
+
+
+def marks(conn: happybase.Connection, twits: Iterable[bytes]) -> dict[bytes, bytes]:
+    """The mark of each twit that has one (gets, in batches)."""
+    wanted = list(twits)
+    found: dict[bytes, bytes] = {}
+    t = conn.table(table_name("twits"))
+    for i in range(0, len(wanted), _GET_BATCH):
+        for key, row in t.rows(wanted[i : i + _GET_BATCH], columns=[MARK]):
+            if MARK in row:
+                found[key] = row[MARK]
+    return found
+
+
+def read_mark(conn: happybase.Connection, twit: bytes) -> bytes | None:
+    return conn.table(table_name("twits")).row(twit, columns=[MARK]).get(MARK)
+
+
+def swap(conn: happybase.Connection, twit: bytes, expected: bytes, value: bytes) -> bool:
+    """Replace the mark if it still holds ``expected`` (checkAndPut)."""
+    return check_and_put(conn, table_name("twits"), twit, MARK, expected, MARK, value)
+
+
+def hold(
+    conn: happybase.Connection, twit: bytes, owner: str, raw: bytes | None, renew_s: float
+) -> bool:
+    """Whether ``owner`` still holds the twit's lease, renewing it when it is
+    older than ``renew_s``. ``raw`` is the mark as last read (None: read it).
+
+    False when the lease was taken over, or the fan-out is finished. Chunks of
+    one lease renew it concurrently: a lost checkAndPut reads again and asks
+    whose the lease is now.
+    """
+    while True:
+        if raw is None:
+            raw = read_mark(conn, twit)
+        if not is_open(raw):
+            return False
+        assert raw is not None
+        lease = decode(raw)
+        if lease.owner != owner:
+            return False
+        now = now_ms()
+        if now - lease.since < renew_s * 1000:
+            return True
+        if swap(conn, twit, raw, replace(lease, since=now).encode()):
+            return True
+        raw = None
+
+
+def queue_chunk(conn: happybase.Connection, twit: bytes, owner: str, chunk: int) -> bool | None:
+    """Whether the caller should queue ``chunk`` of the fan-out under ``owner``'s
+    lease: True once per chunk and lease (recorded, and the lease renewed),
+    False if it was queued already, None if the lease is lost."""
+    while True:
+        raw = read_mark(conn, twit)
+        if not is_open(raw):
+            return None
+        assert raw is not None
+        lease = decode(raw)
+        if lease.owner != owner:
+            return None
+        if lease.queued >= chunk:
+            return False
+        if swap(conn, twit, raw, replace(lease, since=now_ms(), queued=chunk).encode()):
+            return True
+
+
+def take(conn: happybase.Connection, twit: bytes) -> Lease | None:
+    """Take the twit's lease whoever holds it (an explicit request to run the
+    fan-out again); None if the fan-out is finished."""
+    while True:
+        raw = read_mark(conn, twit)
+        if not is_open(raw):
+            return None
+        assert raw is not None
+        lease = new_lease(decode(raw).takeovers)
+        if swap(conn, twit, raw, lease.encode()):
+            return lease
+
+
+def take_if_expired(
+    conn: happybase.Connection, twit: bytes, raw: bytes, after_s: float, now: int
+) -> Lease | None:
+    """The sweep's takeover: a new lease if the one in ``raw`` has expired and
+    nobody changed it since it was read; else None."""
+    if not is_open(raw):
+        return None
+    old = decode(raw)
+    if not old.expired(after_s, now):
+        return None
+    lease = new_lease(old.takeovers + 1)
+    return lease if swap(conn, twit, raw, lease.encode()) else None
+
+
+def close(conn: happybase.Connection, twit: bytes) -> bool:
+    """Mark the fan-out finished. True for exactly one caller, whoever holds
+    the lease: all chunks are done, so finishing is right for any of them."""
+    while True:
+        raw = read_mark(conn, twit)
+        if not is_open(raw):
+            return False
+        assert raw is not None
+        if swap(conn, twit, raw, FINISHED):
+            return True
