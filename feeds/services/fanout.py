@@ -165,7 +165,7 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "")
                     conn.table(table_name("celebrities")).put(
                         keys.user_key(author), {b"c:userid": author.encode()}
                     )
-                    twits.put(key, {progress_column(0): b" "})
+                    twits.put(key, {progress_column(0): b" "}, timestamp=_twit_millis(key))
                     metrics.record_rows(conn, written)
                     _finish(conn, key)
                     return ChunkResult(written, None, True)
@@ -197,11 +197,25 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "")
         if not done:
             readers = [edge[keys.MD5_LEN :] for edge in edges[:size]]
             written += _write_stream_rows(conn, key, readers, twits_service.stream_cells(row))
-            twits.put(key, {progress_column(chunk): f"{start} {after}".encode()})
+            twits.put(
+                key,
+                {progress_column(chunk): f"{start} {after}".encode()},
+                timestamp=_twit_millis(key),
+            )
             metrics.record_rows(conn, written)
         if next_unfinished(progress_of(twits.row(key, columns=[b"t"])), 0, "") is None:
             _finish(conn, key)
     return ChunkResult(written, bytes.fromhex(after) if after else None, not after)
+
+
+def _twit_millis(key: bytes) -> int:
+    """The timestamp of a chunk's progress cell: the twit's own time.
+
+    A delete of the twit (a marker at the time of deleting) then hides the
+    cell even when a chunk that read the twit just before writes it just
+    after, so a deleted twit leaves no row of bookkeeping behind.
+    """
+    return keys.split_twit_key(key).millis
 
 
 def _finish(conn: happybase.Connection, key: bytes) -> None:
