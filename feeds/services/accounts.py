@@ -14,7 +14,7 @@ from django.core.validators import validate_email
 from feeds.errors import Conflict, InvalidInput, NotFound
 from feeds.types import Page, User, UserRef, from_millis
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put, decode_count
 
 from ._paging import scan_page
@@ -127,6 +127,7 @@ def _user_from_row(row: dict[bytes, bytes]) -> User | None:
     )
 
 
+@read_only
 def find_user(userid: str) -> User | None:
     if not isinstance(userid, str) or not USERID_RE.fullmatch(userid):
         return None
@@ -148,6 +149,7 @@ def ref(userid: str) -> UserRef:
     return UserRef(user.userid, user.name)
 
 
+@read_only
 def authenticate(userid: str, password: str) -> User | None:
     """The user if the password matches and the account is enabled, else None."""
     if not isinstance(password, str):
@@ -167,6 +169,7 @@ def authenticate(userid: str, password: str) -> User | None:
     return user
 
 
+@read_only
 def list_users(cursor: str | None = None, limit: int = 20) -> Page[User]:
     """Every user, in key (md5) order: stable, not alphabetical."""
     with connection() as conn:

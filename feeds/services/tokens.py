@@ -13,7 +13,7 @@ import time
 from feeds.errors import InvalidInput
 from feeds.types import User
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 
 from . import accounts
 
@@ -37,6 +37,7 @@ def issue_token(userid: object, password: object) -> tuple[str, User] | None:
     return token, user
 
 
+@read_only
 def token_user(token: str) -> User | None:
     """The enabled user a token belongs to, or None."""
     if not token or len(token) > 200:

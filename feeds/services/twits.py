@@ -10,7 +10,7 @@ import happybase
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.types import Page, Twit, from_millis
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once
 
 from . import accounts
@@ -117,6 +117,7 @@ def _key(twit_id: str) -> bytes:
         raise NotFound(f"No twit {twit_id!r}.") from None
 
 
+@read_only
 def get_twit(twit_id: str) -> Twit:
     key = _key(twit_id)
     with connection() as conn:
@@ -147,6 +148,7 @@ def delete_twit(userid: str, twit_id: str) -> None:
         conn.table(table_name("twits")).delete(key)
 
 
+@read_only
 def timeline(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
     """A user's own twits, newest first: one prefix scan of the twits table."""
     user = accounts.get_user(userid)
