@@ -7,9 +7,13 @@ import re
 from pathlib import Path
 
 from django.test import Client
+from selenium.webdriver.chrome.webdriver import WebDriver
+from selenium.webdriver.common.by import By
 
 from feeds import services
 from feeds.types import User
+from tests.browser import UI
+from tests.conftest import register
 from tests.console.conftest import PAGES as CONSOLE_PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,3 +66,28 @@ def test_every_avatar_colour_has_its_class_in_the_stylesheet() -> None:
     assert len(classes) == 36
     for name in classes:
         assert re.search(rf"\.{name} \{{ --hue: \d+; \}}", css), name
+
+
+def test_chromium_blocks_nothing_on_any_page(browser: WebDriver, live_url: str) -> None:
+    """With the policy enforced (DEBUG on, as devstack runs), Chromium logs
+    every blocked script or style; none may be logged, and avatars, coloured
+    by a class now, still have their colour."""
+    register("ben")
+    ui = UI(browser, live_url)
+    ui.open("/")
+    ui.sign_up("ada", "Ada Lovelace")
+    services.set_staff("ada")
+    services.follow("ada", "ben")
+    services.post_twit("ben", "hello")
+    for path in ["/", "/u/ben", "/u/ada/following", "/no/such/page", *CONSOLE_PAGES]:
+        ui.open(path)
+        ui.wait_for("main")
+    ui.open("/")
+    blocked = [
+        entry["message"]
+        for entry in browser.get_log("browser")
+        if "Content Security Policy" in entry["message"]
+    ]
+    assert blocked == []
+    avatar = browser.find_element(By.CSS_SELECTOR, ".avatar")
+    assert avatar.value_of_css_property("background-color") not in ("", "rgba(0, 0, 0, 0)")
