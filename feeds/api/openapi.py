@@ -406,8 +406,9 @@ read may simply be repeated.
 for the next page. It is null on the last page. Cursors are opaque: no page
 repeats or skips an item when new twits arrive meanwhile. A cursor is at most
 MAX_CURSOR_LEN characters; a longer one gets 400 naming `cursor`. A request
-line longer than the web server reads (64 KB for the development server)
-gets 414 before the app sees it.
+line longer than the web server reads gets 414 from the server itself, before
+the app sees it: JSON from the development server (over 64 KB), gunicorn's
+own page from the Docker image (over 4094 bytes).
 """.replace("MAX_CURSOR_LEN", str(MAX_CURSOR_LEN))
 
 SCHEMA: Obj = {

@@ -3,12 +3,15 @@ Retry-After (not 500), and nothing else changes."""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.api import openapi
 from feeds.types import User
+from storage.connection import StorageUnavailable, reset_pool
 from tests.outage import storage_down
 
 from .conftest import Api, error
@@ -61,3 +64,24 @@ def test_the_api_answers_again_once_storage_is_back(as_alice: Api, settings: Set
     with storage_down(settings):
         error(as_alice.get("/api/stream"), 503)
     assert as_alice.get("/api/stream").status_code == 200
+
+
+def test_a_server_that_never_answers_is_a_503_after_the_timeout(
+    api: Api, alice: User, settings: Settings
+) -> None:
+    # A socket that listens but never accepts: connecting succeeds (the
+    # kernel queues it), then no answer comes, as from a hung Thrift server.
+    with socket.create_server(("127.0.0.1", 0)) as hung:
+        port = settings.TWITBASE_HBASE_PORT
+        settings.TWITBASE_HBASE_PORT = hung.getsockname()[1]
+        settings.TWITBASE_HBASE_TIMEOUT_MS = 300
+        reset_pool()
+        try:
+            error(api.get("/api/users/alice"), 503)
+            # Timed out: a read is not run again, which would only double the wait.
+            with pytest.raises(StorageUnavailable) as raised:
+                services.get_user("alice")
+            assert raised.value.timed_out
+        finally:
+            reset_pool()
+            settings.TWITBASE_HBASE_PORT = port

@@ -146,12 +146,17 @@ def runserver(local_twitbase: ServerAddr, tmp_path: Path) -> Iterator[str]:
         yield web.url
 
 
-def fetch(base: str, method: str, target: str) -> tuple[int, dict[str, str], bytes]:
+def fetch(
+    base: str, method: str, target: str, body: bytes | None = None
+) -> tuple[int, dict[str, str], bytes]:
     parts = urlsplit(base)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
     try:
         conn.putrequest(method, target, skip_accept_encoding=True)
-        conn.endheaders()
+        if body is not None:
+            conn.putheader("Content-Type", "application/x-www-form-urlencoded")
+            conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body)
         response = conn.getresponse()
         return response.status, dict(response.getheaders()), response.read()
     finally:
@@ -180,3 +185,14 @@ def test_the_dev_server_sends_no_body_for_head(runserver: str, alice: User) -> N
         status, _, body = fetch(runserver, "HEAD", target)
         assert status == 200, target
         assert body == b"", target
+
+
+def test_the_dev_server_answers_a_10_mb_form_with_the_413_page(runserver: str) -> None:
+    for target in ("/login", "/api/twits"):
+        status, headers, body = fetch(runserver, "POST", target, big_form().encode())
+        assert status == 413, target
+        if target.startswith("/api/"):
+            assert headers["Content-Type"] == "application/json"
+            assert json.loads(body)["error"]
+        else:
+            assert "That was too much to send" in body.decode()
