@@ -196,10 +196,12 @@ def read_only(service: Callable[P, R]) -> Callable[P, R]:
     """Mark a service that only reads: if a connection breaks under it, it
     runs once more, on the fresh connection the pool put in its place.
 
-    Only reads are marked: running a read twice returns what one run would.
-    A write is never retried here, as the server may have applied it before
-    the connection broke; its caller gets the 503 and decides. Nor is a call
-    that timed out: the server is slow or gone, and a second wait helps no one.
+    Only services that make no change at all are marked (no put, delete,
+    counter or queued task, not even a throttle count): running one twice
+    returns what one run would. A write is never retried here, as the server
+    may have applied it before the connection broke; its caller gets the 503
+    and decides. Nor is a call that timed out: the server is slow or gone,
+    and a second wait helps no one.
     """
 
     @functools.wraps(service)

@@ -149,7 +149,6 @@ def ref(userid: str) -> UserRef:
     return UserRef(user.userid, user.name)
 
 
-@read_only
 def authenticate(userid: str, password: str) -> User | None:
     """The user if the password matches and the account is enabled, else None."""
     if not isinstance(password, str):
