@@ -68,16 +68,22 @@ _NETWORK_ERRNOS = {
 class StorageUnavailable(Exception):
     """HBase's Thrift server cannot be reached: the request may succeed later.
 
-    ``timed_out`` says the server did not answer in time (retrying at once
-    would only double the wait); otherwise the connection was refused or
-    broken, and a read may be retried on a fresh one.
+    ``timed_out`` says the server did not answer in time; ``refused`` that
+    no connection could be opened (the server is down). In either case
+    retrying at once would not help. Otherwise an open connection broke, and
+    a read may be retried on the fresh one that replaced it.
     """
 
     retry_after = RETRY_AFTER_S
 
-    def __init__(self, message: str, timed_out: bool = False) -> None:
+    def __init__(self, message: str, timed_out: bool = False, refused: bool = False) -> None:
         super().__init__(message)
         self.timed_out = timed_out
+        self.refused = refused
+
+    @property
+    def retryable(self) -> bool:
+        return not (self.timed_out or self.refused)
 
 
 def is_unreachable(exc: BaseException) -> bool:
@@ -94,6 +100,15 @@ def _timed_out(exc: BaseException) -> bool:
     if isinstance(exc, TimeoutError):
         return True
     return isinstance(exc, TTransportException) and exc.type == TTransportException.TIMED_OUT
+
+
+def _refused(exc: BaseException) -> bool:
+    # thriftpy2 reports any failure to connect as NOT_OPEN. (After a call
+    # fails, happybase's pool reopens the connection at once; if that fails
+    # too, its NOT_OPEN is what arrives here.)
+    if isinstance(exc, ConnectionRefusedError | socket.gaierror):
+        return True
+    return isinstance(exc, TTransportException) and exc.type == TTransportException.NOT_OPEN
 
 
 def table_name(name: str) -> str:
@@ -189,6 +204,7 @@ def connection() -> Iterator[happybase.Connection]:
         raise StorageUnavailable(
             f"HBase at {where} is unreachable: {type(exc).__name__}: {exc}",
             timed_out=_timed_out(exc),
+            refused=_refused(exc),
         ) from exc
 
 
@@ -200,8 +216,8 @@ def read_only(service: Callable[P, R]) -> Callable[P, R]:
     counter or queued task, not even a throttle count): running one twice
     returns what one run would. A write is never retried here, as the server
     may have applied it before the connection broke; its caller gets the 503
-    and decides. Nor is a call that timed out: the server is slow or gone,
-    and a second wait helps no one.
+    and decides. Nor is a call that timed out or could not connect: the
+    server is slow or down, and a second try at once helps no one.
     """
 
     @functools.wraps(service)
@@ -209,7 +225,7 @@ def read_only(service: Callable[P, R]) -> Callable[P, R]:
         try:
             return service(*args, **kwargs)
         except StorageUnavailable as exc:
-            if exc.timed_out:
+            if not exc.retryable:
                 raise
             log.info("retrying %s once on a fresh connection: %s", service.__name__, exc)
             return service(*args, **kwargs)

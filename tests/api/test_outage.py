@@ -53,11 +53,18 @@ def test_every_operation_answers_503_with_retry_after_while_storage_is_down(
     assert services.get_user("alice").following == 0
 
 
-def test_an_anonymous_read_is_503_too(api: Api, alice: User, settings: Settings) -> None:
+def test_an_anonymous_read_is_503_too_and_not_retried(
+    api: Api, alice: User, settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     with storage_down(settings):
         response = api.get("/api/users/alice/twits")
+        with pytest.raises(StorageUnavailable) as raised:
+            services.get_user("alice")
     error(response, 503)
     assert response["Retry-After"]
+    # Nothing listens: a second try at once would be refused as well.
+    assert raised.value.refused and not raised.value.retryable
+    assert "retrying" not in caplog.text
 
 
 def test_the_api_answers_again_once_storage_is_back(as_alice: Api, settings: Settings) -> None:
@@ -81,7 +88,7 @@ def test_a_server_that_never_answers_is_a_503_after_the_timeout(
             # Timed out: a read is not run again, which would only double the wait.
             with pytest.raises(StorageUnavailable) as raised:
                 services.get_user("alice")
-            assert raised.value.timed_out
+            assert raised.value.timed_out and not raised.value.retryable
         finally:
             reset_pool()
             settings.TWITBASE_HBASE_PORT = port
