@@ -80,10 +80,17 @@ def concurrently(calls: list[Callable[[], HttpResponse]]) -> list[HttpResponse]:
         return list(ex.map(lambda call: call(), calls))
 
 
+@pytest.mark.parametrize("retry_reads", [True, False])
 @pytest.mark.parametrize("asked_during_outage", [True, False])
 def test_after_a_kill_9_and_restart_no_request_fails(
-    crashable: Crashable, asked_during_outage: bool
+    crashable: Crashable,
+    asked_during_outage: bool,
+    retry_reads: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    if not retry_reads:
+        # The check before use alone must do: no read is run twice.
+        monkeypatch.setattr(StorageUnavailable, "retryable", property(lambda self: False))
     headers = {"Authorization": f"Bearer {token('alice')}"}
     fill_the_pool()
     crashable.kill()
