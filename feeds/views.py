@@ -33,11 +33,17 @@ SUGGESTIONS = 5
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when HBase answers, 503 otherwise: for load balancers and devstack."""
+    """200 when HBase and the broker answer, else 503 naming what is down:
+    for load balancers, docker-compose and devstack."""
     h = services.health()
     return JsonResponse(
-        {"hbase": "ok" if h.hbase_ok else "down", "tables": h.tables, "detail": h.detail},
-        status=200 if h.hbase_ok else 503,
+        {
+            "status": "ok" if h.ok else "down",
+            "down": h.down,
+            "storage": {"ok": h.storage.ok, "detail": h.storage.detail, "tables": h.tables},
+            "broker": {"ok": h.broker.ok, "detail": h.broker.detail},
+        },
+        status=200 if h.ok else 503,
     )
 
 

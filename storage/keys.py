@@ -232,6 +232,12 @@ def twit_key_from_id(tid: str) -> bytes:
     return bytes.fromhex(tid)
 
 
+# The longest cursor accepted: base64 of a 192-byte key, four times the
+# longest key a list pages (a stream row, 44 bytes). A longer one is refused
+# before it is decoded.
+MAX_CURSOR_LEN = 256
+
+
 def encode_cursor(last_key: bytes) -> str:
     """An opaque cursor naming the last row of a page (URL-safe, no padding)."""
     return base64.urlsafe_b64encode(last_key).rstrip(b"=").decode("ascii")
@@ -240,6 +246,8 @@ def encode_cursor(last_key: bytes) -> str:
 def decode_cursor(cursor: str, prefix: bytes, key_len: int | None) -> bytes:
     """The last row key a cursor names; it must lie in the list it pages
     (start with ``prefix``, and be ``key_len`` long unless that is None)."""
+    if len(cursor) > MAX_CURSOR_LEN:
+        raise BadKey(f"cursor longer than {MAX_CURSOR_LEN} characters")
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
     except (binascii.Error, ValueError):

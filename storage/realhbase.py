@@ -504,7 +504,11 @@ class RealHBase:
         cp = classpath(self.conf_dir)
         _running.add(self)
         self._spawn(java, "master", cp, self._master_heap, [MASTER_CLASS, "start"])
-        thrift_args = [
+        self._spawn(java, "thrift", cp, self._thrift_heap, self._thrift_main())
+        self._wait_ready(deadline)
+
+    def _thrift_main(self) -> list[str]:
+        return [
             THRIFT_CLASS,
             "-threadpool",
             "-b",
@@ -515,8 +519,6 @@ class RealHBase:
             "-1",
             "start",
         ]
-        self._spawn(java, "thrift", cp, self._thrift_heap, thrift_args)
-        self._wait_ready(deadline)
 
     def stop(self, grace: float = STOP_GRACE_SECONDS) -> None:
         """Stop the Thrift server, then HBase; idempotent.
@@ -529,6 +531,28 @@ class RealHBase:
         """
         with self._lock:
             self._stop_locked(graceful=True, grace=grace)
+
+    def kill_thrift(self) -> None:
+        """SIGKILL the Thrift server's JVM, as a crash would; HBase runs on."""
+        with self._lock:
+            for jvm in [j for j in self._jvms if j.name == "thrift"]:
+                _killpg(jvm.proc.pid, signal.SIGKILL)
+                jvm.proc.wait(timeout=10)
+                self._jvms.remove(jvm)
+            self._log("realhbase: killed the thrift JVM")
+
+    def start_thrift(self, timeout: float = 120.0) -> None:
+        """Start the Thrift server again, on the same port, after
+        :meth:`kill_thrift`; block until it answers."""
+        with self._lock:
+            if any(j.name == "thrift" for j in self._jvms):
+                raise RealHBaseError("the Thrift server is running")
+            out = self.log_dir / "thrift.out"
+            if out.exists():  # keep what the killed JVM printed
+                out.replace(out.with_name("thrift.out.prev"))
+            cp = classpath(self.conf_dir)
+            self._spawn(find_java(), "thrift", cp, self._thrift_heap, self._thrift_main())
+            self._wait_ready(time.monotonic() + timeout)
 
     def __enter__(self) -> RealHBase:
         if not self._jvms:

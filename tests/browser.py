@@ -85,6 +85,8 @@ def chromium(tmp_path: Path) -> Iterator[WebDriver]:
         f"--user-data-dir={tmp_path / 'chromium-profile'}",
     ):
         options.add_argument(arg)
+    # The console log, where Chromium reports what the Content-Security-Policy blocked.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
     driver.set_page_load_timeout(30)
     try:

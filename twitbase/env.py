@@ -70,3 +70,17 @@ def env_choice(name: str, default: str, choices: Sequence[str]) -> str:
     if value not in choices:
         raise ImproperlyConfigured(f"{name}={value!r} is not one of: {', '.join(choices)}")
     return value
+
+
+def env_header(name: str) -> tuple[str, str] | None:
+    """An HTTP header and value, written ``Header-Name: value``, as Django's
+    SECURE_PROXY_SSL_HEADER wants it (``("HTTP_HEADER_NAME", "value")``)."""
+    value = _raw(name)
+    if value is None:
+        return None
+    header, sep, expected = (part.strip() for part in value.partition(":"))
+    if not sep or not header or not expected or not all(c.isalnum() or c == "-" for c in header):
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not a header and value; write it as 'X-Forwarded-Proto: https'"
+        )
+    return "HTTP_" + header.upper().replace("-", "_"), expected

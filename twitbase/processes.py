@@ -8,6 +8,7 @@ provides everything it needs.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -215,7 +216,7 @@ class CeleryWorkerProcess:
 
 class WebServerProcess:
     """``manage.py runserver`` (no reloader) with its own environment; ready
-    once /healthz answers 200."""
+    once /healthz says storage answers (200, or 503 for the broker alone)."""
 
     def __init__(
         self, env: dict[str, str], log: Path, host: str = "127.0.0.1", port: int = 0
@@ -255,9 +256,14 @@ class WebServerProcess:
             if self.proc.poll() is not None:
                 raise ProcessError(f"the web server exited:\n{_tail(self.log)}")
             try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as resp:
+                with urllib.request.urlopen(f"{self.url}/healthz", timeout=5) as resp:
                     if resp.status == 200:
                         return self
+            except urllib.error.HTTPError as exc:
+                # 503 with only the broker down: the site serves (posting
+                # falls back), so the web server is up.
+                if exc.code == 503 and json.loads(exc.read()).get("down") == ["broker"]:
+                    return self
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             time.sleep(0.2)

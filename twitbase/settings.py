@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_choice, env_int, env_list, env_str
+from .env import env_bool, env_choice, env_header, env_int, env_list, env_str
 from .secret_key import data_dir_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -33,14 +33,19 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::
 INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
-    "django.contrib.staticfiles",
+    # Before staticfiles: feeds' runserver (JSON errors for /api/) wins.
     "storage",
     "feeds",
     "worker",
+    "django.contrib.staticfiles",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Inside the two above, so that its 413 and 503 answers carry their headers.
+    "feeds.failures.FailureMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -52,8 +57,6 @@ MIDDLEWARE = [
 # No SQL database: sessions live in signed cookies, messages in cookies too.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_HTTPONLY = True
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 LOGIN_URL = "login"
 
@@ -103,6 +106,39 @@ if not DEBUG:
     # STATIC_ROOT (collectstatic); in development runserver serves them.
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
 
+# -- Security -------------------------------------------------------------------
+# Production (DJANGO_DEBUG=0) defaults pass `manage.py check --deploy` with no
+# warning; each can be changed for a deployment that needs it.
+# Cookies (session, CSRF, messages) only over HTTPS.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
+# Redirect http:// to https://, except the health check (probes speak plain HTTP).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Behind a TLS-terminating proxy: the header (and value) that says the
+# client's request was HTTPS, e.g. "X-Forwarded-Proto: https". Set it only
+# if the proxy always sets or strips that header.
+SECURE_PROXY_SSL_HEADER = env_header("DJANGO_SECURE_PROXY_SSL_HEADER")
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+# Request bodies larger than this get 413 before they are read (feeds.failures).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440, minimum=1024)
+# Content-Security-Policy (django-csp), enforced with DEBUG on too, so that
+# development shows what production would block. No inline script or style
+# anywhere: every script and stylesheet is a static file of this site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 # -- HBase ---------------------------------------------------------------------
 # The Thrift1 server to talk to: the local HBase server (`manage.py localhbase`)
 # or a real HBase ThriftServer. Both speak the same API.
@@ -136,6 +172,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # with acks_late: a worker holds one task
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 2, "socket_connect_timeout": 2}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+# Beat writes its schedule file after every task it sends, so the file's age
+# tells a healthcheck whether beat is still ticking (docker-compose.yml).
+CELERY_BEAT_SYNC_EVERY = 1
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-fanouts": {"task": "worker.tasks.sweep_pending_fanouts", "schedule": 60.0},
 }

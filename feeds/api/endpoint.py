@@ -23,9 +23,11 @@ from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from feeds import services
+from feeds import failures, services
 from feeds.errors import InvalidInput, ServiceError
 from feeds.types import User
+from storage.connection import is_unreachable
+from storage.keys import MAX_CURSOR_LEN
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +79,10 @@ def _answer(request: HttpRequest, handler: Handler, kwargs: dict[str, Any]) -> H
     except SuspiciousOperation:
         # Django's other request limits (too many query parameters, ...).
         return error_response(ApiError(400, "The request is malformed or too large."))
-    except Exception:
+    except Exception as exc:
+        if is_unreachable(exc):
+            log.warning("API request %s %s: %s", request.method, request.path, exc)
+            return failures.storage_unavailable(request, failures.as_unavailable(exc))
         # An API client always gets JSON; the traceback goes to the log.
         log.exception("API request %s %s failed", request.method, request.path)
         return error_response(ApiError(500, "Internal server error."))
@@ -86,10 +91,13 @@ def _answer(request: HttpRequest, handler: Handler, kwargs: dict[str, Any]) -> H
 def endpoint(**handlers: Handler) -> View:
     """A view that sends each method (``GET=handler``, ...) to its handler.
 
-    Other methods get 405 with an ``Allow`` header. A handler receives the
+    HEAD goes wherever GET does (the server sends the headers only). Other
+    methods get 405 with an ``Allow`` header. A handler receives the
     request and the URL's parameters, and either returns a response or
     raises a :class:`ServiceError`, which becomes the JSON error response.
     """
+    if "GET" in handlers:
+        handlers.setdefault("HEAD", handlers["GET"])
     allow = ", ".join(sorted(handlers))
 
     def method_not_allowed(request: HttpRequest, **kwargs: Any) -> HttpResponse:
@@ -166,15 +174,22 @@ def string(body: dict[str, Any], name: str) -> str:
 
 
 def page_args(request: HttpRequest) -> tuple[str | None, int]:
-    """The ``cursor`` (opaque; the services check it) and ``limit`` (1 to
-    100, default 20) query parameters of a list."""
+    """The ``cursor`` (opaque, at most MAX_CURSOR_LEN characters; the
+    services check the rest) and ``limit`` (1 to 100, default 20) query
+    parameters of a list."""
     raw = request.GET.get("limit")
     limit = DEFAULT_LIMIT
     if raw is not None:
         limit = int(raw) if _LIMIT_RE.fullmatch(raw) else 0
         if not 1 <= limit <= MAX_LIMIT:
             raise InvalidInput("limit", f"limit must be a whole number from 1 to {MAX_LIMIT}.")
-    return request.GET.get("cursor") or None, limit
+    cursor = request.GET.get("cursor") or None
+    if cursor is not None and len(cursor) > MAX_CURSOR_LEN:
+        raise InvalidInput(
+            "cursor",
+            f"cursor is at most {MAX_CURSOR_LEN} characters: pass back a next_cursor as it came.",
+        )
+    return cursor, limit
 
 
 # -- output ------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from storage.keys import MAX_CURSOR_LEN
+
 from .endpoint import DEFAULT_LIMIT, MAX_LIMIT
 
 USERID_PATTERN = "^[A-Za-z0-9_]{3,20}$"
@@ -52,6 +54,7 @@ _ERRORS = {
         "Over the per-user posting limit, or too many failed log-ins for the account "
         "or from the client's address; retry after Retry-After seconds.",
     ),
+    503: ("ServiceUnavailable", "Storage cannot be reached; retry after Retry-After seconds."),
 }
 
 
@@ -70,7 +73,8 @@ def _operation(
         op["parameters"] = [_ref("parameters", p) for p in parameters]
     if body is not None:
         op["requestBody"] = body
-    all_errors = sorted({*errors, *((401,) if auth else ()), *((413,) if body else ())})
+    # Any operation may meet a storage outage.
+    all_errors = sorted({*errors, 503, *((401,) if auth else ()), *((413,) if body else ())})
     op["responses"] = {
         **responses,
         **{str(code): _ref("responses", _ERRORS[code][0]) for code in all_errors},
@@ -237,7 +241,7 @@ PARAMETERS: Obj = {
         "name": "cursor",
         "in": "query",
         "description": "The `next_cursor` of the previous page; omit for the first page.",
-        "schema": {"type": "string"},
+        "schema": {"type": "string", "maxLength": MAX_CURSOR_LEN},
     },
 }
 
@@ -251,6 +255,13 @@ RESPONSES["Unauthorized"]["headers"] = {
 RESPONSES["TooManyRequests"]["headers"] = {
     "Retry-After": {
         "description": "Seconds until posting or logging in is allowed again.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    }
+}
+RESPONSES["ServiceUnavailable"]["headers"] = {
+    "Retry-After": {
+        "description": "Seconds to wait before trying again.",
         "required": True,
         "schema": {"type": "integer", "minimum": 1},
     }
@@ -429,16 +440,23 @@ and per client address: 429 with Retry-After.
 
 **Errors.** Every error is a JSON object `{"error": message}`, with `"field"`
 naming the input to blame when there is one. Methods an endpoint does not
-support get 405 with an `Allow` header; URLs under /api/ that name no
-endpoint get 404.
+support get 405 with an `Allow` header; HEAD works wherever GET does. URLs
+under /api/ that name no endpoint get 404. A body larger than the server
+takes gets 413. When storage cannot be reached, every operation answers 503
+with `Retry-After`: nothing was changed unless the answer says so, and a
+read may simply be repeated.
 
 **Times** are ISO 8601 in UTC to the millisecond, ending in `Z`.
 
 **Lists** take `limit` (1 to 100, default 20) and `cursor`, and return
 `{"items": [...], "next_cursor": ...}`; pass `next_cursor` back as `cursor`
 for the next page. It is null on the last page. Cursors are opaque: no page
-repeats or skips an item when new twits arrive meanwhile.
-"""
+repeats or skips an item when new twits arrive meanwhile. A cursor is at most
+MAX_CURSOR_LEN characters; a longer one gets 400 naming `cursor`. A request
+line longer than the web server reads gets 414 from the server itself, before
+the app sees it: JSON from the development server (over 64 KB), gunicorn's
+own page from the Docker image (over 4094 bytes).
+""".replace("MAX_CURSOR_LEN", str(MAX_CURSOR_LEN))
 
 SCHEMA: Obj = {
     "openapi": "3.0.3",

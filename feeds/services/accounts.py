@@ -22,7 +22,7 @@ from django.core.validators import validate_email
 from feeds.errors import Conflict, Forbidden, InvalidInput, NotFound, Suspended
 from feeds.types import Page, User, UserRef, from_millis
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put, decode_count
 
 from . import ratelimit
@@ -174,6 +174,7 @@ def _user_from_row(row: dict[bytes, bytes]) -> User | None:
     )
 
 
+@read_only
 def find_user(userid: str) -> User | None:
     if not isinstance(userid, str) or not USERID_RE.fullmatch(userid):
         return None
@@ -292,6 +293,7 @@ def bump_generation(userid: str) -> int:
         return int(conn.table(table_name("users")).counter_inc(keys.user_key(userid), AUTHGEN))
 
 
+@read_only
 def list_users(cursor: str | None = None, limit: int = 20) -> Page[User]:
     """Every user, in key (md5) order: stable, not alphabetical."""
     with connection() as conn:

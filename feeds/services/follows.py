@@ -10,7 +10,7 @@ import happybase
 from feeds.errors import InvalidInput, Suspended
 from feeds.types import Page, UserRef
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, check_and_put
 
 from . import accounts
@@ -132,6 +132,7 @@ def unfollow(follower: str, followed: str) -> bool:
     return True
 
 
+@read_only
 def is_following(follower: str, followed: str) -> bool:
     with connection() as conn:
         row = conn.table(table_name("follows")).row(
@@ -146,6 +147,7 @@ def _ref(key: bytes, row: dict[bytes, bytes]) -> UserRef | None:
     return UserRef(row[USERID].decode(), row.get(NAME, row[USERID]).decode())
 
 
+@read_only
 def _edges(table: str, userid: str, cursor: str | None, limit: int) -> Page[UserRef]:
     """One page of a user's edges in ``table``: a prefix scan, no per-user reads."""
     user = accounts.get_user(userid)
@@ -170,6 +172,7 @@ def following(userid: str, cursor: str | None = None, limit: int = 20) -> Page[U
     return _edges("follows", userid, cursor, limit)
 
 
+@read_only
 def suggest_follows(userid: str, limit: int = 5) -> list[accounts.User]:
     """A few enabled users, other than ``userid``, whom it does not follow yet.
 

@@ -6,7 +6,7 @@ import happybase
 
 from feeds.types import Page, Twit, from_millis
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 
 from . import accounts
 from ._paging import check_limit, scan_page, start_row
@@ -40,6 +40,7 @@ def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
     return [c for c in celebs if keys.user_hash(c) in followed]
 
 
+@read_only
 def home_stream(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
     """The reader's stream (see :func:`_stream_page`) without the twits of
     suspended (disabled) authors: their rows stay, hidden while they are

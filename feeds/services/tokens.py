@@ -26,7 +26,7 @@ import time
 
 from feeds.types import User
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put
 
 from . import accounts
@@ -69,6 +69,7 @@ def start_session(user: User) -> str:
     return _issue(user, b"web")
 
 
+@read_only
 def token_user(token: str) -> User | None:
     """The enabled user an API token belongs to, or None if it was revoked,
     is of an old generation, or its user is disabled."""

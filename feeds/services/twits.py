@@ -10,7 +10,7 @@ import happybase
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.types import Page, Twit, from_millis
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once
 
 from . import accounts, pending
@@ -122,6 +122,7 @@ def _key(twit_id: str) -> bytes:
         raise NotFound(f"No twit {twit_id!r}.") from None
 
 
+@read_only
 def get_twit(twit_id: str) -> Twit:
     key = _key(twit_id)
     with connection() as conn:
@@ -165,6 +166,7 @@ def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     return twit_from_row(key, row) if TEXT in row else None
 
 
+@read_only
 def timeline(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
     """A user's own twits, newest first: one prefix scan of the twits table."""
     user = accounts.get_user(userid)

@@ -40,6 +40,18 @@ def hue(userid: str) -> int:
     return int.from_bytes(hashlib.md5(userid.lower().encode()).digest()[:2], "big") % 360
 
 
+# Avatar colours come in steps of this many degrees: one CSS class each
+# (.hue-0 to .hue-35 in site.css), as the Content-Security-Policy forbids
+# inline style attributes.
+HUE_STEP = 10
+
+
+@register.filter
+def hue_class(userid: str) -> str:
+    """The avatar colour class of ``userid``: "hue-0" to "hue-35"."""
+    return f"hue-{hue(userid) // HUE_STEP}"
+
+
 @register.filter
 def duration(seconds: float) -> str:
     """A span of time, short: "0.4 s", "42 s", "5 min", "3 h 5 min", "2 days"."""

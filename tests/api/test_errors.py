@@ -87,13 +87,13 @@ def test_too_many_query_parameters_is_400(api: Api, alice: User) -> None:
     [
         ("GET", "/api/login", "POST"),
         ("GET", "/api/twits", "POST"),
-        ("PATCH", "/api/twits/" + "0" * 56, "DELETE, GET"),
-        ("POST", "/api/users/alice", "GET"),
+        ("PATCH", "/api/twits/" + "0" * 56, "DELETE, GET, HEAD"),
+        ("POST", "/api/users/alice", "GET, HEAD"),
         ("GET", "/api/follows/alice", "DELETE, PUT"),
-        ("POST", "/api/stream", "GET"),
-        ("DELETE", "/api/schema", "GET"),
+        ("POST", "/api/stream", "GET, HEAD"),
+        ("DELETE", "/api/schema", "GET, HEAD"),
         ("OPTIONS", "/api/users", "POST"),
-        ("HEAD", "/api/users/alice", "GET"),
+        ("HEAD", "/api/follows/alice", "DELETE, PUT"),
     ],
 )
 def test_wrong_methods_are_405_with_allow(api: Api, method: str, path: str, allow: str) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from twitbase.env import env_bool, env_choice, env_int, env_list, env_str
+from twitbase.env import env_bool, env_choice, env_header, env_int, env_list, env_str
 
 
 def test_unset_and_empty_variables_give_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,3 +58,19 @@ def test_settings_refuse_to_start_without_a_secret_key_in_production() -> None:
     )
     assert proc.returncode != 0
     assert "DJANGO_SECRET_KEY is not set" in proc.stderr
+
+
+def test_a_proxy_header_is_read_as_django_wants_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TB_X", raising=False)
+    assert env_header("TB_X") is None
+    monkeypatch.setenv("TB_X", " X-Forwarded-Proto:  https ")
+    assert env_header("TB_X") == ("HTTP_X_FORWARDED_PROTO", "https")
+
+
+@pytest.mark.parametrize("value", ["X-Forwarded-Proto", "X-Forwarded-Proto:", ": https", "X Y: z"])
+def test_a_malformed_proxy_header_names_the_variable(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("TB_X", value)
+    with pytest.raises(ImproperlyConfigured, match="TB_X"):
+        env_header("TB_X")
