@@ -112,8 +112,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # with acks_late: a worker holds one task
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 2, "socket_connect_timeout": 2}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+# How often Celery beat runs the pending fan-out sweep (tests set it short).
+TWITBASE_SWEEP_EVERY_S = env_int("TWITBASE_SWEEP_EVERY_S", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-pending-fanouts": {"task": "worker.tasks.sweep_pending_fanouts", "schedule": 60.0},
+    "sweep-pending-fanouts": {
+        "task": "worker.tasks.sweep_pending_fanouts",
+        "schedule": float(TWITBASE_SWEEP_EVERY_S),
+    },
 }
 
 # -- Fan-out ----------------------------------------------------------------------
