@@ -107,7 +107,7 @@ class DevStack:
             hbase,
         )
         self._say("devstack: starting Redis (the Celery broker, append-only file in the data)")
-        redis = RedisProcess(self.data / "redis").start()
+        redis = RedisProcess(self.data / "redis", env=common).start()
         self._add("Redis broker", f"{redis.url}  log {redis.log}", redis)
         env = {
             **common,

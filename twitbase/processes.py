@@ -219,9 +219,15 @@ class RedisProcess(ChildProcess):
 
     what = "redis-server"
 
-    def __init__(self, workdir: Path, port: int = 0, persist: bool = True) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        port: int = 0,
+        persist: bool = True,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.workdir = Path(workdir)
-        super().__init__(self.workdir / "redis.log")
+        super().__init__(self.workdir / "redis.log", env)
         self.port = port or free_port()
         self.persist = persist
 
