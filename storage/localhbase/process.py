@@ -88,6 +88,7 @@ class LocalHBaseProcess:
 
     def start(self, timeout: float = 30.0) -> LocalHBaseProcess:
         self.data.parent.mkdir(parents=True, exist_ok=True)
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
         fd, ready_name = tempfile.mkstemp(prefix="localhbase-", suffix=".ready")
         os.close(fd)
         ready = Path(ready_name)

@@ -70,8 +70,15 @@ def stream_ids(base: str, token: str) -> set[str]:
         cursor = f"&cursor={page.body['next_cursor']}"
 
 
-def eventually(check: Callable[[], bool], timeout: float, what: str, every: float = 0.25) -> float:
-    """Poll ``check`` until true; the seconds it took. Fails saying what, after ``timeout``."""
+def eventually(
+    check: Callable[[], bool],
+    timeout: float,
+    what: str,
+    every: float = 0.25,
+    detail: Callable[[], str] = lambda: "",
+) -> float:
+    """Poll ``check`` until true; the seconds it took. Fails saying what (and
+    ``detail()``) after ``timeout``."""
     start = time.monotonic()
     while True:
         try:
@@ -80,5 +87,5 @@ def eventually(check: Callable[[], bool], timeout: float, what: str, every: floa
         except OSError:
             pass  # a part is still coming back
         if time.monotonic() - start > timeout:
-            raise AssertionError(f"not within {timeout}s: {what}")
+            raise AssertionError(f"not within {timeout}s: {what} {detail()}")
         time.sleep(every)
