@@ -99,7 +99,9 @@ def test_worker_killed_mid_fanout_of_a_large_account_loses_nothing(
         ref.twits[twit.id] = star
 
     # Mid-fan-out: some fans have rows, some twits are still pending.
-    eventually(lambda: faultstack.stream_rows() - base >= 5 + 2 * CHUNK, 60, "fan-out to start")
+    eventually(
+        lambda: faultstack.stream_rows() - base >= 30 * CHUNK, 60, "fan-out to start", every=0.05
+    )
     worker.kill()
     killed_at = time.monotonic()
     written, pending = faultstack.stream_rows() - base, faultstack.pending_fanouts()
