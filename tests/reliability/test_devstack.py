@@ -169,7 +169,7 @@ def test_devstack_restarts_a_killed_part_and_loses_no_twit(
     devstack.wait_for_line("the Redis broker is back", after=mark, timeout=120)
     assert devstack.parts()["redis"].pid != before["redis"].pid
     assert broker.ping()  # on the same port
-    reaches_bob(while_down, "a twit posted while Redis was down, swept after")
+    swept_s = reaches_bob(while_down, "a twit posted while Redis was down, swept after")
 
     # The local HBase server: killed; the web keeps answering meanwhile.
     before = devstack.parts()
@@ -201,6 +201,10 @@ def test_devstack_restarts_a_killed_part_and_loses_no_twit(
     assert (logs / "worker.log").read_text().count(" ready.") >= 2
     assert (logs / "localhbase.log").read_text().count("localhbase ready on") >= 2
     assert (data / "redis" / "redis.log").read_text().count("Ready to accept connections") >= 2
+
+    back = [line.split(": ", 1)[1] for line in devstack.lines if " is back " in line]
+    print(f"\nreliability devstack: {'; '.join(back)}; the twit posted while Redis was down "
+          f"reached bob {swept_s:.1f}s after Redis was back")
 
     # Ctrl-C stops everything, in reverse order.
     children = list(devstack.parts().values())

@@ -179,7 +179,7 @@ def test_redis_killed_with_work_queued_loses_no_task(faultstack: FaultStack) -> 
     rows = check_truth(ref, readers)
     print(
         f"\nreliability (b) Redis kill -9: {queued} tasks queued survived the restart "
-        f"({restart_s:.1f}s down); applied {settle_s:.1f}s after a worker started; "
+        f"({restart_s:.2f}s down); applied {settle_s:.2f}s after a worker started; "
         f"a twit posted while Redis was down reached every fan after one sweep; "
         f"{rows} stream rows of {len(readers)} readers checked"
     )
