@@ -188,8 +188,7 @@ class DevStack:
                 down = part.up_since - (part.down_since or now)
                 part.due = part.down_since = None
                 self._say(
-                    f"devstack: the {part.name} is back (restart {part.restarts}, "
-                    f"down {down:.1f}s)"
+                    f"devstack: the {part.name} is back (restart {part.restarts}, down {down:.1f}s)"
                 )
 
     def wait(self) -> None:

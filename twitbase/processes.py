@@ -30,6 +30,7 @@ from types import TracebackType
 from typing import Any, Self
 
 import mirakuru
+from mirakuru.exceptions import ProcessFinishedWithError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -194,7 +195,7 @@ class ChildProcess:
         self.executor._timeout = self.stop_timeout
         try:
             self.executor.stop()
-        except mirakuru.ProcessFinishedWithError as exc:
+        except ProcessFinishedWithError as exc:
             self.returncode = exc.exit_code
 
     def __enter__(self) -> Self:

@@ -20,6 +20,7 @@ from typing import Any
 
 import happybase
 import mirakuru
+from mirakuru.exceptions import ProcessFinishedWithError
 
 
 class ServerStartError(RuntimeError):
@@ -161,7 +162,7 @@ class LocalHBaseProcess:
         self.executor._timeout = timeout
         try:
             self.executor.stop()
-        except mirakuru.ProcessFinishedWithError as exc:
+        except ProcessFinishedWithError as exc:
             self.returncode = exc.exit_code
 
     def __enter__(self) -> LocalHBaseProcess:

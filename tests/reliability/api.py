@@ -49,8 +49,12 @@ def sign_up(base: str, userid: str) -> str:
         base,
         "POST",
         "/api/users",
-        {"userid": userid, "name": userid.title(), "email": f"{userid}@example.com",
-         "password": PASSWORD},
+        {
+            "userid": userid,
+            "name": userid.title(),
+            "email": f"{userid}@example.com",
+            "password": PASSWORD,
+        },
     )
     assert made.status == 201, made
     login = call(base, "POST", "/api/login", {"userid": userid, "password": PASSWORD})

@@ -66,9 +66,7 @@ class FaultStack:
         """Twits still carrying the pending-fan-out mark."""
         conn = happybase.Connection(self.hbase.host, self.hbase.port)
         try:
-            return sum(
-                1 for _ in conn.table(table_name("twits")).scan(columns=[b"t:fanout"])
-            )
+            return sum(1 for _ in conn.table(table_name("twits")).scan(columns=[b"t:fanout"]))
         finally:
             conn.close()
 

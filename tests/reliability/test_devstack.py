@@ -47,8 +47,17 @@ class DevstackRun:
             "TWITBASE_SWEEP_EVERY_S": "2",
         }
         self.proc = subprocess.Popen(
-            [sys.executable, "manage.py", "devstack", "--port", str(port), "--data", str(data),
-             "--backoff", str(BACKOFF_S)],
+            [
+                sys.executable,
+                "manage.py",
+                "devstack",
+                "--port",
+                str(port),
+                "--data",
+                str(data),
+                "--backoff",
+                str(BACKOFF_S),
+            ],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -203,8 +212,10 @@ def test_devstack_restarts_a_killed_part_and_loses_no_twit(
     assert (data / "redis" / "redis.log").read_text().count("Ready to accept connections") >= 2
 
     back = [line.split(": ", 1)[1] for line in devstack.lines if " is back " in line]
-    print(f"\nreliability devstack: {'; '.join(back)}; the twit posted while Redis was down "
-          f"reached bob {swept_s:.1f}s after Redis was back")
+    print(
+        f"\nreliability devstack: {'; '.join(back)}; the twit posted while Redis was down "
+        f"reached bob {swept_s:.1f}s after Redis was back"
+    )
 
     # Ctrl-C stops everything, in reverse order.
     children = list(devstack.parts().values())

@@ -197,11 +197,11 @@ def test_hbase_killed_under_load_loses_nothing_acknowledged(faultstack: FaultSta
     failures: list[str] = []
     extra_posts: dict[str, int] = {u: 0 for u in users}
 
-    def retried(op: Callable[[], T]) -> T:
+    def retried(op: Callable[..., T], *args: str) -> T:
         deadline = time.monotonic() + 60
         while True:
             try:
-                return op()
+                return op(*args)
             except Exception as exc:
                 with lock:
                     failures.append(type(exc).__name__)
@@ -217,17 +217,17 @@ def test_hbase_killed_under_load_loses_nothing_acknowledged(faultstack: FaultSta
             action = rng.choice(["post", "follow", "follow", "unfollow"])
             if action == "post":
                 before = len(failures)
-                twit = retried(lambda: services.post_twit(actor, f"{actor} says {rng.random()}"))
+                twit = retried(services.post_twit, actor, f"{actor} says {rng.random()}")
                 with lock:
                     ref.twits[twit.id] = actor
                     # A failed attempt may have stored its twit all the same.
                     extra_posts[actor] += len(failures) - before
             elif action == "follow":
-                retried(lambda: services.follow(actor, other))
+                retried(services.follow, actor, other)
                 with lock:  # each follower's pairs belong to one thread: ordered
                     ref.follows.add((actor, other))
             else:
-                retried(lambda: services.unfollow(actor, other))
+                retried(services.unfollow, actor, other)
                 with lock:
                     ref.follows.discard((actor, other))
 

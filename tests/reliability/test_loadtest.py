@@ -17,9 +17,25 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_locustfile_runs_without_a_failed_request(live_url: str, tmp_path: Path) -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "locust", "-f", str(ROOT / "loadtest" / "locustfile.py"),
-         "--headless", "-u", "3", "-r", "3", "-t", "10s", "--host", live_url,
-         "--csv", str(tmp_path / "run"), "--only-summary"],
+        [
+            sys.executable,
+            "-m",
+            "locust",
+            "-f",
+            str(ROOT / "loadtest" / "locustfile.py"),
+            "--headless",
+            "-u",
+            "3",
+            "-r",
+            "3",
+            "-t",
+            "10s",
+            "--host",
+            live_url,
+            "--csv",
+            str(tmp_path / "run"),
+            "--only-summary",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
