@@ -28,7 +28,7 @@ from tests.reliability.api import call, eventually, sign_up, stream_ids
 from twitbase.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-BACKOFF_S = 5  # long enough to post a twit while Redis is down
+BACKOFF_S = 8  # long enough to post a twit while Redis is down, even on a busy CI
 PART_MARKS = {
     "hbase": "storage.localhbase",
     "redis": "redis-server",
