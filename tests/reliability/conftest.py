@@ -62,6 +62,12 @@ class FaultStack:
 
         return int(redis.Redis.from_url(self.redis.url).llen("celery"))
 
+    def unacked(self) -> int:
+        """Tasks a worker took and has not acknowledged (kombu's Redis transport)."""
+        import redis
+
+        return int(redis.Redis.from_url(self.redis.url).hlen("unacked"))
+
     def pending_fanouts(self) -> int:
         """Twits still carrying the pending-fan-out mark."""
         conn = happybase.Connection(self.hbase.host, self.hbase.port)

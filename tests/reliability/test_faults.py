@@ -19,6 +19,7 @@ from typing import TypeVar
 from feeds import services
 from feeds.services import fanout
 from feeds.types import Page
+from storage.connection import reset_pool
 from tests.reliability.api import eventually
 from tests.reliability.conftest import CHUNK, FaultStack
 from tests.services.test_model import Reference, all_pages
@@ -46,7 +47,10 @@ def stream_diff(ref: Reference, readers: list[str]) -> str:
     for u in readers:
         got, want = home(u), ref.home(u)
         if got != want:
-            wrong.append(f"{u}: missing {sorted(want - got)}, extra {sorted(got - want)}")
+            missing, extra = sorted(want - got), sorted(got - want)
+            wrong.append(
+                f"{u}: {len(missing)} missing {missing[:3]}, {len(extra)} extra {extra[:3]}"
+            )
     return f"({len(wrong)} streams wrong) " + "; ".join(wrong[:5])
 
 
@@ -271,4 +275,59 @@ def test_hbase_killed_under_load_loses_nothing_acknowledged(faultstack: FaultSta
         f"before the kill, {len(failures)} failed attempts retried; HBase back in "
         f"{restart_s:.1f}s; streams settled {settle_s:.1f}s after the load; "
         f"{len(ref.twits)} twits, {len(ref.follows)} follows, {rows} stream rows checked"
+    )
+
+
+def test_worker_killed_holding_tasks_loses_none(faultstack: FaultStack) -> None:
+    """(d) kill -9 of a worker holding tasks it has not run: follows'
+    backfills, waiting out a retry delay after HBase failed them. The sweep
+    does not cover backfills: the tasks the dead worker held must go back on
+    the queue (the broker's visibility timeout, set short here), or the
+    reader's stream misses those followees' twits."""
+    ref = Reference()
+    reader = register("reader")
+    authors = [register(f"author{i:02d}") for i in range(20)]
+    ref.users |= {reader, *authors}
+    for author in authors:
+        for i in range(5):
+            twit = services.post_twit(author, f"{author} #{i}")
+            ref.twits[twit.id] = author
+    fast = {"TWITBASE_TASK_VISIBILITY_S": "5"}
+    worker = faultstack.worker(**fast)
+    eventually(
+        lambda: faultstack.queued() == 0 and faultstack.pending_fanouts() == 0,
+        60,
+        "the authors' fan-outs (to nobody yet)",
+    )
+    worker.stop()
+    for author in authors:
+        services.follow(reader, author)  # a backfill each, queued
+        ref.follows.add((reader, author))
+    assert faultstack.queued() >= len(authors)
+
+    # HBase down: every backfill fails and waits to be retried, held by the worker.
+    faultstack.hbase.kill()
+    worker = faultstack.worker(**fast)
+    eventually(
+        lambda: faultstack.queued() == 0 and faultstack.unacked() >= len(authors) // 2,
+        60,
+        "the worker to hold the backfills for retry",
+        every=0.1,
+    )
+    worker.kill()
+    held = faultstack.unacked()
+    faultstack.hbase.start()
+    reset_pool()  # this process's connections died with the server (not what is tested here)
+    faultstack.worker(**fast)
+    settle_s = eventually(
+        streams_match(ref, [reader]),
+        60,
+        "every backfill, including those the killed worker held",
+        detail=lambda: stream_diff(ref, [reader]),
+    )
+    rows = check_truth(ref, [reader, *authors])
+    print(
+        f"\nreliability (d) worker kill -9 holding tasks: {held} backfills held by the killed "
+        f"worker went back on the queue; the reader's stream was whole {settle_s:.1f}s "
+        f"after the restart; {rows} stream rows checked"
     )
