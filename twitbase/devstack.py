@@ -13,8 +13,10 @@ Supervision: a part that dies is started again, on the same port, after a
 delay that doubles (up to MAX_BACKOFF_S) while it keeps dying soon after each
 start; one line says which part died and why, and one when it is back. The
 other parts keep running meanwhile: clients reconnect. Logs are appended to,
-so the evidence of a crash survives the restart. Ctrl-C (or SIGTERM) stops
-everything in reverse order.
+so the evidence of a crash survives the restart. Ctrl-C (or SIGTERM, or
+SIGHUP from a closed terminal) stops everything in reverse order; if
+devstack itself is killed, each part is sent SIGTERM by the kernel
+(twitbase/processes.py), so none is left running.
 
 Starting a process and waiting until it is ready is mirakuru's job (see
 twitbase/processes.py). The loop that watches and restarts is written here
@@ -192,15 +194,16 @@ class DevStack:
                 )
 
     def wait(self) -> None:
-        """Supervise the parts until a signal (Ctrl-C, SIGTERM) arrives."""
+        """Supervise the parts until a signal (Ctrl-C, SIGTERM, SIGHUP) arrives."""
         stopping = False
 
         def on_signal(signum: int, frame: object) -> None:
             nonlocal stopping
             stopping = True
 
-        signal.signal(signal.SIGINT, on_signal)
-        signal.signal(signal.SIGTERM, on_signal)
+        # SIGHUP too: closing the terminal stops devstack cleanly, as Ctrl-C does.
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, on_signal)
         while not stopping:
             self.supervise(time.monotonic())
             time.sleep(POLL_S)

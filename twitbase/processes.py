@@ -8,7 +8,9 @@ ours: the commands, where each writes its log (appended, never truncated, so
 a crash's evidence survives the restart), and what "ready" means for each.
 
 Every process can be started again after it died or was stopped; Redis and
-the web server come back on the same port, so clients reconnect.
+the web server come back on the same port, so clients reconnect. On Linux
+each is also told to stop when the process that started it dies, however it
+dies, so no orphan holds a port or the data directory.
 
 Redis comes from Debian's redis-server package; on a machine without it,
 :func:`redis_server_binary` installs it with apt-get when it can (root), so the
@@ -31,6 +33,8 @@ from typing import Any, Self
 
 import mirakuru
 from mirakuru.exceptions import ProcessFinishedWithError
+
+from storage.localhbase.process import DiesWithParent
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -87,7 +91,7 @@ def describe_exit(returncode: int | None) -> str:
     return f"exited with status {returncode}"
 
 
-class _Executor(mirakuru.Executor):
+class _Executor(DiesWithParent):
     """mirakuru's executor, ready when the owner's check says so."""
 
     def __init__(self, owner: ChildProcess, **kwargs: Any) -> None:

@@ -231,3 +231,24 @@ def test_devstack_restarts_a_killed_part_and_loses_no_twit(
         "devstack: stopping the local HBase server",
     ]
     assert not [c for c in children if c.is_running() and c.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_no_part_outlives_a_killed_devstack(devstack: DevstackRun) -> None:
+    """kill -9 of devstack itself: the kernel stops every part (none is left
+    holding the data directory or a port for the next devstack)."""
+    parts = list(devstack.parts().values())
+    assert len(parts) == 4
+    devstack.proc.send_signal(signal.SIGKILL)
+    devstack.proc.wait()
+    _, alive = psutil.wait_procs(parts, timeout=45)
+    names = [p.name() for p in alive]
+    for orphan in alive:  # clean up after a failure
+        orphan.kill()
+    assert not alive, names
+
+
+def test_a_closed_terminal_stops_devstack_cleanly(devstack: DevstackRun) -> None:
+    parts = list(devstack.parts().values())
+    devstack.proc.send_signal(signal.SIGHUP)
+    assert devstack.proc.wait(90) == 0
+    assert not [p for p in parts if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
