@@ -215,9 +215,10 @@ class RedisProcess(ChildProcess):
     """A private redis-server on loopback, with append-only persistence in ``workdir``.
 
     ``appendfsync everysec``: Redis write()s each command to the append-only
-    file before it replies, so a kill -9 of Redis alone loses nothing it
-    acknowledged (the kernel holds the data); only a crash of the machine
-    can lose up to the last second. ``always`` would fsync every publish
+    file before it replies (unless a disk too slow to finish the previous
+    fsync makes it hold writes back, at most 2 s), so a kill -9 of Redis
+    alone loses nothing it acknowledged (the kernel holds the data); a crash
+    of the machine can lose the last second or two. ``always`` would fsync every publish
     and ack of every task, for a guarantee against power loss that a
     development stack does not need (and pending fan-outs are swept again).
     """
