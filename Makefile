@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test install lint typecheck hbase-fetch bench clean
+.PHONY: run test install lint typecheck hbase-fetch bench loadtest clean
 
 $(STAMP): pyproject.toml
 	@echo "==> installing TwitBase and its dependencies into $(VENV)"
@@ -36,6 +36,12 @@ hbase-fetch: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python manage.py benchstorage $(ARGS)
+
+## loadtest: locust, 50 users for 60 s, against the devstack of `make run` (docs/reliability.md)
+loadtest: $(STAMP)
+	@mkdir -p var/loadtest
+	$(BIN)/locust -f loadtest/locustfile.py --headless -u 50 -r 10 -t 60s \
+		--host http://127.0.0.1:8000 --csv var/loadtest/run --only-summary $(ARGS)
 
 clean:
 	rm -rf $(VENV) var hbase/target .pytest_cache .mypy_cache .ruff_cache

@@ -1,10 +1,30 @@
-"""Run every part of TwitBase on one machine as child processes, and stop them together.
+"""Run every part of TwitBase on one machine as child processes, keep them
+running, and stop them together.
 
 Each part is a real process, as in production: the local HBase server owns
-the data directory; Redis is the Celery broker; a Celery worker (with beat,
-for the pending fan-out sweep) and the web server connect to both like any
-other client would. Parts start in order, each waiting until the previous one
-answers; Ctrl-C (or SIGTERM) stops them in reverse order.
+the data directory; Redis is the Celery broker (with append-only persistence
+in the data directory, so queued tasks survive its restart); a Celery worker
+(with beat, for the pending fan-out sweep) and the web server connect to both
+like any other client would. Parts start in order, each waiting until the
+previous one answers. Every child gets TWITBASE_DATA_DIR (the --data
+directory) in its environment.
+
+Supervision: a part that dies is started again, on the same port, after a
+delay that doubles (up to MAX_BACKOFF_S) while it keeps dying soon after each
+start; one line says which part died and why, and one when it is back. The
+other parts keep running meanwhile: clients reconnect. Logs are appended to,
+so the evidence of a crash survives the restart. Ctrl-C (or SIGTERM, or
+SIGHUP from a closed terminal) stops everything in reverse order; if
+devstack itself is killed, each part is sent SIGTERM by the kernel
+(twitbase/processes.py), so none is left running.
+
+Starting a process and waiting until it is ready is mirakuru's job (see
+twitbase/processes.py). The loop that watches and restarts is written here
+by hand, in a few lines: mirakuru does not supervise, and the supervisors
+that do (supervisord, circus) are daemons of their own driven by config
+files; they cannot start parts in order, each after the previous answers,
+hand on the ports chosen at start, or stop in reverse order on Ctrl-C
+without a second layer of scripting around them.
 """
 
 from __future__ import annotations
@@ -14,22 +34,45 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from storage.localhbase.process import LocalHBaseProcess
-from twitbase.processes import CeleryWorkerProcess, RedisProcess, WebServerProcess
+from twitbase.processes import (
+    CeleryWorkerProcess,
+    RedisProcess,
+    WebServerProcess,
+    describe_exit,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# A part that stayed up this long is healthy again: its next restart waits
+# only the first delay.
+STABLE_S = 30.0
+MAX_BACKOFF_S = 30.0
+POLL_S = 0.2
+
+
+class Supervised(Protocol):
+    returncode: int | None
+
+    def start(self, timeout: float = ...) -> object: ...
+    def stop(self) -> None: ...
+    def kill(self) -> None: ...
+    def died(self) -> bool: ...
 
 
 @dataclass
 class Part:
     name: str
     where: str
-    stop: Callable[[], None]
-    alive: Callable[[], bool]
+    process: Supervised
+    delay: float = 0.0  # the wait before the pending (or the last) restart
+    restarts: int = 0
+    up_since: float = field(default_factory=time.monotonic)
+    down_since: float | None = None
+    due: float | None = None  # when the next restart is tried; None while up
 
 
 @dataclass
@@ -38,40 +81,38 @@ class DevStack:
     host: str = "127.0.0.1"
     port: int = 8000
     hbase_port: int = 0
+    backoff: float = 1.0  # seconds before the first restart of a part that died
     parts: list[Part] = field(default_factory=list)
 
     def _say(self, text: str) -> None:
         print(text, flush=True)
 
+    def _add(self, name: str, where: str, process: Supervised) -> None:
+        self.parts.append(Part(name, where, process))
+
     def start(self) -> None:
         self.data.mkdir(parents=True, exist_ok=True)
         logs = self.data / "logs"
         logs.mkdir(exist_ok=True)
+        common = {"TWITBASE_DATA_DIR": str(self.data)}
 
         self._say(f"devstack: starting the local HBase server (data in {self.data / 'hbase'})")
         hbase = LocalHBaseProcess(
-            self.data / "hbase", port=self.hbase_port, log_path=logs / "localhbase.log"
+            self.data / "hbase",
+            port=self.hbase_port,
+            log_path=logs / "localhbase.log",
+            env=common,
         ).start()
-        self.parts.append(
-            Part(
-                "local HBase server",
-                f"thrift://{hbase.host}:{hbase.port}  log {logs / 'localhbase.log'}",
-                hbase.stop,
-                lambda: hbase.proc is not None and hbase.proc.poll() is None,
-            )
+        self._add(
+            "local HBase server",
+            f"thrift://{hbase.host}:{hbase.port}  log {logs / 'localhbase.log'}",
+            hbase,
         )
-        self._say("devstack: starting Redis (the Celery broker)")
-        redis = RedisProcess(self.data / "redis").start()
-        self.parts.append(
-            Part(
-                "Redis broker",
-                f"{redis.url}  log {redis.log}",
-                redis.stop,
-                lambda: redis.proc is not None and redis.proc.poll() is None,
-            )
-        )
+        self._say("devstack: starting Redis (the Celery broker, append-only file in the data)")
+        redis = RedisProcess(self.data / "redis", env=common).start()
+        self._add("Redis broker", f"{redis.url}  log {redis.log}", redis)
         env = {
-            **os.environ,
+            **common,
             "TWITBASE_HBASE_HOST": hbase.host,
             "TWITBASE_HBASE_PORT": str(hbase.port),
             "CELERY_BROKER_URL": redis.url,
@@ -80,7 +121,7 @@ class DevStack:
         created = subprocess.run(
             [sys.executable, "manage.py", "createtables"],
             cwd=PROJECT_ROOT,
-            env=env,
+            env={**os.environ, **env},
             capture_output=True,
             text=True,
             check=False,
@@ -93,52 +134,76 @@ class DevStack:
         worker = CeleryWorkerProcess(
             env, logs / "worker.log", concurrency=2, name="devstack", beat=True
         ).start()
-        self.parts.append(
-            Part(
-                "Celery worker",
-                f"2 processes + beat  log {logs / 'worker.log'}",
-                worker.stop,
-                lambda: worker.proc is not None and worker.proc.poll() is None,
-            )
-        )
+        self._add("Celery worker", f"2 processes + beat  log {logs / 'worker.log'}", worker)
 
         self._say(f"devstack: starting the web server on http://{self.host}:{self.port}/")
         web = WebServerProcess(env, logs / "web.log", self.host, self.port).start()
-        self.parts.append(
-            Part(
-                "web server",
-                f"{web.url}/  log {logs / 'web.log'}",
-                web.stop,
-                lambda: web.proc is not None and web.proc.poll() is None,
-            )
-        )
+        self._add("web server", f"{web.url}/  log {logs / 'web.log'}", web)
 
     def describe(self) -> str:
         width = max(len(p.name) for p in self.parts)
         lines = ["", "TwitBase devstack is up:"]
         lines += [f"  {p.name:<{width}}  {p.where}" for p in self.parts]
-        lines += ["Press Ctrl-C to stop everything.", ""]
+        lines += [
+            "A part that dies is restarted; logs are appended to.",
+            "Press Ctrl-C to stop everything.",
+            "",
+        ]
         return "\n".join(lines)
 
     def stop(self) -> None:
         for part in reversed(self.parts):
             self._say(f"devstack: stopping the {part.name}")
-            part.stop()
+            part.process.stop()
         self.parts.clear()
 
+    def supervise(self, now: float) -> None:
+        """One look at every part: notice deaths, restart those whose delay is up."""
+        for part in self.parts:
+            if part.due is None:
+                if not part.process.died():
+                    continue
+                why = describe_exit(part.process.returncode)
+                # Its group may outlive it (the worker's pool): clear it first.
+                part.process.kill()
+                stable = now - part.up_since >= STABLE_S
+                part.delay = self.backoff if stable or not part.delay else part.delay * 2
+                part.delay = min(part.delay, MAX_BACKOFF_S)
+                part.down_since = now
+                part.due = now + part.delay
+                self._say(f"devstack: the {part.name} died ({why}); restarting in {part.delay:g}s")
+            elif now >= part.due:
+                try:
+                    part.process.start()
+                except Exception as exc:
+                    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                    part.process.kill()
+                    part.delay = min(part.delay * 2, MAX_BACKOFF_S)
+                    part.due = time.monotonic() + part.delay
+                    self._say(
+                        f"devstack: the {part.name} did not start ({reason}); "
+                        f"retrying in {part.delay:g}s"
+                    )
+                    continue
+                part.restarts += 1
+                part.up_since = time.monotonic()
+                down = part.up_since - (part.down_since or now)
+                part.due = part.down_since = None
+                self._say(
+                    f"devstack: the {part.name} is back (restart {part.restarts}, down {down:.1f}s)"
+                )
+
     def wait(self) -> None:
-        """Block until a signal arrives or a part dies (then say which)."""
+        """Supervise the parts until a signal (Ctrl-C, SIGTERM, SIGHUP) arrives."""
         stopping = False
 
         def on_signal(signum: int, frame: object) -> None:
             nonlocal stopping
             stopping = True
 
-        signal.signal(signal.SIGINT, on_signal)
-        signal.signal(signal.SIGTERM, on_signal)
+        # SIGHUP too: closing the terminal stops devstack cleanly, as Ctrl-C does.
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, on_signal)
         while not stopping:
-            for part in self.parts:
-                if not part.alive():
-                    self._say(f"devstack: the {part.name} exited unexpectedly; stopping")
-                    return
-            time.sleep(0.2)
+            self.supervise(time.monotonic())
+            time.sleep(POLL_S)

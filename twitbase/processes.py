@@ -1,23 +1,40 @@
-"""Redis and Celery worker processes, for devstack and the test suite.
+"""Redis, Celery worker and web server processes, for devstack and the test suite.
 
-Both are real processes, as in production. Redis comes from Debian's
-redis-server package; on a machine without it, :func:`redis_server_binary`
-installs it with apt-get when it can (root), so the project's own set-up
-provides everything it needs.
+Each is a real process, as in production, started and stopped by mirakuru
+(an executor library made for this: it starts a command in its own process
+group, waits until a readiness check passes or the command fails, and stops
+the whole group, SIGKILL after a grace period). This module adds what is
+ours: the commands, where each writes its log (appended, never truncated, so
+a crash's evidence survives the restart), and what "ready" means for each.
+
+Every process can be started again after it died or was stopped; Redis and
+the web server come back on the same port, so clients reconnect. On Linux
+each is also told to stop when the process that started it dies, however it
+dies, so no orphan holds a port or the data directory.
+
+Redis comes from Debian's redis-server package; on a machine without it,
+:func:`redis_server_binary` installs it with apt-get when it can (root), so the
+project's own set-up provides everything it needs.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
-import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from types import TracebackType
+from typing import Any, Self
+
+import mirakuru
+from mirakuru.exceptions import ProcessFinishedWithError
+
+from storage.localhbase.process import DiesWithParent
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,17 +72,6 @@ def redis_server_binary() -> str:
     return "/usr/bin/redis-server"
 
 
-def _stop(proc: subprocess.Popen[bytes] | None, timeout: float = 15.0) -> None:
-    if proc is None or proc.poll() is not None:
-        return
-    os.killpg(proc.pid, signal.SIGTERM)
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-
-
 def _tail(path: Path, lines: int = 20) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
@@ -73,62 +79,130 @@ def _tail(path: Path, lines: int = 20) -> str:
         return "(no log)"
 
 
-class RedisProcess:
-    """A private redis-server on loopback, persisting nothing (a broker for one run)."""
+def describe_exit(returncode: int | None) -> str:
+    """``killed by SIGKILL``, ``exited with status 1``: why a process ended."""
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exited with status {returncode}"
 
-    def __init__(self, workdir: Path, port: int = 0) -> None:
-        self.workdir = Path(workdir)
-        self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = self.workdir / "redis.log"
+
+class _Executor(DiesWithParent):
+    """mirakuru's executor, ready when the owner's check says so."""
+
+    def __init__(self, owner: ChildProcess, **kwargs: Any) -> None:
+        super().__init__(owner.command(), **kwargs)
+        self.owner = owner
+
+    def pre_start_check(self) -> bool:
+        return False  # our ports are our own: nothing else answers on them
+
+    def after_start_check(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:  # exited with 0 before it was ready
+            raise mirakuru.ProcessExitedWithError(self, self.process.returncode)
+        return self.owner.ready()
+
+
+class ChildProcess:
+    """A supervised child: start (and wait until ready), stop, kill, start again.
+
+    Output goes to :attr:`log`, appended across restarts. Subclasses give the
+    command, the environment and the readiness check.
+    """
+
+    what = "process"
+    stop_timeout = 15.0
+
+    def __init__(self, log: Path, env: dict[str, str] | None = None) -> None:
+        self.log = Path(log)
+        self.env = dict(env or {})
+        self.executor: _Executor | None = None
+        self.returncode: int | None = None  # of the last run, once it ended
+
+    def command(self) -> list[str]:
+        raise NotImplementedError
+
+    def ready(self) -> bool:
+        raise NotImplementedError
+
+    def before_start(self) -> None:
+        """Called before each start (first or restart)."""
 
     @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+    def proc(self) -> subprocess.Popen[Any] | None:
+        return self.executor.process if self.executor is not None else None
 
-    def start(self, timeout: float = 20.0) -> RedisProcess:
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        binary = redis_server_binary()
-        self.proc = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--dir",
-                str(self.workdir),
-                "--logfile",
-                str(self.log),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        import redis
+    @property
+    def pid(self) -> int | None:
+        proc = self.proc
+        return proc.pid if proc is not None else None
 
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise ProcessError(f"redis-server exited:\n{_tail(self.log)}")
+    def running(self) -> bool:
+        return self.executor is not None and self.executor.running()
+
+    def start(self, timeout: float = 60.0) -> Self:
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        self.before_start()
+        self.returncode = None
+        with self.log.open("ab") as out:
+            self.executor = _Executor(
+                self,
+                cwd=str(PROJECT_ROOT),
+                timeout=timeout,
+                sleep=0.05,
+                envvars={**self.env, "PYTHONUNBUFFERED": "1"},
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
             try:
-                if redis.Redis(port=self.port, socket_timeout=1).ping():
-                    return self
-            except redis.RedisError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise ProcessError(f"redis-server not answering after {timeout}s")
-            time.sleep(0.05)
+                self.executor.start()
+            except mirakuru.TimeoutExpired:
+                raise ProcessError(
+                    f"{self.what} not ready after {timeout}s:\n{_tail(self.log)}"
+                ) from None
+            except mirakuru.ProcessExitedWithError as exc:
+                raise ProcessError(
+                    f"{self.what} exited with {exc.exit_code}:\n{_tail(self.log)}"
+                ) from None
+        return self
+
+    def died(self) -> bool:
+        """True once a started process has ended (then :attr:`returncode` says how)."""
+        proc = self.proc
+        if proc is None or proc.poll() is None:
+            return False
+        self.returncode = proc.returncode
+        return True
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group (and strays), as a crash would."""
+        if self.executor is not None:
+            proc = self.executor.process
+            self.executor.kill(sig=signal.SIGKILL)
+            if proc is not None:
+                self.returncode = proc.returncode
 
     def stop(self) -> None:
-        _stop(self.proc)
+        """SIGTERM, then SIGKILL after :attr:`stop_timeout`; no-op when not running."""
+        if self.executor is None:
+            return
+        if not self.executor.running():
+            self.kill()  # dead already: only leftovers of its group to clean
+            return
+        # mirakuru has one timeout for start and stop: the grace period here.
+        self.executor._timeout = self.stop_timeout
+        try:
+            self.executor.stop()
+        except ProcessFinishedWithError as exc:
+            self.returncode = exc.exit_code
 
-    def __enter__(self) -> RedisProcess:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(
@@ -137,8 +211,71 @@ class RedisProcess:
         self.stop()
 
 
-class CeleryWorkerProcess:
+class RedisProcess(ChildProcess):
+    """A private redis-server on loopback, with append-only persistence in ``workdir``.
+
+    ``appendfsync everysec``: Redis write()s each command to the append-only
+    file before it replies (unless a disk too slow to finish the previous
+    fsync makes it hold writes back, at most 2 s), so a kill -9 of Redis
+    alone loses nothing it acknowledged (the kernel holds the data); a crash
+    of the machine can lose the last second or two. ``always`` would fsync every publish
+    and ack of every task, for a guarantee against power loss that a
+    development stack does not need (and pending fan-outs are swept again).
+    """
+
+    what = "redis-server"
+
+    def __init__(
+        self,
+        workdir: Path,
+        port: int = 0,
+        persist: bool = True,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.workdir = Path(workdir)
+        super().__init__(self.workdir / "redis.log", env)
+        self.port = port or free_port()
+        self.persist = persist
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def before_start(self) -> None:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+
+    def command(self) -> list[str]:
+        persistence = ["--appendonly", "yes", "--appendfsync", "everysec"]
+        return [
+            redis_server_binary(),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            *(persistence if self.persist else ["--appendonly", "no"]),
+            "--dir",
+            str(self.workdir),
+            "--logfile",
+            str(self.log),
+        ]
+
+    def ready(self) -> bool:
+        import redis
+
+        try:
+            # Also false while Redis is still loading its append-only file.
+            return bool(redis.Redis(port=self.port, socket_timeout=1).ping())
+        except redis.RedisError:
+            return False
+
+
+class CeleryWorkerProcess(ChildProcess):
     """``celery -A twitbase worker`` with its own environment (HBase, prefix, broker)."""
+
+    what = "celery worker"
+    stop_timeout = 30.0
 
     def __init__(
         self,
@@ -148,17 +285,17 @@ class CeleryWorkerProcess:
         name: str = "w1",
         beat: bool = False,
     ) -> None:
-        self.env = env
-        self.log = Path(log)
+        super().__init__(log, env)
         self.concurrency = concurrency
         self.name = name
         self.beat = beat
-        self.proc: subprocess.Popen[bytes] | None = None
+        self._log_offset = 0
 
-    def start(self, timeout: float = 60.0) -> CeleryWorkerProcess:
-        self.log.parent.mkdir(parents=True, exist_ok=True)
-        self.log.write_text("")
-        out = open(self.log, "ab")  # noqa: SIM115 (the child owns it)
+    def before_start(self) -> None:
+        # The log is appended to: only this run's " ready." counts.
+        self._log_offset = self.log.stat().st_size if self.log.exists() else 0
+
+    def command(self) -> list[str]:
         cmd = [
             sys.executable,
             "-m",
@@ -177,106 +314,39 @@ class CeleryWorkerProcess:
         ]
         if self.beat:
             cmd += ["--beat", "--schedule", str(self.log.with_suffix(".beat"))]
-        self.proc = subprocess.Popen(
-            cmd,
-            cwd=PROJECT_ROOT,
-            env={**os.environ, **self.env, "PYTHONUNBUFFERED": "1"},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        out.close()
-        deadline = time.monotonic() + timeout
-        while " ready." not in self.log.read_text(errors="replace"):
-            if self.proc.poll() is not None:
-                raise ProcessError(f"celery worker exited:\n{_tail(self.log)}")
-            if time.monotonic() > deadline:
-                self.stop()
-                raise ProcessError(f"celery worker not ready after {timeout}s:\n{_tail(self.log)}")
-            time.sleep(0.1)
-        return self
+        return cmd
 
-    def kill(self) -> None:
-        """SIGKILL the whole worker (main process and its pool), as a crash would."""
-        assert self.proc is not None
-        os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        _stop(self.proc, timeout=30.0)
-
-    def __enter__(self) -> CeleryWorkerProcess:
-        return self.start()
-
-    def __exit__(
-        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
+    def ready(self) -> bool:
+        with self.log.open("rb") as f:
+            f.seek(self._log_offset)
+            return b" ready." in f.read()
 
 
-class WebServerProcess:
+class WebServerProcess(ChildProcess):
     """``manage.py runserver`` (no reloader) with its own environment; ready
-    once /healthz says storage answers (200, or 503 for the broker alone)."""
+    once /healthz answers (200, or 503 while HBase is down: it is serving)."""
+
+    what = "web server"
 
     def __init__(
         self, env: dict[str, str], log: Path, host: str = "127.0.0.1", port: int = 0
     ) -> None:
-        self.env = env
-        self.log = Path(log)
+        super().__init__(log, env)
         self.host = host
         self.port = port or free_port(host)
-        self.proc: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> WebServerProcess:
-        import urllib.error
-        import urllib.request
+    def command(self) -> list[str]:
+        return [sys.executable, "manage.py", "runserver", f"{self.host}:{self.port}", "--noreload"]
 
-        self.log.parent.mkdir(parents=True, exist_ok=True)
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "manage.py",
-                    "runserver",
-                    f"{self.host}:{self.port}",
-                    "--noreload",
-                ],
-                cwd=PROJECT_ROOT,
-                env={**os.environ, **self.env, "PYTHONUNBUFFERED": "1"},
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise ProcessError(f"the web server exited:\n{_tail(self.log)}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz", timeout=5) as resp:
-                    if resp.status == 200:
-                        return self
-            except urllib.error.HTTPError as exc:
-                # 503 with only the broker down: the site serves (posting
-                # falls back), so the web server is up.
-                if exc.code == 503 and json.loads(exc.read()).get("down") == ["broker"]:
-                    return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise ProcessError(f"{self.url}/healthz did not answer in {timeout}s:\n{_tail(self.log)}")
-
-    def stop(self) -> None:
-        _stop(self.proc)
-
-    def __enter__(self) -> WebServerProcess:
-        return self.start()
-
-    def __exit__(
-        self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
+    def ready(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.url}/healthz", timeout=5):
+                return True
+        except urllib.error.HTTPError as exc:
+            return exc.code == 503
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False

@@ -170,13 +170,31 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # with acks_late: a worker holds one task
 # A request must not hang when the broker is down: give up fast, the sweep
 # (or the inline fallback) takes over.
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 2, "socket_connect_timeout": 2}
+# A task a worker took but never acknowledged (acks_late: the worker died
+# holding it, running or waiting out a retry delay) goes back on the queue
+# this many seconds after it was delivered; kombu's default is an hour. It
+# must outlast the longest run plus the longest retry delay (60 s): a task
+# still held past it runs twice, harmless (tasks are idempotent) but wasted.
+TWITBASE_TASK_VISIBILITY_S = env_int("TWITBASE_TASK_VISIBILITY_S", 300, minimum=1)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_timeout": 2,
+    "socket_connect_timeout": 2,
+    "visibility_timeout": TWITBASE_TASK_VISIBILITY_S,
+    # How often a worker looks for such tasks (each look is one Redis query).
+    "unacked_restore_interval": max(1, min(10, TWITBASE_TASK_VISIBILITY_S // 5)),
+    "unacked_restore_throttle": 1,
+}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 # Beat writes its schedule file after every task it sends, so the file's age
 # tells a healthcheck whether beat is still ticking (docker-compose.yml).
 CELERY_BEAT_SYNC_EVERY = 1
+# How often Celery beat runs the pending fan-out sweep (tests set it short).
+TWITBASE_SWEEP_EVERY_S = env_int("TWITBASE_SWEEP_EVERY_S", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
-    "sweep-pending-fanouts": {"task": "worker.tasks.sweep_pending_fanouts", "schedule": 60.0},
+    "sweep-pending-fanouts": {
+        "task": "worker.tasks.sweep_pending_fanouts",
+        "schedule": float(TWITBASE_SWEEP_EVERY_S),
+    },
 }
 
 # -- Fan-out ----------------------------------------------------------------------

@@ -16,7 +16,7 @@ class Command(BaseCommand):
     help = (
         "Start the local HBase server, Redis, a Celery worker and the web server "
         "(each a child process), "
-        "print where each is, and stop them all on Ctrl-C."
+        "print where each is, restart any that dies, and stop them all on Ctrl-C."
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -34,11 +34,22 @@ class Command(BaseCommand):
             default=0,
             help="port of the local HBase server (default: a free one)",
         )
+        parser.add_argument(
+            "--backoff",
+            type=float,
+            default=1.0,
+            help="seconds before restarting a part that died; doubles while it keeps "
+            "dying (default 1)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         data = (opts["data"] or settings.TWITBASE_DATA_DIR).resolve()
         stack = DevStack(
-            data=data, host=opts["host"], port=opts["port"], hbase_port=opts["hbase_port"]
+            data=data,
+            host=opts["host"],
+            port=opts["port"],
+            hbase_port=opts["hbase_port"],
+            backoff=opts["backoff"],
         )
         try:
             stack.start()
