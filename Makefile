@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test install lint typecheck hbase-fetch bench loadtest clean
+.PHONY: run test install redis-server lint typecheck hbase-fetch bench loadtest clean
 
 $(STAMP): pyproject.toml
 	@echo "==> installing TwitBase and its dependencies into $(VENV)"
@@ -16,8 +16,15 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# The broker devstack runs: Debian's redis-server, installed once if missing.
+redis-server:
+	@command -v redis-server >/dev/null || test -x /usr/bin/redis-server || { \
+	  echo "==> installing redis-server (Debian package)"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -q --no-install-recommends redis-server; }
+
 ## run: install, then start the whole app on the embedded default (Ctrl-C stops it)
-run: $(STAMP)
+run: $(STAMP) redis-server
 	$(BIN)/python manage.py devstack $(ARGS)
 
 ## test: install, fetch Apache HBase, then lint, type-check and run the whole suite
@@ -32,7 +39,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy .
 
 hbase-fetch: $(STAMP)
-	$(BIN)/python -m storage.realhbase fetch
+	$(BIN)/python -m devtools.realhbase fetch
 
 bench: $(STAMP)
 	$(BIN)/python manage.py benchstorage $(ARGS)

@@ -13,7 +13,7 @@ RUN pip install --no-cache-dir happybase==1.3.0 thriftpy2==0.7.1
 WORKDIR /app
 COPY hbase hbase
 COPY --from=jars /src/hbase/target hbase/target
-COPY storage/__init__.py storage/realhbase.py storage/
+COPY storage/__init__.py devtools/realhbase.py storage/
 EXPOSE 9090
 VOLUME /data
-CMD ["python", "-m", "storage.realhbase", "run", "--workdir", "/data", "--host", "0.0.0.0", "--thrift-port", "9090"]
+CMD ["python", "-m", "devtools.realhbase", "run", "--workdir", "/data", "--host", "0.0.0.0", "--thrift-port", "9090"]

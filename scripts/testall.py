@@ -77,7 +77,7 @@ def main() -> None:
     step("format", [str(BIN / "ruff"), "format", "--check", "."])
     step("types", [str(BIN / "mypy"), "."])
     if shutil.which("java") and shutil.which("mvn"):
-        step("fetch Apache HBase", [sys.executable, "-m", "storage.realhbase", "fetch"])
+        step("fetch Apache HBase", [sys.executable, "-m", "devtools.realhbase", "fetch"])
     elif os.environ.get("CI", "").lower() == "true":
         print("==> CI needs Java and Maven for the real-HBase tests", flush=True)
         sys.exit(1)

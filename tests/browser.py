@@ -28,7 +28,7 @@ from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from twitbase.processes import CeleryWorkerProcess, RedisProcess, WebServerProcess
+from devtools.processes import CeleryWorkerProcess, RedisProcess, WebServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"

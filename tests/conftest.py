@@ -23,14 +23,14 @@ import pytest
 from pytest_django.fixtures import Settings
 from selenium.webdriver.chrome.webdriver import WebDriver
 
+from devtools.localhbase_process import LocalHBaseProcess
+from devtools.processes import RedisProcess
 from feeds import services
 from feeds.types import User
 from storage.connection import connection, reset_pool
-from storage.localhbase.process import LocalHBaseProcess
 from storage.schema import create_tables, drop_tables
 from tests.browser import chromium, live_server
 from twitbase.celery import app as celery_app
-from twitbase.processes import RedisProcess
 
 REQUIRE_REAL_HBASE = (
     os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
@@ -73,7 +73,7 @@ def real_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr]
         if REQUIRE_REAL_HBASE:
             pytest.fail(reason + " (CI requires real HBase)")
         pytest.skip(reason)
-    from storage.realhbase import RealHBase, fetch
+    from devtools.realhbase import RealHBase, fetch
 
     fetch()
     hbase = RealHBase(tmp_path_factory.mktemp("realhbase"))

@@ -8,8 +8,8 @@ from contextlib import contextmanager
 from django.conf import settings
 from pytest_django.fixtures import Settings
 
+from devtools.processes import free_port
 from storage.connection import reset_pool
-from twitbase.processes import free_port
 
 
 @contextmanager

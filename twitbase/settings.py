@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "storage",
     "feeds",
     "worker",
+    # Development tooling (devstack, localhbase, the benchmarks' commands).
+    "devtools",
     "django.contrib.staticfiles",
     "csp",
 ]

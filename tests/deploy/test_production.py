@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from twitbase.processes import free_port
+from devtools.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "twitbase.example"

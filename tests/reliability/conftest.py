@@ -15,12 +15,12 @@ import happybase
 import pytest
 from pytest_django.fixtures import Settings
 
+from devtools.localhbase_process import LocalHBaseProcess
+from devtools.processes import CeleryWorkerProcess, RedisProcess
 from storage.connection import connection, reset_pool, table_name
-from storage.localhbase.process import LocalHBaseProcess
 from storage.schema import create_tables, drop_tables
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
-from twitbase.processes import CeleryWorkerProcess, RedisProcess
 
 CHUNK = 10  # followers per fan-out task: a few hundred followers make many tasks
 

@@ -24,13 +24,13 @@ import psutil
 import pytest
 import redis
 
+from devtools.processes import free_port
 from tests.reliability.api import call, eventually, sign_up, stream_ids
-from twitbase.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 BACKOFF_S = 8  # long enough to post a twit while Redis is down, even on a busy CI
 PART_MARKS = {
-    "hbase": "storage.localhbase",
+    "hbase": "localhbase",
     "redis": "redis-server",
     "worker": "celery",
     "web": "runserver",

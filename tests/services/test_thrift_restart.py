@@ -1,6 +1,6 @@
 """Real HBase: its Thrift server killed with -9 and started again on the same
 port (HBase itself runs on). As with the local server
-(tests/localserver/test_outage_recovery.py): 503s with Retry-After while it
+(tests/localhbase/test_outage_recovery.py): 503s with Retry-After while it
 is down, and afterwards not one failed request, though every pooled
 connection predates the crash."""
 
@@ -16,7 +16,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from tests.conftest import ServerAddr, _tables_on, register
-from tests.localserver.test_outage_recovery import POOL_SIZE, concurrently, fill_the_pool, token
+from tests.localhbase.test_outage_recovery import POOL_SIZE, concurrently, fill_the_pool, token
 
 pytestmark = pytest.mark.hbase
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.hbase
 def own_hbase(real_hbase: ServerAddr, tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     """A real HBase of this module's own: the session's must not lose its
     Thrift server. (``real_hbase`` only decides whether to skip.)"""
-    from storage.realhbase import RealHBase
+    from devtools.realhbase import RealHBase
 
     hbase = RealHBase(Path(tmp_path_factory.mktemp("thriftrestart")))
     hbase.start()
@@ -38,7 +38,7 @@ def own_hbase(real_hbase: ServerAddr, tmp_path_factory: pytest.TempPathFactory) 
 def test_after_the_thrift_server_is_killed_and_restarted_no_request_fails(
     own_hbase: object, settings: Settings
 ) -> None:
-    from storage.realhbase import RealHBase
+    from devtools.realhbase import RealHBase
 
     assert isinstance(own_hbase, RealHBase)
     settings.TWITBASE_HBASE_POOL_SIZE = POOL_SIZE

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from twitbase.devstack import MAX_BACKOFF_S, STABLE_S, DevStack, Part
+from devtools.devstack import MAX_BACKOFF_S, STABLE_S, DevStack, Part
 
 
 class FakeProcess:
@@ -72,7 +72,7 @@ def test_the_delay_doubles_while_a_part_keeps_dying_and_resets_once_stable(
 ) -> None:
     ds, redis, _, said = stack
     clock = [100.0]
-    monkeypatch.setattr("twitbase.devstack.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("devtools.devstack.time.monotonic", lambda: clock[0])
     delays = []
     for _ in range(7):
         redis.crash(1)

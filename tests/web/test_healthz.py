@@ -9,12 +9,12 @@ import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
+from devtools.processes import RedisProcess, free_port
 from feeds import services
 from feeds.types import User
 from tests.outage import storage_down
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
-from twitbase.processes import RedisProcess, free_port
 
 
 @pytest.fixture

@@ -15,11 +15,11 @@ from django.conf import settings as django_settings
 from django.test import Client
 from pytest_django.fixtures import Settings
 
+from devtools.processes import WebServerProcess
 from feeds import services
 from feeds.types import User
 from tests.conftest import ServerAddr
 from tests.console.conftest import PAGES as CONSOLE_PAGES
-from twitbase.processes import WebServerProcess
 
 TEN_MB = 10 * 1024 * 1024
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from pytest_django.fixtures import Settings
 
+from devtools.processes import CeleryWorkerProcess, RedisProcess
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
 from tests.conftest import ServerAddr
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
-from twitbase.processes import CeleryWorkerProcess, RedisProcess
 
 CHUNK = 3  # followers per fan-out task in these tests, so chunking shows
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
 from feeds.services import metrics
 from feeds.services.fanout import sweep_pending
@@ -11,7 +12,6 @@ from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, table_name
 from tests.worker.conftest import eventually
-from twitbase.processes import CeleryWorkerProcess, RedisProcess
 
 
 def _users(*names: str) -> None:

@@ -15,15 +15,15 @@ import pytest
 from django.core.management import call_command
 from pytest_django.fixtures import Settings
 
+from devtools.localhbase_process import LocalHBaseProcess
+from devtools.processes import CeleryWorkerProcess, RedisProcess, free_port
 from feeds import services
 from feeds.services import bulk, fanout, metrics
 from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
-from storage.localhbase.process import LocalHBaseProcess
 from tests.conftest import ServerAddr
 from tests.worker.conftest import eventually, redis_broker_flush, worker_stack
-from twitbase.processes import CeleryWorkerProcess, RedisProcess, free_port
 from worker.tasks import sweep_pending_fanouts
 
 FOLLOWERS = 3000

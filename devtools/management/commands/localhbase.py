@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from storage.localhbase.server import build_parser, serve
+from localhbase.server import build_parser, serve
 
 
 class Command(BaseCommand):

@@ -16,10 +16,10 @@ other parts keep running meanwhile: clients reconnect. Logs are appended to,
 so the evidence of a crash survives the restart. Ctrl-C (or SIGTERM, or
 SIGHUP from a closed terminal) stops everything in reverse order; if
 devstack itself is killed, each part is sent SIGTERM by the kernel
-(twitbase/processes.py), so none is left running.
+(devtools/processes.py), so none is left running.
 
 Starting a process and waiting until it is ready is mirakuru's job (see
-twitbase/processes.py). The loop that watches and restarts is written here
+devtools/processes.py). The loop that watches and restarts is written here
 by hand, in a few lines: mirakuru does not supervise, and the supervisors
 that do (supervisord, circus) are daemons of their own driven by config
 files; they cannot start parts in order, each after the previous answers,
@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from storage.localhbase.process import LocalHBaseProcess
-from twitbase.processes import (
+from devtools.localhbase_process import LocalHBaseProcess
+from devtools.processes import (
     CeleryWorkerProcess,
     RedisProcess,
     WebServerProcess,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import happybase
 
-from storage.localhbase.process import LocalHBaseProcess
+from devtools.localhbase_process import LocalHBaseProcess
 
 
 def test_kill_9_loses_no_acknowledged_write(tmp_path: Path) -> None:

@@ -16,8 +16,8 @@ Usage::
 
 Command line::
 
-    python -m storage.realhbase fetch
-    python -m storage.realhbase run --workdir DIR [--thrift-port N]
+    python -m devtools.realhbase fetch
+    python -m devtools.realhbase run --workdir DIR [--thrift-port N]
 
 Needs ``java`` (11+, tested with 17) and, for ``fetch``, ``mvn``.  Apart from
 happybase (used to check that the server is really up) this module only uses
@@ -264,7 +264,7 @@ def fetch(force: bool = False) -> Path:
             )
         if not any(LIB_DIR.glob("hbase-server-*.jar")):
             raise RealHBaseError(f"Maven succeeded but {LIB_DIR} has no hbase-server jar")
-        FETCH_STAMP.write_text(f"fetched by storage/realhbase.py from {POM}\n")
+        FETCH_STAMP.write_text(f"fetched by devtools/realhbase.py from {POM}\n")
         _say(
             f"realhbase: fetched {len(list(LIB_DIR.glob('*.jar')))} jars "
             f"in {time.monotonic() - started:.1f}s"
@@ -320,7 +320,7 @@ def tail_file(path: Path, lines: int = LOG_TAIL_LINES) -> str:
 def _site_xml(props: Mapping[str, str]) -> str:
     out = [
         '<?xml version="1.0"?>',
-        "<!-- written by storage/realhbase.py; rewritten on every start -->",
+        "<!-- written by devtools/realhbase.py; rewritten on every start -->",
         "<configuration>",
     ]
     for name, value in props.items():
@@ -880,7 +880,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m storage.realhbase",
+        prog="python -m devtools.realhbase",
         description="Fetch and run a real standalone Apache HBase with its Thrift1 server.",
     )
     sub = parser.add_subparsers(dest="command", required=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from storage.localhbase import encoding as enc
-from storage.localhbase.store import FamilyDescriptor, Mutation, ReadSpec, Store
+from localhbase import encoding as enc
+from localhbase.store import FamilyDescriptor, Mutation, ReadSpec, Store
 
 
 def raw_keys(store: Store, table: bytes) -> int:

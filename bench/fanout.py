@@ -29,6 +29,7 @@ from pathlib import Path
 
 from django.conf import settings
 
+from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
 from feeds.services import bulk, metrics
 from feeds.services.twits import FANOUT
@@ -37,7 +38,6 @@ from storage.connection import connection, reset_pool, table_name
 from storage.schema import create_tables
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
-from twitbase.processes import CeleryWorkerProcess, RedisProcess
 
 
 @dataclass(frozen=True)

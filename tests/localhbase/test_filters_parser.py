@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.localhbase.filters import (
+from localhbase.filters import (
     And,
     FilterError,
     Or,

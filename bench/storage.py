@@ -150,7 +150,7 @@ class RawTable:
     def __init__(self, path: Path) -> None:
         from rocksdict import DBCompressionType, Options, Rdict
 
-        from storage.localhbase import encoding as enc
+        from localhbase import encoding as enc
 
         self._enc = enc
         opts = Options(raw_mode=True)
@@ -376,7 +376,7 @@ def run(
     w: Workload,
     workdir: Path | None = None,
 ) -> list[Result]:
-    from storage.localhbase.process import LocalHBaseProcess
+    from devtools.localhbase_process import LocalHBaseProcess
 
     tmp = Path(workdir or tempfile.mkdtemp(prefix="twitbase-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
@@ -390,7 +390,7 @@ def run(
                 with LocalHBaseProcess(tmp / "local") as server:
                     results += bench_server("local", server.host, server.port, client_counts, w)
             elif target == "hbase":
-                from storage.realhbase import RealHBase, fetch
+                from devtools.realhbase import RealHBase, fetch
 
                 _progress("hbase: fetching and starting Apache HBase (standalone)")
                 fetch()
@@ -494,8 +494,8 @@ def write_path_breakdown(rows: int = 20_000, repeats: int = 3) -> list[tuple[str
     import Hbase_thrift as T
     from rocksdict import WriteBatch
 
-    from storage.localhbase.server import Handler
-    from storage.localhbase.store import FamilyDescriptor, Mutation, Store
+    from localhbase.server import Handler
+    from localhbase.store import FamilyDescriptor, Mutation, Store
 
     out: list[tuple[str, float]] = []
     with tempfile.TemporaryDirectory() as tmp:

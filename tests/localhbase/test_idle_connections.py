@@ -11,8 +11,8 @@ import happybase
 import pytest
 from pytest_django.fixtures import Settings
 
+from devtools.localhbase_process import LocalHBaseProcess
 from storage import connection as storage_connection
-from storage.localhbase.process import LocalHBaseProcess
 
 
 @pytest.fixture

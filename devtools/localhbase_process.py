@@ -69,7 +69,7 @@ class _ReadyFile(DiesWithParent):
 
 
 class LocalHBaseProcess:
-    """``python -m storage.localhbase`` in a child process.
+    """``python -m localhbase`` in a child process.
 
     ``port=0`` lets the server pick a free port; :attr:`port` tells which,
     and a restart reuses it.
@@ -121,12 +121,12 @@ class LocalHBaseProcess:
         os.close(fd)
         ready = Path(ready_name)
         ready.unlink()
-        project_root = Path(__file__).resolve().parents[2]
+        project_root = Path(__file__).resolve().parents[1]
         self.returncode = None
         command = [
             sys.executable,
             "-m",
-            "storage.localhbase",
+            "localhbase",
             "--data",
             str(self.data),
             "--host",

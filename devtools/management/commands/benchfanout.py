@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from feeds import bench_fanout
-from storage.localhbase.process import LocalHBaseProcess
+from bench import fanout as bench_fanout
+from devtools.localhbase_process import LocalHBaseProcess
 
 
 class Command(BaseCommand):
@@ -47,7 +47,7 @@ class Command(BaseCommand):
                     with LocalHBaseProcess(work / "local") as server:
                         rows += bench_fanout.run("local", server.host, server.port, work, **kwargs)
                 else:
-                    from storage.realhbase import RealHBase, fetch
+                    from devtools.realhbase import RealHBase, fetch
 
                     fetch()
                     with RealHBase(

@@ -52,7 +52,7 @@ from .store import (
     parse_column,
 )
 
-log = logging.getLogger("storage.localhbase")
+log = logging.getLogger("localhbase")
 
 _JAVA_NAMES: dict[type[StoreError], str] = {
     TableNotFound: "org.apache.hadoop.hbase.TableNotFoundException",

@@ -14,10 +14,10 @@ from django.http import HttpResponse
 from django.test import Client
 from pytest_django.fixtures import Settings
 
+from devtools.localhbase_process import LocalHBaseProcess
 from feeds import services
 from storage import connection as storage_connection
 from storage.connection import StorageUnavailable, connection
-from storage.localhbase.process import LocalHBaseProcess
 from tests.conftest import PASSWORD, ServerAddr, _tables_on, register
 
 POOL_SIZE = 4

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from storage import bench
+from bench import storage as bench
 
 
 def _csv_ints(text: str) -> tuple[int, ...]:

@@ -34,7 +34,7 @@ from typing import Any, Self
 import mirakuru
 from mirakuru.exceptions import ProcessFinishedWithError
 
-from storage.localhbase.process import DiesWithParent
+from devtools.localhbase_process import DiesWithParent
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -50,26 +50,20 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 def redis_server_binary() -> str:
-    """The redis-server executable; installed from Debian's packages if missing."""
+    """The redis-server executable (Debian's redis-server package).
+
+    Installing it is the job of the project's set-up (`make run`, `make
+    test`), never of code that runs the app.
+    """
     found = shutil.which("redis-server") or (
         "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
     )
     if found:
         return found
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        raise ProcessError(
-            "redis-server is not installed; install Debian's redis-server package "
-            "(apt-get install redis-server) or set CELERY_BROKER_URL to a running Redis"
-        )
-    print("==> installing redis-server (Debian package)", file=sys.stderr, flush=True)
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (
-        ["apt-get", "update", "-q"],
-        ["apt-get", "install", "-y", "-q", "--no-install-recommends", "redis-server"],
-    ):
-        if subprocess.run(cmd, env=env, check=False).returncode != 0:
-            raise ProcessError(f"{' '.join(cmd)} failed")
-    return "/usr/bin/redis-server"
+    raise ProcessError(
+        "redis-server is not installed: `make run` installs it (Debian's redis-server "
+        "package), or set CELERY_BROKER_URL to a running Redis"
+    )
 
 
 def _tail(path: Path, lines: int = 20) -> str:

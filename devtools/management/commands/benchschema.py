@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from feeds import bench_schema
-from storage.localhbase.process import LocalHBaseProcess
+from bench import schema as bench_schema
+from devtools.localhbase_process import LocalHBaseProcess
 
 
 class Command(BaseCommand):

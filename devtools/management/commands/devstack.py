@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from twitbase.devstack import DevStack
+from devtools.devstack import DevStack
 
 
 class Command(BaseCommand):

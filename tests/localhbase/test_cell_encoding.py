@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from storage.localhbase import encoding as enc
+from localhbase import encoding as enc
 
 part = st.binary(max_size=12)
 

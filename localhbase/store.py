@@ -3,7 +3,7 @@
 This is the engine behind the local HBase server: tables with column families,
 versioned cells ordered as HBase orders them, delete markers with HBase's
 masking rules, TTL and max-versions on read, compaction, counters and scans.
-It knows nothing about Thrift; :mod:`storage.localhbase.server` maps the
+It knows nothing about Thrift; :mod:`localhbase.server` maps the
 Thrift1 API onto it.
 
 Concurrency: every write takes one lock and lands as one RocksDB write batch,

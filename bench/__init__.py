@@ -1,0 +1,3 @@
+"""Benchmarks: commands that print a table (run through `manage.py bench*`,
+see docs/benchmarks.md). Tooling, not product: nothing in the product
+packages imports them."""
