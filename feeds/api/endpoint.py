@@ -165,7 +165,14 @@ the app sees it: JSON from the development server (over 64 KB), gunicorn's
 own page from the Docker image (over 4094 bytes).
 """
 
-api = NinjaAPI(
+
+class Api(NinjaAPI):
+    def get_content_type(self) -> str:
+        # As every error answer has it: JSON is UTF-8 (RFC 8259), no charset.
+        return self.renderer.media_type or "application/json"
+
+
+api = Api(
     title="TwitBase API",
     version="1.0.0",
     description=DESCRIPTION,
@@ -184,7 +191,7 @@ def _invalid(errors: list[dict[str, Any]]) -> InvalidInput:
     first = errors[0]
     source, *path = first["loc"]
     if source == "body":
-        # ("body", "payload"): the body itself; ("body", "payload", name): one field.
+        # ("body", param): the body itself; ("body", param, name): one field.
         if len(path) < 2:
             return InvalidInput(None, NOT_AN_OBJECT)
         name = str(path[1])
