@@ -177,6 +177,8 @@ api = Api(
     version="1.0.0",
     description=DESCRIPTION,
     parser=AnyJson(),
+    # GET /api/schema is an operation of its own (views.py), documented like
+    # the rest; no HTML docs page.
     openapi_url=None,
     docs_url=None,
     urls_namespace="api",
@@ -194,6 +196,7 @@ def _invalid(errors: list[dict[str, Any]]) -> InvalidInput:
         # ("body", param): the body itself; ("body", param, name): one field.
         if len(path) < 2:
             return InvalidInput(None, NOT_AN_OBJECT)
+        # Every body field is a StrictStr (schemas.py), so this is what went wrong.
         name = str(path[1])
         return InvalidInput(name, f"{name} is required, as a string.")
     name = str(path[-1]) if path else source
