@@ -1,13 +1,18 @@
-"""How an API view is made: method dispatch, bearer auth, JSON in and out.
+"""The API's plumbing on django-ninja: the :data:`api` object, bearer auth,
+the body parser and the exception handlers.
 
-Every view under /api/ is an :func:`endpoint`, a table of handlers by HTTP
-method. The endpoint turns every refusal into JSON ``{"error": message}``
-(with ``"field"`` when one input is to blame) and the status the error
-carries, so a handler is only the happy path: parse the input with the
-helpers here, call one service, shape the answer.
+Every refusal is JSON ``{"error": message}`` (with ``"field"`` when one input
+is to blame) with the status the error carries, so a view is only the happy
+path: ninja parses the input into :mod:`feeds.api.schemas` models, the view
+calls one service and returns what it gives.
 
-Clients authenticate with ``Authorization: Bearer <token>`` alone; no
-cookie is read, which is why every endpoint is exempt from CSRF checks.
+Clients authenticate with ``Authorization: Bearer <token>`` alone; no cookie
+is read, which is why ninja exempts every view from CSRF checks.
+
+What ninja does not do our way is written here by hand, small: HEAD wherever
+GET works (:func:`get`), a JSON 405 with a sorted ``Allow`` and a JSON 404 for
+the rest of /api/ (:func:`json_refusals`, :func:`not_found`), and a parser
+that takes any body, whatever its Content-Type, and never raises.
 """
 
 from __future__ import annotations
@@ -17,11 +22,16 @@ import json
 import logging
 import re
 from collections.abc import Callable
-from typing import Any, Concatenate, ParamSpec
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
+from ninja.security import HttpBearer
 
 from feeds import failures, services
 from feeds.errors import InvalidInput, ServiceError
@@ -29,18 +39,15 @@ from feeds.types import User
 from storage.connection import is_unreachable
 from storage.keys import MAX_CURSOR_LEN
 
+from .schemas import DEFAULT_LIMIT, MAX_LIMIT, Error
+
 log = logging.getLogger(__name__)
 
-P = ParamSpec("P")
-Handler = Callable[..., HttpResponse]
-View = Callable[..., HttpResponse]
+F = TypeVar("F", bound=Callable[..., Any])
 
-DEFAULT_LIMIT = 20
-MAX_LIMIT = 100
-# At most three digits: int() of a long digit string is slow, then refused.
-_LIMIT_RE = re.compile(r"[0-9]{1,3}")
 # RFC 6750: the scheme is case-insensitive, the token one run of non-spaces.
 _BEARER_RE = re.compile(r"\s*bearer +(\S+)\s*", re.IGNORECASE)
+NOT_AN_OBJECT = "The request body must be a JSON object."
 
 
 class ApiError(ServiceError):
@@ -69,135 +76,267 @@ def error_response(exc: ServiceError) -> JsonResponse:
     return JsonResponse(body, status=exc.status, headers=headers)
 
 
-def _answer(request: HttpRequest, handler: Handler, kwargs: dict[str, Any]) -> HttpResponse:
-    try:
-        return handler(request, **kwargs)
-    except ServiceError as exc:
-        return error_response(exc)
-    except RequestDataTooBig:
-        return error_response(ApiError(413, "The request body is too large."))
-    except SuspiciousOperation:
-        # Django's other request limits (too many query parameters, ...).
-        return error_response(ApiError(400, "The request is malformed or too large."))
-    except Exception as exc:
-        if is_unreachable(exc):
-            log.warning("API request %s %s: %s", request.method, request.path, exc)
-            return failures.storage_unavailable(request, failures.as_unavailable(exc))
-        # An API client always gets JSON; the traceback goes to the log.
-        log.exception("API request %s %s failed", request.method, request.path)
-        return error_response(ApiError(500, "Internal server error."))
+# -- input -------------------------------------------------------------------------
 
 
-def endpoint(**handlers: Handler) -> View:
-    """A view that sends each method (``GET=handler``, ...) to its handler.
+class AnyJson(Parser):
+    """The body as JSON whatever the Content-Type (so ``curl -d '{...}'``
+    works without ``-H``); None when it is not JSON, which the body's model
+    then refuses like any other non-object."""
 
-    HEAD goes wherever GET does (the server sends the headers only). Other
-    methods get 405 with an ``Allow`` header. A handler receives the
-    request and the URL's parameters, and either returns a response or
-    raises a :class:`ServiceError`, which becomes the JSON error response.
-    """
-    if "GET" in handlers:
-        handlers.setdefault("HEAD", handlers["GET"])
-    allow = ", ".join(sorted(handlers))
-
-    def method_not_allowed(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-        raise ApiError(405, f"{request.method} is not allowed here: use {allow}.", {"Allow": allow})
-
-    @csrf_exempt
-    def view(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-        return _answer(request, handlers.get(request.method or "", method_not_allowed), kwargs)
-
-    return view
+    def parse_body(self, request: HttpRequest) -> Any:
+        try:
+            return json.loads(request.body)
+        except (ValueError, RecursionError):
+            # ValueError: bad JSON, bad UTF-8, an integer too long to convert;
+            # RecursionError: deep nesting.
+            return None
 
 
-def _no_endpoint(request: HttpRequest, **kwargs: Any) -> HttpResponse:
-    raise ApiError(404, f"No API endpoint {request.path!r}.")
+@dataclass(frozen=True)
+class Caller:
+    """Who sent the request: the bearer token and its user."""
+
+    token: str
+    user: User
+
+
+class BearerToken(HttpBearer):
+    """``Authorization: Bearer <token>`` checked by the token service; 401
+    when the token is missing, malformed, revoked or its user disabled."""
+
+    openapi_description = "A token from `POST /api/login`."
+
+    def __call__(self, request: HttpRequest) -> Caller:
+        header = request.headers.get("Authorization")
+        if header is None:
+            raise unauthorized("Log in first: send Authorization: Bearer <token>.")
+        match = _BEARER_RE.fullmatch(header)
+        if match is None:
+            raise unauthorized('The Authorization header must be "Bearer <token>".')
+        return self.authenticate(request, match[1])
+
+    def authenticate(self, request: HttpRequest, token: str) -> Caller:
+        user = services.token_user(token)
+        if user is None:
+            raise unauthorized(
+                "The token is invalid or has been revoked.", 'Bearer error="invalid_token"'
+            )
+        return Caller(token, user)
+
+
+def caller(request: HttpRequest) -> Caller:
+    """The :class:`Caller` :class:`BearerToken` put on an authenticated request."""
+    found = getattr(request, "auth", None)
+    assert isinstance(found, Caller), "caller() on an operation without auth=bearer"
+    return found
+
+
+bearer = BearerToken()
+
+DESCRIPTION = f"""\
+The TwitBase JSON API. Bodies are JSON (the Content-Type is not checked).
+
+**Authentication.** `POST /api/login` returns a token; send it as
+`Authorization: Bearer <token>` where an operation requires it.
+`POST /api/logout` revokes it; `POST /api/logout/everywhere` revokes every
+token and web session of the account, and so does changing the password
+(`POST /api/password`), except for the token that changed it. Disabling an
+account revokes them all for good. Failed log-ins are throttled per account
+and per client address: 429 with Retry-After.
+
+**Errors.** Every error is a JSON object `{{"error": message}}`, with `"field"`
+naming the input to blame when there is one. Methods an endpoint does not
+support get 405 with an `Allow` header; HEAD works wherever GET does. URLs
+under /api/ that name no endpoint get 404. A body larger than the server
+takes gets 413. When storage cannot be reached, every operation answers 503
+with `Retry-After`: nothing was changed unless the answer says so, and a
+read may simply be repeated.
+
+**Times** are ISO 8601 in UTC to the millisecond, ending in `Z`.
+
+**Lists** take `limit` (1 to {MAX_LIMIT}, default {DEFAULT_LIMIT}) and `cursor`, and return
+`{{"items": [...], "next_cursor": ...}}`; pass `next_cursor` back as `cursor`
+for the next page. It is null on the last page. Cursors are opaque: no page
+repeats or skips an item when new twits arrive meanwhile. A cursor is at most
+{MAX_CURSOR_LEN} characters; a longer one gets 400 naming `cursor`. A request
+line longer than the web server reads gets 414 from the server itself, before
+the app sees it: JSON from the development server (over 64 KB), gunicorn's
+own page from the Docker image (over 4094 bytes).
+"""
+
+
+class Api(NinjaAPI):
+    def get_content_type(self) -> str:
+        # As every error answer has it: JSON is UTF-8 (RFC 8259), no charset.
+        return self.renderer.media_type or "application/json"
+
+
+api = Api(
+    title="TwitBase API",
+    version="1.0.0",
+    description=DESCRIPTION,
+    parser=AnyJson(),
+    # GET /api/schema is an operation of its own (views.py), documented like
+    # the rest; no HTML docs page.
+    openapi_url=None,
+    docs_url=None,
+    urls_namespace="api",
+)
+
+
+# -- errors ------------------------------------------------------------------------
+
+
+def _invalid(errors: list[dict[str, Any]]) -> InvalidInput:
+    """The first of ninja's validation errors as the services would say it."""
+    first = errors[0]
+    source, *path = first["loc"]
+    if source == "body":
+        # ("body", param): the body itself; ("body", param, name): one field.
+        if len(path) < 2:
+            return InvalidInput(None, NOT_AN_OBJECT)
+        # Every body field is a StrictStr (schemas.py), so this is what went wrong.
+        name = str(path[1])
+        return InvalidInput(name, f"{name} is required, as a string.")
+    name = str(path[-1]) if path else source
+    if first["type"] == name:  # our own PydanticCustomError, message and all
+        return InvalidInput(name, first["msg"])
+    return InvalidInput(name, f"{name}: {first['msg']}")
+
+
+@api.exception_handler(ServiceError)
+def _refused(request: HttpRequest, exc: ServiceError) -> HttpResponse:
+    return error_response(exc)
+
+
+@api.exception_handler(ValidationError)
+def _bad_input(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    return error_response(_invalid(exc.errors))
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    return error_response(ApiError(exc.status_code, str(exc)))
+
+
+@api.exception_handler(AuthenticationError)
+def _no_auth(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    # BearerToken raises its own 401s; this is ninja's fallback, never reached.
+    return error_response(unauthorized("Log in first: send Authorization: Bearer <token>."))
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return error_response(ApiError(413, "The request body is too large."))
+
+
+@api.exception_handler(SuspiciousOperation)
+def _suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
+    # Django's other request limits (too many query parameters, ...).
+    return error_response(ApiError(400, "The request is malformed or too large."))
+
+
+@api.exception_handler(Exception)
+def _failed(request: HttpRequest, exc: Exception) -> HttpResponse:
+    if is_unreachable(exc):
+        log.warning("API request %s %s: %s", request.method, request.path, exc)
+        return failures.storage_unavailable(request, failures.as_unavailable(exc))
+    # An API client always gets JSON; the traceback goes to the log.
+    log.exception("API request %s %s failed", request.method, request.path, exc_info=exc)
+    return error_response(ApiError(500, "Internal server error."))
+
+
+# -- routes ------------------------------------------------------------------------
+
+_DESCRIPTIONS = {
+    400: "Malformed JSON, a missing or invalid field, or a bad query parameter.",
+    401: "No valid bearer token (or, for log-in, wrong credentials).",
+    403: "Not yours to change, or (for log-in) the account is suspended.",
+    404: "No such user, twit or endpoint, or the account is suspended.",
+    409: "The userid is taken, or the password changed meanwhile.",
+    413: "The request body is larger than the server accepts.",
+    429: "Over the per-user posting limit, or too many failed log-ins for the account "
+    "or from the client's address; retry after Retry-After seconds.",
+    503: "Storage cannot be reached; retry after Retry-After seconds.",
+}
+
+
+def _header(description: str, *, required: bool = False, seconds: bool = False) -> dict[str, Any]:
+    schema = {"type": "integer", "minimum": 1} if seconds else {"type": "string"}
+    header: dict[str, Any] = {"description": description, "schema": schema}
+    if required:
+        header["required"] = True
+    return header
+
+
+_HEADERS = {
+    201: {"Location": _header("The new resource's URL.")},
+    401: {"WWW-Authenticate": _header("The Bearer challenge.")},
+    429: {
+        "Retry-After": _header(
+            "Seconds until posting or logging in is allowed again.", required=True, seconds=True
+        )
+    },
+    503: {
+        "Retry-After": _header("Seconds to wait before trying again.", required=True, seconds=True)
+    },
+}
+
+
+def operation(
+    answers: dict[int, Any],
+    *errors: int,
+    descriptions: dict[int, str],
+    auth: bool = False,
+    body: bool = False,
+) -> dict[str, Any]:
+    """ninja's ``response=``, ``openapi_extra=`` and ``auth=`` for an operation
+    that answers ``answers`` (status: model, None for no body) or one of
+    ``errors``. Any operation may meet a storage outage (503), one with auth
+    a bad token (401), one with a body a body too large (413)."""
+    codes = sorted({*errors, 503, *((401,) if auth else ()), *((413,) if body else ())})
+    documented = {**descriptions, **{code: _DESCRIPTIONS[code] for code in codes}}
+    responses = {
+        code: {"description": text, **({"headers": _HEADERS[code]} if code in _HEADERS else {})}
+        for code, text in documented.items()
+    }
+    return {
+        "response": {**answers, **dict.fromkeys(codes, Error)},
+        "openapi_extra": {"responses": responses},
+        "auth": bearer if auth else None,
+    }
+
+
+def get(path: str, **kwargs: Any) -> Callable[[F], F]:
+    """``api.get`` that also answers HEAD (the server sends the headers
+    only), as RFC 9110 has it; HEAD is not documented on its own."""
+
+    def register(view: F) -> F:
+        api.default_router.add_api_operation(path, ["GET"], view, **kwargs)
+        head = {**kwargs, "include_in_schema": False}
+        api.default_router.add_api_operation(path, ["HEAD"], view, **head)
+        return view
+
+    return register
+
+
+def json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A ninja view whose 405 is JSON, with ``Allow`` sorted."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if isinstance(response, HttpResponseNotAllowed):
+            allow = ", ".join(sorted(m.strip() for m in response["Allow"].split(",")))
+            message = f"{request.method} is not allowed here: use {allow}."
+            return error_response(ApiError(405, message, {"Allow": allow}))
+        return response
+
+    return wrapped
 
 
 @csrf_exempt
 def not_found(request: HttpRequest, **kwargs: Any) -> HttpResponse:
     """Any URL under /api/ that no endpoint claims, whatever the method."""
-    return _answer(request, _no_endpoint, kwargs)
-
-
-# -- input -------------------------------------------------------------------------
-
-
-def bearer_token(request: HttpRequest) -> str:
-    """The token of an ``Authorization: Bearer <token>`` header; 401 without one."""
-    header = request.headers.get("Authorization")
-    if header is None:
-        raise unauthorized("Log in first: send Authorization: Bearer <token>.")
-    match = _BEARER_RE.fullmatch(header)
-    if match is None:
-        raise unauthorized('The Authorization header must be "Bearer <token>".')
-    return match[1]
-
-
-def authenticated(
-    handler: Callable[Concatenate[HttpRequest, User, P], HttpResponse],
-) -> Callable[Concatenate[HttpRequest, P], HttpResponse]:
-    """Call ``handler`` with the bearer token's user after the request; 401
-    when the token is missing, malformed, revoked or its user disabled."""
-
-    @functools.wraps(handler)
-    def wrapper(request: HttpRequest, /, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        user = services.token_user(bearer_token(request))
-        if user is None:
-            raise unauthorized(
-                "The token is invalid or has been revoked.", 'Bearer error="invalid_token"'
-            )
-        return handler(request, user, *args, **kwargs)
-
-    return wrapper
-
-
-def json_object(request: HttpRequest) -> dict[str, Any]:
-    """The body as a JSON object; 400 if it is not one. Content-Type is not
-    checked, so ``curl -d '{...}'`` works without ``-H``."""
-    try:
-        body = json.loads(request.body)
-    except (ValueError, RecursionError):
-        # ValueError covers bad JSON and bad UTF-8; RecursionError, deep nesting.
-        body = None
-    if not isinstance(body, dict):
-        raise InvalidInput(None, "The request body must be a JSON object.")
-    return body
-
-
-def string(body: dict[str, Any], name: str) -> str:
-    """``body[name]``, which must be a string; 400 naming the field if not."""
-    value = body.get(name)
-    if not isinstance(value, str):
-        raise InvalidInput(name, f"{name} is required, as a string.")
-    return value
-
-
-def page_args(request: HttpRequest) -> tuple[str | None, int]:
-    """The ``cursor`` (opaque, at most MAX_CURSOR_LEN characters; the
-    services check the rest) and ``limit`` (1 to 100, default 20) query
-    parameters of a list."""
-    raw = request.GET.get("limit")
-    limit = DEFAULT_LIMIT
-    if raw is not None:
-        limit = int(raw) if _LIMIT_RE.fullmatch(raw) else 0
-        if not 1 <= limit <= MAX_LIMIT:
-            raise InvalidInput("limit", f"limit must be a whole number from 1 to {MAX_LIMIT}.")
-    cursor = request.GET.get("cursor") or None
-    if cursor is not None and len(cursor) > MAX_CURSOR_LEN:
-        raise InvalidInput(
-            "cursor",
-            f"cursor is at most {MAX_CURSOR_LEN} characters: pass back a next_cursor as it came.",
-        )
-    return cursor, limit
-
-
-# -- output ------------------------------------------------------------------------
-
-
-def ok(data: object, status: int = 200, headers: dict[str, str] | None = None) -> JsonResponse:
-    return JsonResponse(data, status=status, headers=headers, safe=False)
-
-
-def no_content() -> HttpResponse:
-    return HttpResponse(status=204)
+    return error_response(ApiError(404, f"No API endpoint {request.path!r}."))

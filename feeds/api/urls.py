@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, path, re_path
+from django.urls import URLPattern, URLResolver, path, re_path
 
-from . import endpoint, views
+from . import views  # noqa: F401  (registers the operations on the api)
+from .endpoint import api, json_refusals, not_found
 
-urlpatterns: list[URLPattern] = [
-    path("login", views.login, name="api-login"),
-    path("logout", views.logout, name="api-logout"),
-    path("logout/everywhere", views.logout_everywhere, name="api-logout-everywhere"),
-    path("password", views.password, name="api-password"),
-    path("users", views.users, name="api-users"),
-    path("users/<str:userid>", views.user, name="api-user"),
-    path("users/<str:userid>/twits", views.timeline, name="api-timeline"),
-    path("users/<str:userid>/followers", views.followers, name="api-followers"),
-    path("users/<str:userid>/following", views.following, name="api-following"),
-    path("follows/<str:userid>", views.follows, name="api-follows"),
-    path("twits", views.twits, name="api-twits"),
-    path("twits/<str:twit_id>", views.twit, name="api-twit"),
-    path("stream", views.stream, name="api-stream"),
-    path("schema", views.schema, name="api-schema"),
+
+def _routes() -> list[URLPattern | URLResolver]:
+    """ninja's routes, one per path (ninja gives one per operation), with JSON 405s."""
+    patterns: dict[str, URLPattern] = {}
+    for pattern in api.urls[0]:
+        assert isinstance(pattern, URLPattern)
+        route = str(pattern.pattern)
+        if pattern.name and pattern.name != "api-root" and route not in patterns:
+            patterns[route] = path(route, json_refusals(pattern.callback), name=pattern.name)
+    return list(patterns.values())
+
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    *_routes(),
     # Last: the rest of /api/ answers a JSON 404, not the web UI's HTML page.
-    re_path(r"^", endpoint.not_found),
+    re_path(r"^", not_found),
 ]

@@ -8,10 +8,9 @@ import schemathesis
 from schemathesis.core.result import Ok
 
 from feeds.api import openapi, urls
-from feeds.services import accounts, twits
 from feeds.types import User
 
-from .conftest import Api
+from .conftest import Api, error
 
 
 def test_the_document_is_valid_openapi() -> None:
@@ -44,12 +43,20 @@ def test_every_route_is_documented_with_exactly_its_methods(api: Api, alice: Use
         assert allow - {"head"} == methods, path
 
 
-def test_constraints_match_what_the_services_enforce() -> None:
-    assert openapi.USERID_PATTERN.strip("^$") == accounts.USERID_RE.pattern
-    schemas = openapi.SCHEMAS
-    assert schemas["NewTwit"]["properties"]["text"]["maxLength"] == twits.TEXT_MAX
-    signup = schemas["SignUp"]["properties"]
-    assert signup["name"]["maxLength"] == accounts.NAME_MAX
-    assert signup["password"]["minLength"] == accounts.PASSWORD_MIN
-    limit = openapi.PARAMETERS["limit"]["schema"]
-    assert (limit["minimum"], limit["maximum"], limit["default"]) == (1, 100, 20)
+def test_the_documented_page_limits_are_where_validation_refuses(api: Api, alice: User) -> None:
+    operation = openapi.PATHS["/api/users/{userid}/twits"]["get"]
+    params = {p["name"]: p["schema"] for p in operation["parameters"]}
+    low, top = params["limit"]["minimum"], params["limit"]["maximum"]
+    for limit in (low, top, params["limit"]["default"]):
+        assert api.get("/api/users/alice/twits", limit=str(limit)).status_code == 200
+    for limit in (low - 1, top + 1):
+        response = api.get("/api/users/alice/twits", limit=str(limit))
+        assert f"from {low} to {top}" in error(response, 400)
+        assert response.json()["field"] == "limit"
+    longest = params["cursor"]["maxLength"]
+    response = api.get("/api/users/alice/twits", cursor="A" * (longest + 1))
+    assert f"at most {longest} characters" in error(response, 400)
+    assert response.json()["field"] == "cursor"
+    # As long as allowed: past the length check, refused by the service as garbage.
+    response = api.get("/api/users/alice/twits", cursor="A" * longest)
+    assert "at most" not in error(response, 400)

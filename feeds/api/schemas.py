@@ -1,0 +1,205 @@
+"""What the JSON API takes and gives, as pydantic models: django-ninja
+validates requests with them and generates ``GET /api/schema`` from them.
+
+Each limit is declared once. The page limits (``limit``, ``cursor``) are
+checked here. The limits of what the services check themselves (a twit's
+length after trimming, a name, a userid, a password) are the services'
+constants, only shown in the document here: the services trim and check with
+their own messages, and the API must not refuse what they would accept.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Annotated
+
+from ninja import Query
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr, WithJsonSchema
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
+
+from feeds.services import accounts, twits
+from storage.keys import MAX_CURSOR_LEN, TWIT_KEY_LEN
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+# The services refuse longer ones themselves (accounts.py); the document says so.
+PASSWORD_MAX = 1024
+EMAIL_MAX = 254
+
+USERID_PATTERN = f"^{accounts.USERID_RE.pattern}$"
+TWIT_ID_PATTERN = f"^[0-9a-f]{{{2 * TWIT_KEY_LEN}}}$"
+
+LIMIT_MESSAGE = f"limit must be a whole number from 1 to {MAX_LIMIT}."
+CURSOR_MESSAGE = (
+    f"cursor is at most {MAX_CURSOR_LEN} characters: pass back a next_cursor as it came."
+)
+# At most three digits: int() of a long digit string is slow, then refused.
+_LIMIT_RE = re.compile(r"[0-9]{1,3}")
+
+PASSWORD_RULES = (
+    "Checked by the password validators: not common, not all digits, "
+    "not like the userid, name or email."
+)
+
+
+def iso(moment: object) -> object:
+    """ISO 8601 in UTC to the millisecond, with a Z: 2026-11-21T12:00:00.123Z."""
+    if not isinstance(moment, datetime):
+        return moment
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").removesuffix("+00:00") + "Z"
+
+
+def _limit(raw: object) -> object:
+    # Stricter than pydantic's int: no sign, spaces, exponent or non-ASCII digits.
+    if isinstance(raw, str):
+        if not _LIMIT_RE.fullmatch(raw) or not 1 <= int(raw) <= MAX_LIMIT:
+            raise PydanticCustomError("limit", LIMIT_MESSAGE)
+        return int(raw)
+    return raw
+
+
+def _cursor(raw: object) -> object:
+    if raw == "":
+        return None  # ?cursor= is the first page, as if left out
+    if isinstance(raw, str) and len(raw) > MAX_CURSOR_LEN:
+        raise PydanticCustomError("cursor", CURSOR_MESSAGE)
+    return raw
+
+
+Limit = Annotated[
+    int,
+    BeforeValidator(_limit),
+    Query(DEFAULT_LIMIT, ge=1, le=MAX_LIMIT, description="How many items a page holds at most."),
+]
+# Optional, but documented as a string: a query parameter is never null.
+Cursor = Annotated[
+    str | None,
+    BeforeValidator(_cursor),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "maxLength": MAX_CURSOR_LEN,
+            "description": "The `next_cursor` of the previous page; omit for the first page.",
+        }
+    ),
+    Query(None),
+]
+Timestamp = Annotated[
+    str,
+    BeforeValidator(iso),
+    Field(
+        description="ISO 8601 in UTC to the millisecond, with a Z: 2026-11-21T12:00:00.123Z.",
+        json_schema_extra={"format": "date-time", "example": "2026-11-21T12:00:00.123Z"},
+    ),
+]
+# Documented, not enforced, on answers: an answer is never refused for its own data.
+Userid = Annotated[str, Field(examples=["alice"], json_schema_extra={"pattern": USERID_PATTERN})]
+Count = Annotated[int, Field(ge=0)]
+
+
+# -- requests ----------------------------------------------------------------------
+# StrictStr: a number or a list where a string belongs is refused, not converted.
+
+
+class Login(BaseModel):
+    userid: StrictStr
+    password: StrictStr
+
+
+class PasswordChange(BaseModel):
+    current_password: StrictStr
+    new_password: StrictStr = Field(
+        description=PASSWORD_RULES,
+        json_schema_extra=dict(minLength=accounts.PASSWORD_MIN, maxLength=PASSWORD_MAX),
+    )
+
+
+class SignUp(BaseModel):
+    userid: StrictStr = Field(
+        description="Unique regardless of case.",
+        examples=["alice"],
+        json_schema_extra=dict(pattern=USERID_PATTERN),
+    )
+    name: StrictStr = Field(
+        description="Trimmed; not blank, no control characters.",
+        json_schema_extra=dict(minLength=1, maxLength=accounts.NAME_MAX),
+    )
+    email: StrictStr = Field(json_schema_extra=dict(format="email", maxLength=EMAIL_MAX))
+    password: StrictStr = Field(
+        description=PASSWORD_RULES,
+        json_schema_extra=dict(minLength=accounts.PASSWORD_MIN, maxLength=PASSWORD_MAX),
+    )
+
+
+class NewTwit(BaseModel):
+    text: StrictStr = Field(
+        description=f"Trimmed, then 1 to {twits.TEXT_MAX} characters; newlines allowed, "
+        "other control characters not.",
+        json_schema_extra=dict(minLength=1, maxLength=twits.TEXT_MAX),
+    )
+
+
+# -- responses ---------------------------------------------------------------------
+
+
+class Answer(BaseModel):
+    """A response object: read from the services' dataclasses, every
+    property present, nothing else."""
+
+    model_config = ConfigDict(from_attributes=True, extra="forbid")
+
+
+class Error(Answer):
+    error: str = Field(description="What went wrong, for people.")
+    # Left out, never null, when no one input is to blame.
+    field: str | SkipJsonSchema[None] = Field(
+        default=None, description="The input to blame, when there is one."
+    )
+
+
+class Token(Answer):
+    token: str = Field(description="Send as `Authorization: Bearer <token>`.")
+    userid: Userid
+
+
+class Profile(Answer):
+    userid: Userid
+    name: str
+    created: Timestamp
+    twits: Count
+    followers: Count
+    following: Count
+
+
+class UserRef(Answer):
+    userid: Userid
+    name: str
+
+
+class Twit(Answer):
+    id: str = Field(json_schema_extra=dict(pattern=TWIT_ID_PATTERN))
+    userid: Userid
+    name: str
+    text: str = Field(json_schema_extra=dict(minLength=1, maxLength=twits.TEXT_MAX))
+    created: Timestamp
+
+
+NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."
+
+
+class TwitPage(Answer):
+    items: list[Twit]
+    next_cursor: str | None = Field(description=NEXT_CURSOR)
+
+
+class UserPage(Answer):
+    items: list[UserRef]
+    next_cursor: str | None = Field(description=NEXT_CURSOR)
+
+
+class Follow(Answer):
+    userid: str = Field(description="The other user, as given in the URL.")
+    following: bool = Field(description="Whether you follow them now.")
+    changed: bool = Field(description="False if it already was so.")
