@@ -76,6 +76,7 @@ def main() -> None:
     step("lint", [str(BIN / "ruff"), "check", "."])
     step("format", [str(BIN / "ruff"), "format", "--check", "."])
     step("types", [str(BIN / "mypy"), "."])
+    step("import contracts", [str(BIN / "lint-imports")])
     if shutil.which("java") and shutil.which("mvn"):
         step("fetch Apache HBase", [sys.executable, "-m", "devtools.realhbase", "fetch"])
     elif os.environ.get("CI", "").lower() == "true":

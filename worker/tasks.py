@@ -1,6 +1,11 @@
 """Celery tasks: the coprocessor substitute. Each is a thin wrapper around a
 service in feeds.services.fanout, takes ids only, and is idempotent, so
-acks_late (redelivery after a worker dies mid-task) and retries are safe."""
+acks_late (redelivery after a worker dies mid-task) and retries are safe.
+
+Each task runs one kind of job (feeds/jobs.py; worker/jobs.py maps them), and
+its parameters are that job's fields, by name: a message queued by an older
+version, keyword arguments by name, runs the same. The names of the tasks are
+on the wire too (``worker.tasks.fan_out_twit``): keep them."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from typing import Any
 from celery import Task, shared_task
 from celery.signals import task_failure, task_postrun
 
+from feeds import jobs
 from feeds.services import fanout, metrics
 
 RETRYING: dict[str, Any] = {
@@ -24,7 +30,15 @@ RETRYING: dict[str, Any] = {
 
 @shared_task(**RETRYING)
 def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "") -> int:
-    return fanout.fan_out_twit(twit_id, start, chunk, lease).rows
+    step = fanout.start_chunk(jobs.FanOutChunk(twit_id, lease, start, chunk))
+    if isinstance(step, fanout.ChunkResult):
+        return step.rows
+    if step.next is not None:
+        # Before this chunk writes, so the chunks of a large fan-out run in
+        # parallel. The lease records it as queued already: a retry of this
+        # chunk does not queue it again.
+        jobs.dispatch(step.next)
+    return fanout.write_chunk(step).rows
 
 
 @shared_task(**RETRYING)

@@ -35,13 +35,13 @@ from dataclasses import dataclass
 import happybase
 from django.conf import settings
 
+from feeds.jobs import FanOutChunk, dispatch
 from storage import keys
 from storage.connection import connection, table_name
 from storage.ops import decode_count
 
 from . import accounts, metrics, pending
 from . import twits as twits_service
-from .queue import dispatch
 
 log = logging.getLogger(__name__)
 
@@ -113,21 +113,43 @@ def chunk_counts(row: dict[bytes, bytes]) -> tuple[int, int | None]:
     return len(progress), (min(last) + 1 if last else None)
 
 
-def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "") -> ChunkResult:
-    """Write one chunk of a twit's fan-out: up to CHUNK followers from ``start``.
+@dataclass(frozen=True)
+class ChunkWrite:
+    """A chunk read under its lease, its successor decided, its rows not yet
+    written: what :func:`start_chunk` hands to the task that runs the chunk,
+    which queues ``next`` and then calls :func:`write_chunk`."""
+
+    job: FanOutChunk
+    next: FanOutChunk | None  # queue it before writing: the chunks then run in parallel
+    key: bytes
+    readers: tuple[bytes, ...]  # md5s of the followers this chunk writes to
+    cells: dict[bytes, bytes]  # the stream row's cells, from the twit row as read
+    after: str  # the next chunk's start (hex); "": this is the last
+    written: int  # rows written already (the author's own, by the first chunk)
+    recorded: bool  # on record as done already: write nothing again
+
+
+def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
+    """Begin one chunk of a twit's fan-out: up to CHUNK followers from ``job.start``.
 
     The first chunk also writes the author's own stream row. If followers
-    remain, the next chunk not yet done is queued *before* this one writes, so
-    chunks of a large fan-out run in parallel on free workers and one account
-    never holds a worker for long. Each chunk records itself on the twit row
-    when done; the chunk that completes the chain clears the twit's pending
-    mark and index entry and records the fan-out's lag.
+    remain, the next chunk not yet done is recorded as queued under the lease
+    and returned as ``next``: the caller queues it *before* :func:`write_chunk`,
+    so chunks of a large fan-out run in parallel on free workers and one
+    account never holds a worker for long. Each chunk records itself on the
+    twit row when done; the chunk that completes the chain clears the twit's
+    pending mark and index entry and records the fan-out's lag.
 
-    ``lease`` is the owner id of the fan-out's lease (see pending): a chunk
+    ``job.lease`` is the owner id of the fan-out's lease (see pending): a chunk
     whose lease was taken over stops without writing. Without one (a direct
     call: tests, a task queued before leases existed) the chunk takes the
     lease itself. A chunk already recorded as done writes nothing again.
+
+    Returns a ChunkResult when the chunk is over already (the twit deleted,
+    the fan-out finished, the lease taken over, or a large account's twit),
+    else the ChunkWrite to queue from and write.
     """
+    twit_id, start, chunk, lease = job.twit_id, job.start, job.chunk, job.lease
     key = keys.twit_key_from_id(twit_id)
     size = settings.TWITBASE_FANOUT_CHUNK
     with connection() as conn:
@@ -184,6 +206,7 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "")
                 )
             ]
             after = edges[size].hex() if len(edges) > size else ""
+        successor = None
         todo = next_unfinished(progress, chunk + 1, after or None)
         if todo is not None:
             queue = pending.queue_chunk(conn, key, lease, todo[0])
@@ -193,13 +216,30 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "")
                     metrics.record_rows(conn, written)  # the author's row, written already
                 return ChunkResult(written, None, False, taken_over=True)
             if queue:
-                dispatch("fan_out_twit", twit_id=twit_id, start=todo[1], chunk=todo[0], lease=lease)
-        if not done:
-            readers = [edge[keys.MD5_LEN :] for edge in edges[:size]]
-            written += _write_stream_rows(conn, key, readers, twits_service.stream_cells(row))
+                successor = FanOutChunk(twit_id, lease, start=todo[1], chunk=todo[0])
+    return ChunkWrite(
+        job=FanOutChunk(twit_id, lease, start, chunk),
+        next=successor,
+        key=key,
+        readers=tuple(edge[keys.MD5_LEN :] for edge in edges[:size]),
+        cells={} if done else twits_service.stream_cells(row),
+        after=after,
+        written=written,
+        recorded=done,
+    )
+
+
+def write_chunk(step: ChunkWrite) -> ChunkResult:
+    """Write a chunk begun by :func:`start_chunk` (after queuing its ``next``),
+    record it on the twit row, and finish the fan-out if it was the last."""
+    key, after, written = step.key, step.after, step.written
+    with connection() as conn:
+        twits = conn.table(table_name("twits"))
+        if not step.recorded:
+            written += _write_stream_rows(conn, key, list(step.readers), step.cells)
             twits.put(
                 key,
-                {progress_column(chunk): f"{start} {after}".encode()},
+                {progress_column(step.job.chunk): f"{step.job.start} {after}".encode()},
                 timestamp=_twit_millis(key),
             )
             metrics.record_rows(conn, written)
@@ -401,7 +441,7 @@ def sweep_pending(older_than_s: float = 60.0) -> list[str]:
             if lease is not None:
                 taken.append((key, lease))
     for key, lease in taken:
-        dispatch("fan_out_twit", twit_id=keys.twit_id(key), lease=lease.owner)
+        dispatch(FanOutChunk(keys.twit_id(key), lease.owner))
     return [keys.twit_id(key) for key, _ in taken]
 
 
@@ -413,7 +453,7 @@ def requeue(twit_id: str) -> bool:
         lease = pending.take(conn, key)
     if lease is None:
         return False
-    dispatch("fan_out_twit", twit_id=twit_id, lease=lease.owner)
+    dispatch(FanOutChunk(twit_id, lease.owner))
     return True
 
 

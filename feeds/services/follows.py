@@ -8,6 +8,7 @@ import uuid
 import happybase
 
 from feeds.errors import InvalidInput, Suspended
+from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
 from feeds.types import Page, UserRef
 from storage import keys
 from storage.connection import connection, read_only, table_name
@@ -15,7 +16,6 @@ from storage.ops import apply_once, check_and_put
 
 from . import accounts
 from ._paging import scan_page
-from .queue import dispatch
 from .twits import op_id
 
 USERID = b"f:userid"
@@ -86,7 +86,7 @@ def follow(follower: str, followed: str) -> bool:
             apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, 1, counted)
             apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, 1, counted)
             follows.put(edge, {COUNTED: op}, timestamp=generation)
-    dispatch("backfill_stream", follower=a.userid, followed=b.userid)
+    dispatch(BackfillStream(a.userid, b.userid))
     return created
 
 
@@ -105,7 +105,7 @@ def unfollow(follower: str, followed: str) -> bool:
         follows = conn.table(table_name("follows"))
         row = follows.row(edge, include_timestamp=True)
         if OP not in row:
-            dispatch("remove_followee_from_stream", follower=a.userid, followed=b.userid)
+            dispatch(RemoveFolloweeFromStream(a.userid, b.userid))
             return False
         op, generation = row[OP]
         users = table_name("users")
@@ -128,7 +128,7 @@ def unfollow(follower: str, followed: str) -> bool:
     # After the edge is gone: the cleanup does nothing if it finds the edge
     # again (followed anew). An unfollow retried after a crash before this
     # line finds no edge and queues the cleanup all the same.
-    dispatch("remove_followee_from_stream", follower=a.userid, followed=b.userid)
+    dispatch(RemoveFolloweeFromStream(a.userid, b.userid))
     return True
 
 

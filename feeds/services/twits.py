@@ -8,6 +8,7 @@ import time
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound
+from feeds.jobs import FanOutChunk, RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, from_millis
 from storage import keys
 from storage.connection import connection, read_only, table_name
@@ -15,7 +16,6 @@ from storage.ops import apply_once
 
 from . import accounts, pending
 from ._paging import scan_page
-from .queue import dispatch
 from .ratelimit import check_post_rate
 
 TEXT_MAX = 280
@@ -111,7 +111,7 @@ def post_twit(userid: str, text: object) -> Twit:
             op_id(b"post", key),
         )
     twit = twit_from_row(key, row)
-    dispatch("fan_out_twit", twit_id=twit.id, lease=lease.owner)
+    dispatch(FanOutChunk(twit.id, lease.owner))
     return twit
 
 
@@ -156,7 +156,7 @@ def delete_twit(userid: str, twit_id: str) -> None:
         )
         # Streams first: the cleanup finds the twit's author in the key, and
         # a retry after a crash still finds the twit row and finishes the job.
-        dispatch("remove_twit_from_streams", author=twit.userid, twit_id=twit_id)
+        dispatch(RemoveTwitFromStreams(twit.userid, twit_id))
         conn.table(table_name("twits")).delete(key)
 
 

@@ -10,9 +10,9 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.services import console, metrics
-from feeds.services import twits as twits_service
 from feeds.types import Twit, User
 from storage.connection import connection, table_name
+from tests.jobqueue import jobs_recorded
 
 from .conftest import audit_actions, text_of
 
@@ -20,12 +20,11 @@ from .conftest import audit_actions, text_of
 
 
 @pytest.fixture
-def stuck(alice: User, bob: User, monkeypatch: pytest.MonkeyPatch) -> Twit:
+def stuck(alice: User, bob: User) -> Twit:
     """A twit by alice (bob follows her) whose fan-out was never queued: the
     broker was down when it was posted, and no sweep has run since."""
     services.follow("bob", "alice")
-    with monkeypatch.context() as m:
-        m.setattr(twits_service, "dispatch", lambda task, **ids: None)
+    with jobs_recorded():
         return services.post_twit("alice", "stuck in the pipes")
 
 

@@ -17,14 +17,15 @@ from celery.exceptions import Retry
 from django.core.management import call_command
 from pytest_django.fixtures import Settings
 
-from feeds import services
+from feeds import jobs, services
 from feeds.services import console, fanout, metrics, pending
-from feeds.services import twits as twits_service
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
 from tests.conftest import ServerAddr
+from tests.jobqueue import jobs_recorded
 from tests.services.test_model import all_pages
+from worker import tasks
 
 
 def streams_snapshot() -> dict[bytes, dict[bytes, tuple[bytes, int]]]:
@@ -47,7 +48,7 @@ def test_running_a_fan_out_twice_leaves_the_same_rows(fans: list[str]) -> None:
     twit = services.post_twit("alice", "once")
     before = streams_snapshot()
     assert len([k for k in before if keys.twit_key_from_stream_key(k).hex() == twit.id]) == 6
-    fanout.fan_out_twit(twit.id)
+    tasks.fan_out_twit(twit.id)
     assert streams_snapshot() == before
 
 
@@ -74,7 +75,7 @@ def test_a_fan_out_retried_after_a_crash_half_way_leaves_the_same_rows(
     crashed = services.timeline("alice").items[0]
     assert crashed.text == "crashed run"
     assert not all(crashed.id in {t.id for t in services.home_stream(f).items} for f in fans)
-    fanout.fan_out_twit(crashed.id)  # the retry
+    tasks.fan_out_twit(crashed.id)  # the retry
     for reader in ["alice", *fans]:
         ids = [t.id for t in services.home_stream(reader).items]
         assert ids == [crashed.id, clean.id]
@@ -139,10 +140,9 @@ def test_paging_stays_exact_across_the_merge(celebrity: None, twitbase: ServerAd
 # -- leases, progress and the pending index (issue 9, finding 3) -------------------------
 
 
-def _post_stuck(author: str, text: str, monkeypatch: pytest.MonkeyPatch) -> str:
+def _post_stuck(author: str, text: str) -> str:
     """A twit whose fan-out task was lost: posted, never run."""
-    with monkeypatch.context() as m:
-        m.setattr(twits_service, "dispatch", lambda task, **ids: None)
+    with jobs_recorded():
         return services.post_twit(author, text).id
 
 
@@ -171,7 +171,7 @@ def test_a_fan_out_run_again_skips_the_chunks_already_done(
     # last (one follower) finished, the middle one died, the first never wrote.
     assert len([f for f in fans if crashed.id in _stream_ids(f)]) == 1
     rows = metrics.fanout_stats().stream_rows
-    fanout.fan_out_twit(crashed.id)
+    tasks.fan_out_twit(crashed.id)
     # The author's row and four followers': the last chunk is on record, not redone.
     assert metrics.fanout_stats().stream_rows - rows == 5
     for reader in ["alice", *fans]:
@@ -182,21 +182,20 @@ def test_a_fan_out_run_again_skips_the_chunks_already_done(
 def test_a_chunk_whose_lease_was_taken_over_writes_nothing(
     fans: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    twit_id = _post_stuck("alice", "lost, then swept", monkeypatch)
+    twit_id = _post_stuck("alice", "lost, then swept")
     with connection() as conn:
         old = pending.decode(pending.read_mark(conn, keys.twit_key_from_id(twit_id)) or b"")
-    queued: list[dict[str, object]] = []
-    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: queued.append(ids))
-    assert fanout.sweep_pending(older_than_s=0) == [twit_id]
-    (requeued,) = queued
-    assert requeued["lease"] != old.owner
-    # The lost task turns up after all, under the lease it was queued with.
-    result = fanout.fan_out_twit(twit_id, lease=old.owner)
-    assert result.taken_over and result.rows == 0
-    assert queued == [requeued], "it queued no further chunk"
-    assert all(twit_id not in _stream_ids(f) for f in fans)
-    monkeypatch.undo()
-    fanout.fan_out_twit(twit_id, lease=str(requeued["lease"]))
+    with jobs_recorded() as queued:
+        assert fanout.sweep_pending(older_than_s=0) == [twit_id]
+        (requeued,) = queued
+        assert requeued["lease"] != old.owner
+        # The lost task turns up after all, under the lease it was queued with.
+        result = fanout.start_chunk(jobs.FanOutChunk(twit_id, lease=old.owner))
+        assert result.taken_over and result.rows == 0  # type: ignore[union-attr]
+        assert tasks.fan_out_twit(twit_id, lease=old.owner) == 0
+        assert queued == [requeued], "it queued no further chunk"
+        assert all(twit_id not in _stream_ids(f) for f in fans)
+    tasks.fan_out_twit(twit_id, lease=str(requeued["lease"]))
     assert all(_stream_ids(f) == [twit_id] for f in fans)
     assert console.pending_fanouts().items == ()
 
@@ -211,11 +210,11 @@ def test_racing_sweeps_queue_each_fan_out_once(
 ) -> None:
     settings.TWITBASE_POSTS_PER_MINUTE = 100
     services.follow("bob", "alice")
-    stuck = {_post_stuck("alice", f"stuck {i}", monkeypatch) for i in range(5)}
-    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: None)
+    stuck = {_post_stuck("alice", f"stuck {i}") for i in range(5)}
     time.sleep(3.1)  # every lease has expired; a new one lasts 6 s, time for all sweeps
     reset_pool()
-    with multiprocessing.get_context("fork").Pool(8) as pool:
+    # The forked sweeps inherit the recorder: they queue nothing for real.
+    with jobs_recorded(), multiprocessing.get_context("fork").Pool(8) as pool:
         queued = [twit for ids in pool.map(_sweep_in_a_process, range(8)) for twit in ids]
     assert sorted(queued) == sorted(stuck)
 
@@ -264,9 +263,8 @@ def test_the_sweep_and_the_pending_list_read_only_the_backlog(
                 keys.twit_key("bob", 1_600_000_000_000 + i, b"\0\0\0\0"),
                 {b"t:text": b"old", b"t:userid": b"bob", b"t:name": b"Bob", b"t:created": b"0"},
             )
-    stuck = _post_stuck("alice", "the one pending", monkeypatch)
-    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: None)
-    with reads_counted() as reads:
+    stuck = _post_stuck("alice", "the one pending")
+    with jobs_recorded(), reads_counted() as reads:
         assert fanout.sweep_pending(older_than_s=0) == [stuck]
     assert dict(reads) == {"scan pendingFanouts": 1, "get twits": 1}
     with reads_counted() as reads:
@@ -306,17 +304,15 @@ def test_a_chunk_run_twice_queues_its_successor_once(
 ) -> None:
     """A chunk retried after an error (or redelivered after a worker died)
     must not queue the rest of the chain a second time."""
-    posted: list[dict[str, Any]] = []
-    monkeypatch.setattr(twits_service, "dispatch", lambda task, **ids: posted.append(ids))
-    twit = services.post_twit("alice", "chained")
-    queued: list[dict[str, Any]] = []
-    monkeypatch.setattr(fanout, "dispatch", lambda task, **ids: queued.append(ids))
-    (first,) = posted
-    fanout.fan_out_twit(**first)
-    fanout.fan_out_twit(**first)  # again, as a retry would
-    assert [(q["chunk"], q["lease"]) for q in queued] == [(1, first["lease"])]
-    while queued:
-        fanout.fan_out_twit(**queued.pop(0))
+    with jobs_recorded() as posted:
+        twit = services.post_twit("alice", "chained")
+    with jobs_recorded() as queued:
+        (first,) = posted
+        tasks.fan_out_twit(**first)
+        tasks.fan_out_twit(**first)  # again, as a retry would
+        assert [(q["chunk"], q["lease"]) for q in queued] == [(1, first["lease"])]
+        while queued:
+            tasks.fan_out_twit(**queued.pop(0))
     assert all(_stream_ids(f) == [twit.id] for f in fans)
     assert console.pending_fanouts().items == ()
 

@@ -6,12 +6,14 @@ import time
 
 from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
-from feeds.services import metrics
+from feeds.services import metrics, pending
 from feeds.services.fanout import sweep_pending
 from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, table_name
+from tests.jobqueue import jobs_recorded
 from tests.worker.conftest import eventually
+from twitbase.celery import app as celery_app
 
 
 def _users(*names: str) -> None:
@@ -97,3 +99,59 @@ def test_queued_work_waits_for_a_worker(stack: CeleryWorkerProcess) -> None:
     assert not _in_stream("bob", twit.id)
     stack.start()
     eventually(lambda: _in_stream("bob", twit.id), what="fan-out once a worker is back")
+
+
+def test_with_the_broker_down_follow_unfollow_and_delete_clean_up_at_once(
+    stack: CeleryWorkerProcess, redis_broker: RedisProcess
+) -> None:
+    """Their jobs are not queued again by anything if lost: they run in the caller."""
+    _users("alice", "bob")
+    old = services.post_twit("alice", "before the follow")
+    redis_broker.stop()
+    try:
+        services.follow("bob", "alice")
+        assert _in_stream("bob", old.id), "the backfill ran in the caller"
+        services.unfollow("bob", "alice")
+        assert not _in_stream("bob", old.id), "the cleanup ran in the caller"
+        services.delete_twit("alice", old.id)
+        assert not _in_stream("alice", old.id), "the twit left the streams at once"
+    finally:
+        redis_broker.start()
+
+
+def test_messages_queued_by_the_previous_version_still_run(stack: CeleryWorkerProcess) -> None:
+    """Messages already on the queue when this version is deployed name their
+    task and give its arguments by name, as the old dispatch("fan_out_twit",
+    twit_id=..., lease=...) sent them: a worker of this version runs them."""
+    followers = [f"fan{i}" for i in range(4)]  # 3 a task: two chunks
+    _users("alice", "bob", *followers)
+    for f in followers:
+        services.follow(f, "alice")
+    with jobs_recorded():  # the new code's own jobs go nowhere
+        twit = services.post_twit("alice", "queued by the old code")
+        services.follow("bob", "alice")
+    with connection() as conn:
+        mark = pending.read_mark(conn, keys.twit_key_from_id(twit.id))
+    assert mark is not None
+    lease = pending.decode(mark).owner
+    celery_app.send_task("worker.tasks.fan_out_twit", kwargs={"twit_id": twit.id, "lease": lease})
+    celery_app.send_task(
+        "worker.tasks.backfill_stream", kwargs={"follower": "bob", "followed": "alice"}
+    )
+    everyone = [*followers, "bob"]
+    eventually(lambda: all(_in_stream(f, twit.id) for f in everyone), what="old-style messages")
+    eventually(lambda: not _pending(twit.id), what="pending mark cleared")
+    with jobs_recorded():
+        services.unfollow("fan0", "alice")
+        services.delete_twit("alice", twit.id)
+    celery_app.send_task(
+        "worker.tasks.remove_followee_from_stream",
+        kwargs={"follower": "fan0", "followed": "alice"},
+    )
+    celery_app.send_task(
+        "worker.tasks.remove_twit_from_streams", kwargs={"author": "alice", "twit_id": twit.id}
+    )
+    eventually(
+        lambda: not any(_in_stream(f, twit.id) for f in ["alice", *everyone]),
+        what="old-style cleanup messages",
+    )

@@ -1,0 +1,126 @@
+"""Background work as data: one frozen dataclass per kind of job, and the
+port the services hand jobs to.
+
+A job carries ids only (userids, twit ids, a lease's owner id), never
+objects, so the work always reads fresh data; :func:`kwargs` is what goes on
+the wire. Every job is idempotent: running one twice leaves the same rows.
+
+The services call :func:`dispatch`; what runs a job is registered at start-up
+(``worker/apps.py`` registers ``worker.jobs.dispatch``, which maps each job
+type to its Celery task), so feeds never imports worker and no import runs in
+a circle. Under CELERY_TASK_ALWAYS_EAGER (unit tests only) Celery runs the
+job in the caller.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from django.core.exceptions import ImproperlyConfigured
+
+
+@dataclass(frozen=True)
+class FanOutChunk:
+    """Write one chunk of a twit's fan-out (see fanout.start_chunk), under
+    the fan-out's lease (see pending; "": the chunk takes the lease itself)."""
+
+    twit_id: str
+    lease: str = ""
+    start: str = ""  # the first follower key, in hex; "": the first
+    chunk: int = 0
+
+    # Lost (the broker was down), it is queued again by the sweep, which finds
+    # the twit's pending mark: so it is left for the sweep, never run in the
+    # caller (a fan-out can be large).
+    requeued_if_lost: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class BackfillStream:
+    """Copy the followee's newest twits into the follower's stream (after a follow)."""
+
+    follower: str
+    followed: str
+
+    # Nothing records that this job is owed: lost, it would be lost for good,
+    # so when the broker is down it runs in the caller. Likewise below.
+    requeued_if_lost: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class RemoveFolloweeFromStream:
+    """Delete the followee's twits from the follower's stream (after an unfollow)."""
+
+    follower: str
+    followed: str
+
+    requeued_if_lost: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class RemoveTwitFromStreams:
+    """Delete a twit's row from its author's and every follower's stream."""
+
+    author: str
+    twit_id: str
+
+    requeued_if_lost: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class TrimStream:
+    """Keep only the newest TWITBASE_STREAM_MAX rows of the reader's stream."""
+
+    reader: str
+
+    requeued_if_lost: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class SweepPendingFanouts:
+    """Queue again the fan-outs whose lease expired (Celery beat runs it)."""
+
+    # Beat sends it again at its next tick.
+    requeued_if_lost: ClassVar[bool] = True
+
+
+Job = (
+    FanOutChunk
+    | BackfillStream
+    | RemoveFolloweeFromStream
+    | RemoveTwitFromStreams
+    | TrimStream
+    | SweepPendingFanouts
+)
+
+Dispatcher = Callable[[Job], None]
+
+
+def kwargs(job: Job) -> dict[str, str | int]:
+    """The job as its task's keyword arguments: field name -> id."""
+    return dataclasses.asdict(job)
+
+
+_dispatcher: Dispatcher | None = None
+
+
+def register(dispatcher: Dispatcher | None) -> Dispatcher | None:
+    """Make ``dispatcher`` run every job handed to :func:`dispatch` (done once
+    at start-up; tests may swap in a recorder). Returns the one it replaces."""
+    global _dispatcher
+    previous, _dispatcher = _dispatcher, dispatcher
+    return previous
+
+
+def dispatch(job: Job) -> None:
+    """Hand ``job`` to the background. Returns once it is queued (or, with the
+    broker down, run here or left to be queued again: see ``requeued_if_lost``)."""
+    if _dispatcher is None:
+        raise ImproperlyConfigured(
+            "No job dispatcher is registered: add 'worker' to INSTALLED_APPS "
+            "(worker.apps registers it when Django starts)."
+        )
+    _dispatcher(job)
