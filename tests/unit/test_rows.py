@@ -4,7 +4,9 @@ every row type reads back what was written."""
 from __future__ import annotations
 
 import json
+import re
 import struct
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -176,3 +178,31 @@ def test_a_pending_entry_and_a_celebrity_name_their_user(author: str) -> None:
     assert rows.encode_pending(author) == {rows.PENDING_AUTHOR: author.encode()}
     assert rows.decode_celebrity(rows.encode_celebrity(author)) == author
 
+
+_COLUMN_LITERAL = re.compile(rb'b"([a-z]+):[A-Za-z_<>0-9]*"')
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _column_literals(folder: str) -> list[tuple[str, bytes]]:
+    found = []
+    for path in sorted((_ROOT / folder).rglob("*.py")):
+        for m in _COLUMN_LITERAL.finditer(path.read_bytes()):
+            found.append((str(path.relative_to(_ROOT)), m.group(0)))
+    return found
+
+
+@pytest.mark.parametrize("folder", ["feeds", "worker", "twitbase"])
+def test_the_app_names_no_column_but_through_storage_rows(folder: str) -> None:
+    assert _column_literals(folder) == []
+
+
+@pytest.mark.parametrize("folder", ["bench", "devtools"])
+def test_tools_name_no_twitbase_column_but_through_storage_rows(folder: str) -> None:
+    # A benchmark's own table (bench/storage.py's "cf") may name its cells.
+    families = {f.encode() for table in SCHEMA.values() for f in table}
+    ours = [
+        (path, literal)
+        for path, literal in _column_literals(folder)
+        if literal[2:].partition(b":")[0] in families
+    ]
+    assert ours == []
