@@ -39,10 +39,13 @@ from typing import Any
 OPS = ("batch_put", "get", "scan50", "increment")
 UNITS = {"batch_put": "rows/s", "get": "gets/s", "scan50": "scans/s", "increment": "incr/s"}
 VALUE = b"v" * 100
-# The benchmark's own table (one family, "cf"), not a TwitBase table: its
-# cells are named here, TwitBase's in storage/rows.py.
-VALUE_COLUMN = b"cf:v"
-COUNTER_COLUMN = b"cf:n"
+# The benchmark's own table, not a TwitBase table (whose cells are named in
+# storage/rows.py): one family, a value cell and a counter cell. The raw
+# RocksDB comparison below needs the family and qualifier apart.
+FAMILY = b"cf"
+VALUE_QUALIFIER = b"v"
+VALUE_COLUMN = FAMILY + b":" + VALUE_QUALIFIER
+COUNTER_COLUMN = FAMILY + b":n"
 GROUP = 50  # rows per prefix, so a prefix scan returns 50 rows
 COUNTERS = 100
 
@@ -165,7 +168,7 @@ class RawTable:
 
     def _cell(self, row: bytes, ts: int) -> bytes:
         enc = self._enc
-        return enc.cell_key(enc.row_prefix(1, row), b"cf", b"v", ts, enc.TYPE_PUT)
+        return enc.cell_key(enc.row_prefix(1, row), FAMILY, VALUE_QUALIFIER, ts, enc.TYPE_PUT)
 
     @contextmanager
     def batch(self) -> Iterator[Any]:
@@ -332,7 +335,7 @@ def bench_server(
         if state["table"]:
             conn.delete_table(state["table"], disable=True)
         state["table"] = f"bench_{next(counter)}"
-        conn.create_table(state["table"], {"cf": dict(max_versions=1)})
+        conn.create_table(state["table"], {FAMILY.decode(): dict(max_versions=1)})
 
     reset()
     # Warm up (JIT, caches, connections) with one untimed pass of each operation.
@@ -521,7 +524,7 @@ def write_path_breakdown(rows: int = 20_000, repeats: int = 3) -> list[tuple[str
                         b.put(row_key(i), {VALUE_COLUMN: VALUE})
 
         store = Store(Path(tmp) / "store")
-        store.create_table(b"t", [FamilyDescriptor(b"cf", max_versions=1)])
+        store.create_table(b"t", [FamilyDescriptor(FAMILY, max_versions=1)])
         handler = Handler(store)
         plain = [
             [(row_key(i), [Mutation(VALUE_COLUMN, VALUE)]) for i in range(s, s + 1000)]
