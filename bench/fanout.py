@@ -32,8 +32,7 @@ from django.conf import settings
 from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
 from feeds.services import bulk, metrics
-from feeds.services.twits import FANOUT
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, reset_pool, table_name
 from storage.schema import create_tables
 from twitbase.celery import app as celery_app
@@ -68,10 +67,10 @@ def _wait(check: Callable[[], bool], timeout: float, what: str) -> None:
 
 def _pending(twit_ids: list[str]) -> bool:
     with connection() as conn:
-        rows = conn.table(table_name("twits")).rows(
-            [keys.twit_key_from_id(t) for t in twit_ids], columns=[FANOUT]
+        found = conn.table(table_name("twits")).rows(
+            [keys.twit_key_from_id(t) for t in twit_ids], columns=[rows.FANOUT]
         )
-    return any(FANOUT in data for _, data in rows)
+    return any(rows.FANOUT in data for _, data in found)
 
 
 @contextmanager
@@ -118,7 +117,7 @@ def run(
     reads: int = 200,
     worker_counts: tuple[int, ...] = (1, 2, 4),
 ) -> list[Row]:
-    rows: list[Row] = []
+    results: list[Row] = []
     with (
         RedisProcess(workdir / f"redis-{target}") as redis,
         _configured(host, port, redis.url) as prefix,
@@ -140,12 +139,7 @@ def run(
 
         # Raw: the same stream rows, batched puts from one process.
         twit = keys.twit_key("star", int(time.time() * 1000), b"raw0")
-        cells = {
-            b"s:userid": b"star",
-            b"s:name": b"Star",
-            b"s:text": text.encode(),
-            b"s:created": b"0",
-        }
+        cells = rows.encode_stream(rows.TwitRow("star", "Star", text, 0))
         raw_rates = []
         for rep in range(3):
             t0 = time.perf_counter()
@@ -159,7 +153,7 @@ def run(
                     b.put(keys.stream_key(fan, twit[:-1] + bytes([rep])), cells)
             raw_rates.append(len(fans) / (time.perf_counter() - t0))
         raw = statistics.median(raw_rates)
-        rows.append(
+        results.append(
             Row(
                 target,
                 "raw batched puts, 1 process",
@@ -193,7 +187,7 @@ def run(
                 rate = statistics.median(rates)
             finally:
                 worker.stop()
-            rows.append(
+            results.append(
                 Row(
                     target,
                     f"fan-out, {count} worker process(es)",
@@ -216,7 +210,7 @@ def run(
                 tid = services.post_twit("star", text).id
                 _wait(partial(_done, [tid]), 600, "fan-out")
                 lags.append(_last_recorded_lag())
-            rows.append(
+            results.append(
                 Row(
                     target,
                     f"post-to-visible, {star_followers:,} followers, p50",
@@ -225,7 +219,7 @@ def run(
                     f"{latency_posts} posts, 2 workers",
                 )
             )
-            rows.append(
+            results.append(
                 Row(
                     target,
                     f"post-to-visible, {star_followers:,} followers, p99",
@@ -238,16 +232,18 @@ def run(
 
             rng = random.Random(3)
             normal = [bulk.demo_userid(rng.randrange(graph_users)) for _ in range(reads)]
-            rows += _read_rows(target, "home stream, power-law readers", normal)
+            results += _read_rows(target, "home stream, power-law readers", normal)
             with connection() as conn:
                 conn.table(table_name("celebrities")).put(
-                    keys.user_key("star"), {b"c:userid": b"star"}
+                    keys.user_key("star"), rows.encode_celebrity("star")
                 )
             merged = [rng.choice(fans) for _ in range(reads)]
-            rows += _read_rows(target, "home stream, readers of a large account (merged)", merged)
+            results += _read_rows(
+                target, "home stream, readers of a large account (merged)", merged
+            )
         finally:
             worker.stop()
-    return rows
+    return results
 
 
 def _done(twit_ids: list[str]) -> bool:
@@ -262,7 +258,9 @@ def celery_queue_empty(url: str) -> bool:
 
 def _pending_any() -> bool:
     with connection() as conn:
-        return any(True for _ in conn.table(table_name("twits")).scan(columns=[FANOUT], limit=1))
+        return any(
+            True for _ in conn.table(table_name("twits")).scan(columns=[rows.FANOUT], limit=1)
+        )
 
 
 def _last_recorded_lag() -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import happybase
 
-from storage import keys
+from storage import keys, rows
 
 TEXT = b"x" * 120
 
@@ -44,8 +44,10 @@ def run(
     conn = happybase.Connection(host, port, timeout=120_000)
     prefix = "schemabench_" + uuid.uuid4().hex[:6]
     tall_name, wide_name = prefix + "_tall", prefix + "_wide"
-    conn.create_table(tall_name, {"t": dict(max_versions=1)})
-    conn.create_table(wide_name, {"t": dict(max_versions=1)})
+    # Both in the twits table's family: the tall table is TwitBase's own layout.
+    family = rows.TWIT.decode()
+    conn.create_table(tall_name, {family: dict(max_versions=1)})
+    conn.create_table(wide_name, {family: dict(max_versions=1)})
     tall, wide = conn.table(tall_name), conn.table(wide_name)
     results = []
     try:
@@ -57,7 +59,7 @@ def run(
             with tall.batch(batch_size=2000) as b:
                 for uid in uids:
                     for j in range(n):
-                        b.put(keys.twit_key(uid, base - j, j.to_bytes(4, "big")), {b"t:text": TEXT})
+                        b.put(keys.twit_key(uid, base - j, j.to_bytes(4, "big")), {rows.TEXT: TEXT})
             tall_load = users * n / (time.perf_counter() - t0)
             t0 = time.perf_counter()
             with wide.batch(batch_size=2000) as b:
@@ -65,7 +67,7 @@ def run(
                     row = keys.user_hash(uid)
                     for j in range(n):
                         qualifier = keys.reverse_ts(base - j) + j.to_bytes(4, "big")
-                        b.put(row, {b"t:" + qualifier: TEXT})
+                        b.put(row, {rows.TWIT + b":" + qualifier: TEXT})
             wide_load = users * n / (time.perf_counter() - t0)
 
             tall_ms, wide_ms = [], []
@@ -74,11 +76,7 @@ def run(
                 uid = uids[r % users]
                 pre = keys.user_hash(uid)
                 t0 = time.perf_counter()
-                page = list(
-                    tall.scan(
-                        row_start=pre, row_stop=keys.prefix_stop(pre), limit=20, batch_size=20
-                    )
-                )
+                page = list(tall.scan(row_prefix=pre, limit=20, batch_size=20))
                 tall_ms.append((time.perf_counter() - t0) * 1000)
                 tall_bytes = sum(len(k) + len(v) for _, d in page for k, v in d.items())
                 t0 = time.perf_counter()

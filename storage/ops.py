@@ -10,14 +10,12 @@ and not counted again. It is exact for retries that come within the last
 
 from __future__ import annotations
 
-import struct
-
 import happybase
 from Hbase_thrift import Mutation
 
+from .rows import OP_LEN, decode_counted, encode_counted
+
 WINDOW = 64
-OP_LEN = 16
-_COUNT = struct.Struct(">q")
 
 
 def check_and_put(
@@ -42,13 +40,6 @@ def check_and_put(
     )
 
 
-def decode_count(cell: bytes | None) -> int:
-    """The count in an :func:`apply_once` cell (0 when absent)."""
-    if not cell:
-        return 0
-    return int(_COUNT.unpack_from(cell)[0])
-
-
 def apply_once(
     conn: happybase.Connection, table: str, row: bytes, column: bytes, delta: int, op: bytes
 ) -> int:
@@ -62,12 +53,11 @@ def apply_once(
     t = conn.table(table)
     while True:
         cell = t.row(row, columns=[column]).get(column)
-        count = decode_count(cell)
-        ops = cell[8:] if cell else b""
+        count, ops = decode_counted(cell)
         recent = {ops[i : i + OP_LEN] for i in range(0, len(ops), OP_LEN)}
         if op in recent:
             return count
         ops = (ops + op)[-WINDOW * OP_LEN :]
-        new = _COUNT.pack(count + delta) + ops
+        new = encode_counted(count + delta, ops)
         if check_and_put(conn, table, row, column, cell, column, new):
             return count + delta

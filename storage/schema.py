@@ -16,39 +16,26 @@ from .connection import table_name
 ONE = {"max_versions": 1}
 
 SCHEMA: dict[str, dict[str, dict[str, int]]] = {
-    # md5(userid) -> info:account (JSON, created by checkAndPut; a password
-    # change swaps it by checkAndPut), info:staff, info:disabled,
-    # info:authgen (a counter: see feeds/services/sessions.py);
-    # c:twits, c:followers, c:following (counters).
-    "users": {"info": ONE, "c": ONE},
-    # md5(author) + rts + suffix -> t:text, t:userid, t:name, t:created,
-    # t:fanout (the fan-out's lease, while it is unfinished), t:p<n> (chunk n done)
+    # Row keys are in storage/keys.py, cells in storage/rows.py (rows.COLUMNS
+    # lists each table's); what each table is for, in docs/schema.md.
+    "users": {"info": ONE, "c": ONE},  # "info": the account and flags; "c": counts
     "twits": {"t": ONE},
-    # the twit's key -> p:userid (the author): one row per unfinished fan-out,
-    # what the sweep and the console read instead of scanning twits (see
-    # feeds/services/pending.py). Small: rows leave when their fan-out ends.
+    # One row per unfinished fan-out, what the sweep and the console read
+    # instead of scanning twits (see feeds/services/pending.py). Small: rows
+    # leave when their fan-out ends.
     "pendingFanouts": {"p": ONE},
-    # md5(follower) + md5(followed) -> f:userid (the followed), f:created, f:op, f:counted
     "follows": {"f": ONE},
-    # md5(followed) + md5(follower) -> f:userid (the follower), f:created
     "followedBy": {"f": ONE},
-    # md5(reader) + rts + md5(author) + suffix -> s:userid, s:name, s:text, s:created
     "streams": {"s": ONE},
-    # sha256(token) -> k:userid, k:created, k:gen, k:kind (API bearer tokens
-    # and web sessions, 30 days)
+    # API bearer tokens and web sessions, 30 days.
     "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
-    # md5(userid) + minute -> r:posts (a counter; HBase expires old windows)
+    # Counters per time window: HBase expires old windows.
     "ratelimits": {"r": {"max_versions": 1, "time_to_live": 180}},
-    # md5(userid) or md5("addr " + client address) + window start (minutes)
-    # -> l:fails (a counter of failed log-ins; HBase expires old windows)
     "logins": {"l": {"max_versions": 1, "time_to_live": 2 * 24 * 3600}},
-    # md5(userid) -> c:userid, for authors too large to fan out (see fanout)
-    "celebrities": {"c": ONE},
-    # "totals" (counters), "lag:" + rts + rand (recent fan-out lags),
-    # "worker:" + host:pid (heartbeats); a week of history is plenty.
+    "celebrities": {"c": ONE},  # authors too large to fan out (see fanout)
+    # Fan-out figures and worker heartbeats; a week of history is plenty.
     "metrics": {"m": {"max_versions": 1, "time_to_live": 7 * 24 * 3600}},
-    # rts + suffix -> a:actor, a:action, a:target, a:detail (the staff console's
-    # log: who did what, when). Time first on purpose, see keys.audit_key; kept forever.
+    # The staff console's log: who did what, when; kept forever.
     "audit": {"a": ONE},
 }
 

@@ -8,7 +8,6 @@ account's userid, name and email.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 import unicodedata
@@ -21,9 +20,9 @@ from django.core.validators import validate_email
 
 from feeds.errors import Conflict, Forbidden, InvalidInput, NotFound, Suspended
 from feeds.types import Page, User, UserRef, from_millis
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import check_and_put, decode_count
+from storage.ops import check_and_put
 
 from . import ratelimit
 from ._paging import scan_page
@@ -31,14 +30,6 @@ from ._paging import scan_page
 USERID_RE = re.compile(r"[A-Za-z0-9_]{3,20}")
 NAME_MAX = 50
 PASSWORD_MIN = 8
-ACCOUNT = b"info:account"
-STAFF = b"info:staff"
-DISABLED = b"info:disabled"
-# An HBase counter, raised to end every session and token of the account.
-AUTHGEN = b"info:authgen"
-COUNT_TWITS = b"c:twits"
-COUNT_FOLLOWERS = b"c:followers"
-COUNT_FOLLOWING = b"c:following"
 
 
 def has_control_chars(text: str, allow_newlines: bool = False) -> bool:
@@ -116,19 +107,6 @@ def _check_password(
     return password
 
 
-def account_json(userid: str, name: str, email: str, password_hash: str, created: int) -> bytes:
-    return json.dumps(
-        {
-            "userid": userid,
-            "name": name,
-            "email": email,
-            "password": password_hash,
-            "created": created,
-        },
-        separators=(",", ":"),
-    ).encode()
-
-
 def register(userid: object, name: object, email: object, password: object) -> User:
     """Create an account. The userid is unique without regard to case.
 
@@ -140,38 +118,35 @@ def register(userid: object, name: object, email: object, password: object) -> U
     clean_email = _check_email(email)
     raw_password = _check_password(password, uid, clean_name, clean_email)
     created = int(time.time() * 1000)
-    record = account_json(uid, clean_name, clean_email, make_password(raw_password), created)
+    record = rows.encode_account(uid, clean_name, clean_email, make_password(raw_password), created)
     with connection() as conn:
         won = check_and_put(
-            conn, table_name("users"), keys.user_key(uid), ACCOUNT, None, ACCOUNT, record
+            conn, table_name("users"), keys.user_key(uid), rows.ACCOUNT, None, rows.ACCOUNT, record
         )
     if not won:
         raise Conflict(f"The userid {uid} is taken.")
     return User(uid, clean_name, clean_email, from_millis(created))
 
 
-def _decode_counter(cell: bytes | None) -> int:
-    """An HBase counter cell: 8 bytes, big-endian, signed (0 when absent)."""
-    return int.from_bytes(cell, "big", signed=True) if cell else 0
+def _user(stored: rows.UserRow | None) -> User | None:
+    if stored is None:
+        return None
+    return User(
+        userid=stored.userid,
+        name=stored.name,
+        email=stored.email,
+        created=from_millis(stored.created),
+        staff=stored.staff,
+        disabled=stored.disabled,
+        auth_generation=stored.auth_generation,
+        twits=stored.twits,
+        followers=stored.followers,
+        following=stored.following,
+    )
 
 
 def _user_from_row(row: dict[bytes, bytes]) -> User | None:
-    raw = row.get(ACCOUNT)
-    if raw is None:
-        return None
-    account = json.loads(raw)
-    return User(
-        userid=account["userid"],
-        name=account["name"],
-        email=account["email"],
-        created=from_millis(account["created"]),
-        staff=row.get(STAFF) == b"1",
-        disabled=row.get(DISABLED) == b"1",
-        auth_generation=_decode_counter(row.get(AUTHGEN)),
-        twits=decode_count(row.get(COUNT_TWITS)),
-        followers=decode_count(row.get(COUNT_FOLLOWERS)),
-        following=decode_count(row.get(COUNT_FOLLOWING)),
-    )
+    return _user(rows.decode_user(row))
 
 
 @read_only
@@ -212,15 +187,14 @@ def authenticate(userid: str, password: str) -> User | None:
     if isinstance(userid, str) and USERID_RE.fullmatch(userid):
         with connection() as conn:
             row = conn.table(table_name("users")).row(keys.user_key(userid))
-    user = _user_from_row(row)
-    if user is None:
+    stored = rows.decode_user(row)
+    if stored is None:
         # Spend the same time as a real check, so timing does not reveal userids.
         make_password(password)
         return None
-    account = json.loads(row[ACCOUNT])
-    if not check_password(password, account["password"]) or user.disabled:
+    if not check_password(password, stored.password) or stored.disabled:
         return None
-    return user
+    return _user(stored)
 
 
 def log_in(userid: object, password: object, address: str) -> User | None:
@@ -240,13 +214,15 @@ def log_in(userid: object, password: object, address: str) -> User | None:
     if known is not None:
         with connection() as conn:
             row = conn.table(table_name("users")).row(keys.user_key(known))
-    user = _user_from_row(row)
-    if user is None:
+    stored = rows.decode_user(row)
+    if stored is None:
         # Spend the same time as a real check, so timing does not reveal userids.
         make_password(password)
         return None
-    if not check_password(password, json.loads(row[ACCOUNT])["password"]):
+    if not check_password(password, stored.password):
         return None
+    user = _user(stored)
+    assert user is not None
     ratelimit.release_login(slots)
     if user.disabled:
         raise Forbidden("This account is suspended.")
@@ -263,21 +239,25 @@ def change_password(userid: str, current: object, new: object, address: str) -> 
     slots = ratelimit.admit_login(userid, address)
     with connection() as conn:
         row = conn.table(table_name("users")).row(keys.user_key(userid))
-    user = _user_from_row(row)
+    user = rows.decode_user(row)
     if user is None:
         raise NotFound(f"No user {userid!r}.")
-    account = json.loads(row[ACCOUNT])
-    if not check_password(current, account["password"]):
+    if not check_password(current, user.password):
         raise InvalidInput("current_password", "That is not your current password.")
     ratelimit.release_login(slots)
     _check_password(new, user.userid, user.name, user.email, "new_password")
-    account["password"] = make_password(new)
-    record = json.dumps(account, separators=(",", ":")).encode()
+    record = rows.with_password(user.account, make_password(new))
     with connection() as conn:
         # Against the cell as read: of two changes racing, one wins, and the
         # other is told to try again rather than silently overwritten.
         won = check_and_put(
-            conn, table_name("users"), keys.user_key(userid), ACCOUNT, row[ACCOUNT], ACCOUNT, record
+            conn,
+            table_name("users"),
+            keys.user_key(userid),
+            rows.ACCOUNT,
+            user.account,
+            rows.ACCOUNT,
+            record,
         )
     if not won:
         raise Conflict("The password was changed meanwhile; try again.")
@@ -290,7 +270,7 @@ def bump_generation(userid: str) -> int:
     generation. Returns the new generation."""
     get_user(userid)
     with connection() as conn:
-        return int(conn.table(table_name("users")).counter_inc(keys.user_key(userid), AUTHGEN))
+        return int(conn.table(table_name("users")).counter_inc(keys.user_key(userid), rows.AUTHGEN))
 
 
 @read_only
@@ -310,12 +290,12 @@ def list_users(cursor: str | None = None, limit: int = 20) -> Page[User]:
 def _set_flag(userid: str, column: bytes, on: bool) -> User:
     get_user(userid)
     with connection() as conn:
-        conn.table(table_name("users")).put(keys.user_key(userid), {column: b"1" if on else b"0"})
+        conn.table(table_name("users")).put(keys.user_key(userid), {column: rows.encode_flag(on)})
     return get_user(userid)
 
 
 def set_staff(userid: str, staff: bool = True) -> User:
-    return _set_flag(userid, STAFF, staff)
+    return _set_flag(userid, rows.STAFF, staff)
 
 
 def set_disabled(userid: str, disabled: bool = True) -> User:
@@ -323,7 +303,7 @@ def set_disabled(userid: str, disabled: bool = True) -> User:
     for good: the flag first, then the generation, so a log-in racing with
     this either sees the flag or gets a credential of the old generation;
     re-enabling leaves the generation raised."""
-    user = _set_flag(userid, DISABLED, disabled)
+    user = _set_flag(userid, rows.DISABLED, disabled)
     if disabled:
         bump_generation(userid)
         user = get_user(userid)

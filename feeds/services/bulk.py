@@ -16,7 +16,6 @@ import bisect
 import itertools
 import os
 import random
-import struct
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -25,10 +24,8 @@ from dataclasses import dataclass, field
 import happybase
 from django.contrib.auth.hashers import make_password
 
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, table_name
-
-from .accounts import ACCOUNT, COUNT_FOLLOWERS, COUNT_FOLLOWING, COUNT_TWITS, account_json
 
 Progress = Callable[[str, int, int], None]
 BATCH = 5_000
@@ -82,10 +79,6 @@ def follow_graph(n: int, mean_follows: int, rng: random.Random) -> list[list[int
                 chosen.add(target)
         graph.append(sorted(chosen))
     return graph
-
-
-def _count(n: int) -> bytes:
-    return struct.pack(">q", n)
 
 
 class _Writer:
@@ -154,14 +147,12 @@ def load_demo(
             out.put(
                 "users",
                 keys.user_key(uid),
-                {
-                    ACCOUNT: account_json(
-                        uid, f"Demo User {i}", f"{uid}@example.com", password, now
-                    ),
-                    COUNT_TWITS: _count(twit_count[i]),
-                    COUNT_FOLLOWERS: _count(len(followers[i])),
-                    COUNT_FOLLOWING: _count(len(graph[i])),
-                },
+                rows.encode_user(
+                    rows.encode_account(uid, f"Demo User {i}", f"{uid}@example.com", password, now),
+                    twits=twit_count[i],
+                    followers=len(followers[i]),
+                    following=len(graph[i]),
+                ),
             )
             if i % 1000 == 0:
                 report("users", i, users)
@@ -169,35 +160,12 @@ def load_demo(
         report("users", users, users)
 
         done = 0
-        stamp = str(generation).encode()
         for a, targets in enumerate(graph):
             ua = demo_userid(a)
             for b in targets:
                 ub = demo_userid(b)
                 op = rng.getrandbits(128).to_bytes(16, "big")
-                out.put(
-                    "follows",
-                    keys.follows_key(ua, ub),
-                    {
-                        b"f:userid": ub.encode(),
-                        b"f:name": f"Demo User {b}".encode(),
-                        b"f:created": stamp,
-                        b"f:op": op,
-                        b"f:counted": op,
-                    },
-                    generation,
-                )
-                out.put(
-                    "followedBy",
-                    keys.followed_by_key(ub, ua),
-                    {
-                        b"f:userid": ua.encode(),
-                        b"f:name": f"Demo User {a}".encode(),
-                        b"f:created": stamp,
-                        b"f:op": op,
-                    },
-                    generation,
-                )
+                _edge(out, ua, f"Demo User {a}", ub, f"Demo User {b}", generation, op)
                 done += 1
                 if done % 5000 == 0:
                     report("follows", done, stats.edges)
@@ -207,25 +175,10 @@ def load_demo(
         for n, (author, millis) in enumerate(zip(twit_authors, times, strict=True)):
             uid = demo_userid(author)
             key = keys.twit_key(uid, millis, rng.getrandbits(32).to_bytes(4, "big"))
-            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 14))).encode()
-            name = f"Demo User {author}".encode()
-            created = str(millis).encode()
-            out.put(
-                "twits",
-                key,
-                {
-                    b"t:text": text,
-                    b"t:userid": uid.encode(),
-                    b"t:name": name,
-                    b"t:created": created,
-                },
-            )
-            cells = {
-                b"s:userid": uid.encode(),
-                b"s:name": name,
-                b"s:text": text,
-                b"s:created": created,
-            }
+            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 14)))
+            twit = rows.TwitRow(uid, f"Demo User {author}", text, millis)
+            out.put("twits", key, rows.encode_twit(twit))
+            cells = rows.encode_stream(twit)
             # All demo stream rows carry the demo edges' generation (see fanout).
             for reader in [author, *followers[author]]:
                 out.put("streams", keys.stream_key(demo_userid(reader), key), cells, generation)
@@ -249,51 +202,52 @@ def add_star(userid: str, followers: int, prefix: str = "fan") -> list[str]:
     generation = now - 1
     password = make_password(DEMO_PASSWORD)
     fans = [f"{prefix}{i:06d}" for i in range(followers)]
-    stamp = str(generation).encode()
+    star = f"Star {userid}"
     with connection() as conn:
         out = _Writer(conn)
         out.put(
             "users",
             keys.user_key(userid),
-            {
-                ACCOUNT: account_json(
-                    userid, f"Star {userid}", f"{userid}@example.com", password, now
-                ),
-                COUNT_FOLLOWERS: _count(followers),
-            },
+            rows.encode_user(
+                rows.encode_account(userid, star, f"{userid}@example.com", password, now),
+                followers=followers,
+            ),
         )
         for fan in fans:
             op = os.urandom(16)
+            name = f"Fan {fan}"
             out.put(
                 "users",
                 keys.user_key(fan),
-                {
-                    ACCOUNT: account_json(fan, f"Fan {fan}", f"{fan}@example.com", password, now),
-                    COUNT_FOLLOWING: _count(1),
-                },
+                rows.encode_user(
+                    rows.encode_account(fan, name, f"{fan}@example.com", password, now),
+                    following=1,
+                ),
             )
-            out.put(
-                "follows",
-                keys.follows_key(fan, userid),
-                {
-                    b"f:userid": userid.encode(),
-                    b"f:name": f"Star {userid}".encode(),
-                    b"f:created": stamp,
-                    b"f:op": op,
-                    b"f:counted": op,
-                },
-                generation,
-            )
-            out.put(
-                "followedBy",
-                keys.followed_by_key(userid, fan),
-                {
-                    b"f:userid": fan.encode(),
-                    b"f:name": f"Fan {fan}".encode(),
-                    b"f:created": stamp,
-                    b"f:op": op,
-                },
-                generation,
-            )
+            _edge(out, fan, name, userid, star, generation, op)
         out.flush()
     return fans
+
+
+def _edge(
+    out: _Writer,
+    follower: str,
+    follower_name: str,
+    followed: str,
+    followed_name: str,
+    generation: int,
+    op: bytes,
+) -> None:
+    """Both rows of one follow, as follows.follow leaves them once counted."""
+    out.put(
+        "follows",
+        keys.follows_key(follower, followed),
+        rows.encode_edge(followed, followed_name, generation, op=op, counted=op),
+        generation,
+    )
+    out.put(
+        "followedBy",
+        keys.followed_by_key(followed, follower),
+        rows.encode_edge(follower, follower_name, generation, op=op),
+        generation,
+    )

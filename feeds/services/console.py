@@ -27,9 +27,8 @@ from django.conf import settings
 
 from feeds.errors import Conflict, InvalidInput, NotFound
 from feeds.types import Page, Twit, User, from_millis
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, table_name
-from storage.ops import OP_LEN, decode_count
 from storage.schema import SCHEMA
 
 from . import accounts, fanout, metrics, pending
@@ -50,34 +49,6 @@ SAMPLE_CAP = 20_000
 # HBase's "forever" for a family's time to live (Integer.MAX_VALUE seconds).
 TTL_FOREVER = 2**31 - 1
 
-ACTOR = b"a:actor"
-ACTION = b"a:action"
-TARGET = b"a:target"
-DETAIL = b"a:detail"
-
-# Cells that hold a userid: what the row browser learns md5 -> userid from.
-USERID_CELLS = {
-    b"t:userid",
-    b"s:userid",
-    b"f:userid",
-    b"c:userid",
-    b"k:userid",
-    b"a:actor",
-    pending.INDEX_AUTHOR,
-}
-# apply_once cells: a count followed by the ids of the operations applied.
-COUNTED_CELLS = {
-    accounts.COUNT_TWITS,
-    accounts.COUNT_FOLLOWERS,
-    accounts.COUNT_FOLLOWING,
-}
-# Plain HBase counters (8 bytes, big-endian).
-COUNTER_CELLS = {b"m:fanouts", b"m:stream_rows", b"m:failures", b"m:tasks", b"r:posts"}
-# Milliseconds since the epoch, as decimal text.
-MILLIS_CELLS = {b"t:created", b"s:created", b"f:created", b"k:created", b"m:seen"}
-# 16-byte operation ids.
-OP_CELLS = {b"f:op", b"f:counted"}
-
 
 # -- audit ---------------------------------------------------------------------
 
@@ -95,28 +66,24 @@ def record(actor: str, action: str, target: str, detail: str = "") -> AuditEntry
     """Append one entry to the audit log. Never changes an entry: each call
     writes a new row (a random suffix keeps two of one millisecond apart)."""
     millis = int(time.time() * 1000)
+    entry = rows.AuditRow(actor, action, target, detail[: rows.DETAIL_MAX])
     with connection() as conn:
         conn.table(table_name("audit")).put(
-            keys.audit_key(millis, os.urandom(keys.SUFFIX_LEN)),
-            {
-                ACTOR: actor.encode(),
-                ACTION: action.encode(),
-                TARGET: target.encode(),
-                DETAIL: detail[:500].encode(),
-            },
+            keys.audit_key(millis, os.urandom(keys.SUFFIX_LEN)), rows.encode_audit(entry)
         )
-    return AuditEntry(from_millis(millis), actor, action, target, detail[:500])
+    return AuditEntry(from_millis(millis), entry.actor, entry.action, entry.target, entry.detail)
 
 
 def _entry(key: bytes, row: dict[bytes, bytes]) -> AuditEntry | None:
-    if ACTION not in row:
+    stored = rows.decode_audit(row)
+    if stored is None:
         return None
     return AuditEntry(
         when=from_millis(keys.millis_from_rts(key[: keys.RTS_LEN])),
-        actor=row.get(ACTOR, b"").decode(errors="replace"),
-        action=row[ACTION].decode(errors="replace"),
-        target=row.get(TARGET, b"").decode(errors="replace"),
-        detail=row.get(DETAIL, b"").decode(errors="replace"),
+        actor=stored.actor,
+        action=stored.action,
+        target=stored.target,
+        detail=stored.detail,
     )
 
 
@@ -232,7 +199,7 @@ def tables(count_fully: str | None = None) -> tuple[TableInfo, ...]:
                 for fam, d in sorted(t.families().items())
             )
             started = time.monotonic()
-            rows, more = count_rows(t, None if name == count_fully else COUNT_BUDGET_S)
+            counted, more = count_rows(t, None if name == count_fully else COUNT_BUDGET_S)
             out.append(
                 TableInfo(
                     name,
@@ -241,7 +208,7 @@ def tables(count_fully: str | None = None) -> tuple[TableInfo, ...]:
                     exists=True,
                     families=families,
                     regions=len(t.regions()),
-                    rows=rows,
+                    rows=counted,
                     rows_more=more,
                     count_ms=int((time.monotonic() - started) * 1000),
                 )
@@ -403,37 +370,30 @@ def _split(table: str, key: bytes) -> tuple[keys.KeyPart, ...]:
     return keys.split_key(table, key)
 
 
-def _account_userid(raw: bytes) -> str | None:
-    try:
-        return str(json.loads(raw)["userid"])
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
 def _userids_for(
     conn: happybase.Connection,
     table: str,
-    rows: Iterable[tuple[bytes, dict[bytes, tuple[bytes, int]]]],
+    page: Iterable[tuple[bytes, dict[bytes, tuple[bytes, int]]]],
 ) -> dict[bytes, str]:
     """md5 -> userid for the users a page of rows mentions, where known: the
     userids its cells carry, then the users rows of the md5s still unknown
     (users are keyed by md5(userid), so one multi-get finds them)."""
     names: dict[bytes, str] = {}
     wanted: set[bytes] = set()
-    for key, cells in rows:
+    for key, cells in page:
         for column, (value, _) in cells.items():
             userid = None
-            if column in USERID_CELLS:
+            if column in rows.USERID_CELLS:
                 userid = value.decode(errors="replace")
-            elif column == accounts.ACCOUNT:
-                userid = _account_userid(value)
+            elif column == rows.ACCOUNT:
+                userid = rows.account_userid(value)
             if userid:
                 names[keys.user_hash(userid)] = userid
         wanted.update(p.raw for p in _split(table, key) if p.kind == "md5")
     missing = sorted(wanted - names.keys())
     if missing:
-        for _, row in conn.table(table_name("users")).rows(missing, columns=[accounts.ACCOUNT]):
-            userid = _account_userid(row.get(accounts.ACCOUNT, b""))
+        for _, row in conn.table(table_name("users")).rows(missing, columns=[rows.ACCOUNT]):
+            userid = rows.account_userid(row.get(rows.ACCOUNT, b""))
             if userid:
                 names[keys.user_hash(userid)] = userid
     return names
@@ -459,10 +419,9 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
 def _decode_value(column: bytes, value: bytes) -> tuple[str, bytes]:
     """A cell's value as a person reads it, and the bytes to show as raw (an
     account's password hash is never shown, decoded or raw)."""
-    if column == accounts.ACCOUNT:
-        try:
-            account = json.loads(value)
-        except ValueError:
+    if column == rows.ACCOUNT:
+        account = rows.account_fields(value)
+        if account is None:
             return _text(value), value
         if "password" in account:
             account["password"] = "(hidden)"
@@ -472,18 +431,18 @@ def _decode_value(column: bytes, value: bytes) -> tuple[str, bytes]:
         if isinstance(created, int):
             parts.append(f"created {_when(created)}")
         return " · ".join(parts) + " · password hash hidden", shown
-    if column in (accounts.STAFF, accounts.DISABLED):
-        return ("yes" if value == b"1" else "no"), value
-    if column in COUNTED_CELLS and len(value) >= 8:
-        ops = (len(value) - 8) // OP_LEN
-        return f"count {decode_count(value)} · last {ops} operation ids kept", value
-    if column in COUNTER_CELLS and len(value) == 8:
-        return f"{int.from_bytes(value, 'big', signed=True):,}", value
-    if column in MILLIS_CELLS and value.isdigit():
+    if column in rows.FLAG_CELLS:
+        return ("yes" if rows.decode_flag(value) else "no"), value
+    if column in rows.COUNTED_CELLS and len(value) >= 8:
+        count, ops = rows.decode_counted(value)
+        return f"count {count} · last {len(ops) // rows.OP_LEN} operation ids kept", value
+    if column in rows.COUNTER_CELLS and len(value) == 8:
+        return f"{rows.decode_count(value):,}", value
+    if column in rows.MILLIS_CELLS and value.isdigit():
         return _when(int(value)), value
-    if column in OP_CELLS:
+    if column in rows.OP_CELLS:
         return f"operation id {value.hex()}", value
-    if column == b"m:lag_ms" and value.isdigit():
+    if column in rows.DURATION_MS_CELLS and value.isdigit():
         return f"{int(value):,} ms", value
     return _text(value), value
 
@@ -586,8 +545,7 @@ def _sample(table: happybase.Table) -> tuple[list[bytes], int | None]:
         sample.extend(
             k
             for k, _ in table.scan(
-                row_start=start,
-                row_stop=keys.prefix_stop(start),
+                row_prefix=start,
                 filter=KEY_ONLY,
                 limit=per,
                 batch_size=per,
@@ -608,8 +566,8 @@ def _userids_of(conn: happybase.Connection, md5s: set[bytes]) -> dict[bytes, str
     users = conn.table(table_name("users"))
     wanted = sorted(md5s)
     for i in range(0, len(wanted), 1000):
-        for _, row in users.rows(wanted[i : i + 1000], columns=[accounts.ACCOUNT]):
-            userid = _account_userid(row.get(accounts.ACCOUNT, b""))
+        for _, row in users.rows(wanted[i : i + 1000], columns=[rows.ACCOUNT]):
+            userid = rows.account_userid(row.get(rows.ACCOUNT, b""))
             if userid:
                 names[keys.user_hash(userid)] = userid
     return names
@@ -684,7 +642,7 @@ def pending_fanouts(limit: int = 50) -> PendingList:
     now = pending.now_ms()
     with connection() as conn:
         listed = pending.index_keys(conn, limit + 1)
-        found = dict(conn.table(table_name("twits")).rows(listed[:limit], columns=[b"t"]))
+        found = dict(conn.table(table_name("twits")).rows(listed[:limit], columns=[rows.TWIT]))
     items = []
     for key in listed[:limit]:
         row = found.get(key, {})
@@ -692,13 +650,13 @@ def pending_fanouts(limit: int = 50) -> PendingList:
         if not pending.is_open(mark):
             continue  # finished meanwhile (or deleted): the sweep drops the entry
         assert mark is not None
-        created = int(row.get(twits_service.CREATED, b"0") or 0)
+        created = int(row.get(rows.CREATED, b"0") or 0)
         done, total = fanout.chunk_counts(row)
         items.append(
             PendingFanout(
                 twit_id=keys.twit_id(key),
-                userid=row.get(twits_service.AUTHOR, b"?").decode(errors="replace"),
-                text=row.get(twits_service.TEXT, b"").decode(errors="replace"),
+                userid=row.get(rows.AUTHOR, b"?").decode(errors="replace"),
+                text=row.get(rows.TEXT, b"").decode(errors="replace"),
                 created=from_millis(created),
                 age_s=max(0.0, (now - created) / 1000),
                 chunks_done=done,

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 import time
 from dataclasses import dataclass
 
@@ -36,11 +35,10 @@ import happybase
 from django.conf import settings
 
 from feeds.jobs import FanOutChunk, dispatch
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, table_name
-from storage.ops import decode_count
 
-from . import accounts, metrics, pending
+from . import metrics, pending
 from . import twits as twits_service
 
 log = logging.getLogger(__name__)
@@ -49,19 +47,15 @@ BACKFILL = 100
 # Each stream write trims its reader with these odds, chosen by a hash: a
 # trim reads up to TWITBASE_STREAM_MAX keys, so it is paid once in a while.
 TRIM_ONE_IN = 256
-# On the twit row, one cell per finished chunk: b"t:p" + the chunk's number,
-# holding "start next" (follower keys in hex; "" for the first chunk's start
-# and for the end). A fan-out taken over by the sweep follows this chain and
-# runs only the chunks missing from it.
-PROGRESS = b"t:p"
-_PROGRESS_RE = re.compile(rb"t:p(\d+)")
+# On the twit row, one cell per finished chunk (rows.progress_column), holding
+# where it began and where the next begins. A fan-out taken over by the sweep
+# follows this chain and runs only the chunks missing from it.
 
 
 def is_celebrity(conn: happybase.Connection, userid: str) -> bool:
-    row = conn.table(table_name("users")).row(
-        keys.user_key(userid), columns=[accounts.COUNT_FOLLOWERS]
-    )
-    return decode_count(row.get(accounts.COUNT_FOLLOWERS)) > settings.TWITBASE_CELEBRITY_THRESHOLD
+    row = conn.table(table_name("users")).row(keys.user_key(userid), columns=[rows.COUNT_FOLLOWERS])
+    followers = rows.decode_count(row.get(rows.COUNT_FOLLOWERS))
+    return followers > settings.TWITBASE_CELEBRITY_THRESHOLD
 
 
 @dataclass(frozen=True)
@@ -70,21 +64,6 @@ class ChunkResult:
     next_start: bytes | None
     finished: bool
     taken_over: bool = False
-
-
-def progress_column(chunk: int) -> bytes:
-    return PROGRESS + str(chunk).encode()
-
-
-def progress_of(row: dict[bytes, bytes]) -> dict[int, tuple[str, str]]:
-    """The finished chunks recorded on a twit row: number -> (start, next)."""
-    done = {}
-    for column, value in row.items():
-        m = _PROGRESS_RE.fullmatch(column)
-        if m:
-            start, _, nxt = value.decode().partition(" ")
-            done[int(m.group(1))] = (start, nxt)
-    return done
 
 
 def next_unfinished(
@@ -108,7 +87,7 @@ def next_unfinished(
 
 def chunk_counts(row: dict[bytes, bytes]) -> tuple[int, int | None]:
     """Chunks finished, and how many there are (None until the last is known)."""
-    progress = progress_of(row)
+    progress = rows.decode_progress(row)
     last = [n for n, (_, nxt) in progress.items() if not nxt]
     return len(progress), (min(last) + 1 if last else None)
 
@@ -155,7 +134,8 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
     with connection() as conn:
         twits = conn.table(table_name("twits"))
         row = twits.row(key)
-        if twits_service.TEXT not in row:
+        twit = rows.decode_twit(row)
+        if twit is None:
             pending.remove_from_index(conn, key)
             return ChunkResult(0, None, True)  # deleted meanwhile: nothing to do
         if not pending.is_open(row.get(pending.MARK)):
@@ -170,8 +150,8 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             if taken is None:
                 return ChunkResult(0, None, True)
             lease = taken.owner
-        author = row[twits_service.AUTHOR].decode()
-        progress = progress_of(row)
+        author = twit.userid
+        progress = rows.decode_progress(row)
         recorded = progress.get(chunk)
         done = recorded is not None and recorded[0] == start
         written = 0
@@ -181,13 +161,17 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             edges: list[bytes] = []
         else:
             if chunk == 0:
-                twits_service.write_own_stream_row(conn, author, key, row)
+                twits_service.write_own_stream_row(conn, author, key, twit)
                 written += 1
                 if is_celebrity(conn, author):
                     conn.table(table_name("celebrities")).put(
-                        keys.user_key(author), {b"c:userid": author.encode()}
+                        keys.user_key(author), rows.encode_celebrity(author)
                     )
-                    twits.put(key, {progress_column(0): b" "}, timestamp=_twit_millis(key))
+                    twits.put(
+                        key,
+                        {rows.progress_column(0): rows.encode_progress("", "")},
+                        timestamp=_twit_millis(key),
+                    )
                     metrics.record_rows(conn, written)
                     _finish(conn, key)
                     return ChunkResult(written, None, True)
@@ -222,7 +206,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
         next=successor,
         key=key,
         readers=tuple(edge[keys.MD5_LEN :] for edge in edges[:size]),
-        cells={} if done else twits_service.stream_cells(row),
+        cells={} if done else rows.encode_stream(twit),
         after=after,
         written=written,
         recorded=done,
@@ -239,11 +223,12 @@ def write_chunk(step: ChunkWrite) -> ChunkResult:
             written += _write_stream_rows(conn, key, list(step.readers), step.cells)
             twits.put(
                 key,
-                {progress_column(step.job.chunk): f"{step.job.start} {after}".encode()},
+                {rows.progress_column(step.job.chunk): rows.encode_progress(step.job.start, after)},
                 timestamp=_twit_millis(key),
             )
             metrics.record_rows(conn, written)
-        if next_unfinished(progress_of(twits.row(key, columns=[b"t"])), 0, "") is None:
+        recorded_now = rows.decode_progress(twits.row(key, columns=[rows.TWIT]))
+        if next_unfinished(recorded_now, 0, "") is None:
             _finish(conn, key)
     return ChunkResult(written, bytes.fromhex(after) if after else None, not after)
 
@@ -264,7 +249,7 @@ def _finish(conn: happybase.Connection, key: bytes) -> None:
     if not pending.close(conn, key):
         return  # another chunk got there first
     t = conn.table(table_name("twits"))
-    chunks = [c for c in t.row(key, columns=[b"t"]) if _PROGRESS_RE.fullmatch(c)]
+    chunks = rows.progress_columns(t.row(key, columns=[rows.TWIT]))
     lag_ms = int(time.time() * 1000) - keys.split_twit_key(key).millis
     metrics.record_fanout_done(conn, lag_ms)
     t.delete(key, columns=[pending.MARK, *chunks])
@@ -312,8 +297,7 @@ def _trim(conn: happybase.Connection, reader: bytes) -> int:
         row
         for i, (row, _) in enumerate(
             streams.scan(
-                row_start=reader,
-                row_stop=keys.prefix_stop(reader),
+                row_prefix=reader,
                 filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
                 batch_size=1000,
             )
@@ -330,28 +314,27 @@ def backfill_stream(follower: str, followed: str) -> int:
     """Copy the followee's newest twits (up to BACKFILL) into the follower's stream."""
     with connection() as conn:
         edge = conn.table(table_name("follows")).row(
-            keys.follows_key(follower, followed), columns=[b"f:op"], include_timestamp=True
+            keys.follows_key(follower, followed), columns=[rows.EDGE_OP], include_timestamp=True
         )
-        if b"f:op" not in edge:
+        if rows.EDGE_OP not in edge:
             return 0  # unfollowed meanwhile
-        generation = edge[b"f:op"][1]
-        prefix = keys.user_hash(followed)
-        rows = list(
+        generation = edge[rows.EDGE_OP][1]
+        found = list(
             conn.table(table_name("twits")).scan(
-                row_start=prefix,
-                row_stop=keys.prefix_stop(prefix),
-                columns=[b"t"],
+                row_prefix=keys.user_hash(followed),
+                columns=[rows.TWIT],
                 limit=BACKFILL,
                 batch_size=BACKFILL,
             )
         )
         streams = conn.table(table_name("streams"))
         with streams.batch(timestamp=generation) as b:
-            for key, row in rows:
-                if twits_service.TEXT in row:
-                    b.put(keys.stream_key(follower, key), twits_service.stream_cells(row))
+            for key, row in found:
+                twit = rows.decode_twit(row)
+                if twit is not None:
+                    b.put(keys.stream_key(follower, key), rows.encode_stream(twit))
     trim_stream(follower)
-    return len(rows)
+    return len(found)
 
 
 def remove_followee_from_stream(follower: str, followed: str) -> int:
@@ -363,17 +346,15 @@ def remove_followee_from_stream(follower: str, followed: str) -> int:
     """
     with connection() as conn:
         edge = conn.table(table_name("follows")).row(
-            keys.follows_key(follower, followed), columns=[b"f:op"]
+            keys.follows_key(follower, followed), columns=[rows.EDGE_OP]
         )
-        if b"f:op" in edge:
+        if rows.EDGE_OP in edge:
             return 0  # followed again meanwhile: the rows are wanted
         author = keys.user_hash(followed)
-        prefix = keys.user_hash(follower)
         streams = conn.table(table_name("streams"))
         by_ts: dict[int, list[bytes]] = {}
         for row, data in streams.scan(
-            row_start=prefix,
-            row_stop=keys.prefix_stop(prefix),
+            row_prefix=keys.user_hash(follower),
             filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
             include_timestamp=True,
             batch_size=1000,
@@ -381,25 +362,23 @@ def remove_followee_from_stream(follower: str, followed: str) -> int:
             if keys.twit_key_from_stream_key(row)[: keys.MD5_LEN] == author:
                 ((_, ts),) = data.values()
                 by_ts.setdefault(ts, []).append(row)
-        for ts, rows in by_ts.items():
+        for ts, doomed in by_ts.items():
             with streams.batch(timestamp=ts) as b:
-                for row in rows:
+                for row in doomed:
                     b.delete(row)
-    return sum(len(rows) for rows in by_ts.values())
+    return sum(len(doomed) for doomed in by_ts.values())
 
 
 def remove_twit_from_streams(author: str, twit_id: str) -> int:
     """Delete a twit's row from its author's and every follower's stream."""
     key = keys.twit_key_from_id(twit_id)
-    prefix = keys.user_hash(author)
     with connection() as conn:
         streams = conn.table(table_name("streams"))
         readers = [author] + [
-            data[b"f:userid"].decode()
+            rows.edge_userid(data)
             for _, data in conn.table(table_name("followedBy")).scan(
-                row_start=prefix,
-                row_stop=keys.prefix_stop(prefix),
-                columns=[b"f:userid"],
+                row_prefix=keys.user_hash(author),
+                columns=[rows.EDGE_USERID],
                 batch_size=1000,
             )
         ]
@@ -465,9 +444,9 @@ def reindex_pending() -> int:
     with connection() as conn:
         twits = conn.table(table_name("twits"))
         marked = [key for key, _ in twits.scan(columns=[pending.MARK], batch_size=1000)]
-        authors = dict(twits.rows(marked, columns=[twits_service.AUTHOR])) if marked else {}
+        authors = dict(twits.rows(marked, columns=[rows.AUTHOR])) if marked else {}
         with conn.table(table_name(pending.INDEX)).batch(batch_size=1000) as b:
             for key in marked:
-                author = authors.get(key, {}).get(twits_service.AUTHOR, b"").decode()
-                b.put(keys.pending_fanout_key(key), pending.index_cells(author))
+                author = rows.twit_author(authors.get(key, {}))
+                b.put(keys.pending_fanout_key(key), rows.encode_pending(author))
     return len(marked)

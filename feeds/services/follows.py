@@ -10,7 +10,7 @@ import happybase
 from feeds.errors import InvalidInput, Suspended
 from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
 from feeds.types import Page, UserRef
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, check_and_put
 
@@ -18,11 +18,8 @@ from . import accounts
 from ._paging import scan_page
 from .twits import op_id
 
-USERID = b"f:userid"
-NAME = b"f:name"
-CREATED = b"f:created"
-OP = b"f:op"  # the id of the follow that created this edge; its timestamp is the generation
-COUNTED = b"f:counted"  # the op whose follow the counts include
+OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp is the generation
+COUNTED = rows.EDGE_COUNTED  # the op whose follow the counts include
 
 
 def _pair(follower: str, followed: str) -> tuple[accounts.User, accounts.User]:
@@ -68,24 +65,19 @@ def follow(follower: str, followed: str) -> bool:
     edge = keys.follows_key(a.userid, b.userid)
     with connection() as conn:
         op, generation, created = _claim_edge(conn, edge)
-        stamp = str(generation).encode()
         follows = conn.table(table_name("follows"))
-        follows.put(
-            edge,
-            {USERID: b.userid.encode(), NAME: b.name.encode(), CREATED: stamp},
-            timestamp=generation,
-        )
+        follows.put(edge, rows.encode_edge(b.userid, b.name, generation), timestamp=generation)
         conn.table(table_name("followedBy")).put(
             keys.followed_by_key(b.userid, a.userid),
-            {USERID: a.userid.encode(), NAME: a.name.encode(), CREATED: stamp, OP: op},
+            rows.encode_edge(a.userid, a.name, generation, op=op),
             timestamp=generation,
         )
         if follows.row(edge, columns=[COUNTED]).get(COUNTED) != op:
             counted = op_id(b"follow", op)
             users = table_name("users")
-            apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, 1, counted)
-            apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, 1, counted)
-            follows.put(edge, {COUNTED: op}, timestamp=generation)
+            apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, 1, counted)
+            apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, 1, counted)
+            follows.put(edge, rows.encode_counted_edge(op), timestamp=generation)
     dispatch(BackfillStream(a.userid, b.userid))
     return created
 
@@ -116,11 +108,11 @@ def unfollow(follower: str, followed: str) -> bool:
             # first counts it and the other's is a no-op. Without this, the
             # edge would go while its +1 still lands: a follower too many.
             counted = op_id(b"follow", op)
-            apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, 1, counted)
-            apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, 1, counted)
+            apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, 1, counted)
+            apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, 1, counted)
         counted = op_id(b"unfollow", op)
-        apply_once(conn, users, keys.user_key(a.userid), accounts.COUNT_FOLLOWING, -1, counted)
-        apply_once(conn, users, keys.user_key(b.userid), accounts.COUNT_FOLLOWERS, -1, counted)
+        apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, -1, counted)
+        apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, -1, counted)
         conn.table(table_name("followedBy")).delete(
             keys.followed_by_key(b.userid, a.userid), timestamp=generation
         )
@@ -142,9 +134,8 @@ def is_following(follower: str, followed: str) -> bool:
 
 
 def _ref(key: bytes, row: dict[bytes, bytes]) -> UserRef | None:
-    if USERID not in row:
-        return None
-    return UserRef(row[USERID].decode(), row.get(NAME, row[USERID]).decode())
+    other = rows.decode_edge(row)
+    return None if other is None else UserRef(*other)
 
 
 @read_only

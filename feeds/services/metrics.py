@@ -14,32 +14,31 @@ from dataclasses import dataclass
 import happybase
 from django.conf import settings
 
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, table_name
-from storage.ops import decode_count
 
 TOTALS = keys.METRICS_TOTALS
 LAG_PREFIX = keys.METRICS_LAG
 WORKER_PREFIX = keys.METRICS_WORKER
 
 
-def record_rows(conn: happybase.Connection, rows: int) -> None:
-    conn.table(table_name("metrics")).counter_inc(TOTALS, b"m:stream_rows", rows)
+def record_rows(conn: happybase.Connection, written: int) -> None:
+    conn.table(table_name("metrics")).counter_inc(TOTALS, rows.STREAM_ROWS, written)
 
 
 def record_fanout_done(conn: happybase.Connection, lag_ms: int) -> None:
     t = conn.table(table_name("metrics"))
-    t.counter_inc(TOTALS, b"m:fanouts")
+    t.counter_inc(TOTALS, rows.FANOUTS)
     # Newest first, so the console reads the latest lags with one short scan.
     row = keys.metrics_lag_key(int(time.time() * 1000), keys.new_suffix())
-    t.put(row, {b"m:lag_ms": str(lag_ms).encode()})
+    t.put(row, rows.encode_lag(lag_ms))
 
 
 def record_failure(task: str, error: str) -> None:
     with connection() as conn:
         t = conn.table(table_name("metrics"))
-        t.counter_inc(TOTALS, b"m:failures")
-        t.put(TOTALS, {b"m:last_failure": f"{task}: {error}"[:500].encode()})
+        t.counter_inc(TOTALS, rows.FAILURES)
+        t.put(TOTALS, rows.encode_failure(f"{task}: {error}"))
 
 
 HEARTBEAT_EVERY_S = 5.0
@@ -57,8 +56,8 @@ def heartbeat() -> None:
     name = f"{socket.gethostname()}:{os.getpid()}"
     with connection() as conn:
         t = conn.table(table_name("metrics"))
-        t.put(keys.metrics_worker_key(name), {b"m:seen": str(int(time.time() * 1000)).encode()})
-        t.counter_inc(keys.metrics_worker_key(name), b"m:tasks", int(tasks))
+        t.put(keys.metrics_worker_key(name), rows.encode_seen(int(time.time() * 1000)))
+        t.counter_inc(keys.metrics_worker_key(name), rows.TASKS, int(tasks))
 
 
 def queue_depth() -> int | None:
@@ -91,26 +90,17 @@ class FanoutStats:
 def fanout_stats(recent: int = 200) -> FanoutStats:
     with connection() as conn:
         t = conn.table(table_name("metrics"))
-        totals = t.row(TOTALS)
-        lags = sorted(
-            int(d[b"m:lag_ms"])
-            for _, d in t.scan(
-                row_start=LAG_PREFIX, row_stop=keys.prefix_stop(LAG_PREFIX), limit=recent
-            )
-        )
+        totals = rows.decode_totals(t.row(TOTALS))
+        lags = sorted(rows.decode_lag(d) for _, d in t.scan(row_prefix=LAG_PREFIX, limit=recent))
         workers = tuple(
-            (
-                row[len(WORKER_PREFIX) :].decode(),
-                int(d.get(b"m:seen", b"0")),
-                decode_count(d.get(b"m:tasks")),
-            )
-            for row, d in t.scan(row_start=WORKER_PREFIX, row_stop=keys.prefix_stop(WORKER_PREFIX))
+            (row[len(WORKER_PREFIX) :].decode(), *rows.decode_worker(d))
+            for row, d in t.scan(row_prefix=WORKER_PREFIX)
         )
     return FanoutStats(
-        fanouts=decode_count(totals.get(b"m:fanouts")),
-        stream_rows=decode_count(totals.get(b"m:stream_rows")),
-        failures=decode_count(totals.get(b"m:failures")),
-        last_failure=totals.get(b"m:last_failure", b"").decode(),
+        fanouts=totals.fanouts,
+        stream_rows=totals.stream_rows,
+        failures=totals.failures,
+        last_failure=totals.last_failure,
         lag_p50_ms=statistics.median(lags) if lags else None,
         lag_p99_ms=lags[min(len(lags) - 1, int(0.99 * len(lags)))] if lags else None,
         recent=len(lags),

@@ -44,14 +44,13 @@ from dataclasses import dataclass, replace
 
 import happybase
 
-from storage import keys
+from storage import keys, rows
 from storage.connection import table_name
 from storage.ops import check_and_put
 
-MARK = b"t:fanout"  # on the twit row: the lease, present while the fan-out is unfinished
-FINISHED = b"done"  # the mark's value while the finishing chunk clears it
+MARK = rows.FANOUT  # on the twit row: the lease, present while the fan-out is unfinished
+FINISHED = rows.LEASE_FINISHED  # the mark's value while the finishing chunk clears it
 INDEX = "pendingFanouts"
-INDEX_AUTHOR = b"p:userid"
 MAX_DOUBLINGS = 4
 # An index entry whose twit has no mark is dropped by the sweep once the twit
 # is this old: younger, post_twit may not have written the twit row yet.
@@ -71,7 +70,7 @@ class Lease:
     queued: int = 0  # the highest chunk queued under this lease
 
     def encode(self) -> bytes:
-        return f"{self.owner}:{self.since}:{self.takeovers}:{self.queued}".encode()
+        return rows.encode_lease(self.owner, self.since, self.takeovers, self.queued)
 
     def expires_at(self, after_s: float) -> float:
         return self.since + after_s * 1000 * 2 ** min(self.takeovers, MAX_DOUBLINGS)
@@ -83,11 +82,7 @@ class Lease:
 def decode(raw: bytes) -> Lease:
     """The lease in a mark. A mark from before leases ("pending") is a lease
     nobody holds, expired since 1970: anyone may take it."""
-    try:
-        owner, since, takeovers, queued = raw.decode().split(":")
-        return Lease(owner, int(since), int(takeovers), int(queued))
-    except (UnicodeDecodeError, ValueError):
-        return Lease("", 0, 0)
+    return Lease(*rows.decode_lease(raw))
 
 
 def new_lease(takeovers: int = 0) -> Lease:
@@ -99,12 +94,8 @@ def is_open(raw: bytes | None) -> bool:
     return raw is not None and raw != FINISHED
 
 
-def index_cells(author: str) -> dict[bytes, bytes]:
-    return {INDEX_AUTHOR: author.encode()}
-
-
 def add_to_index(conn: happybase.Connection, twit: bytes, author: str) -> None:
-    conn.table(table_name(INDEX)).put(keys.pending_fanout_key(twit), index_cells(author))
+    conn.table(table_name(INDEX)).put(keys.pending_fanout_key(twit), rows.encode_pending(author))
 
 
 def remove_from_index(conn: happybase.Connection, twit: bytes) -> None:

@@ -20,7 +20,7 @@ import time
 from django.conf import settings
 
 from feeds.errors import ServiceError
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, table_name
 
 
@@ -39,15 +39,12 @@ def check_post_rate(userid: str) -> None:
     window = int(now // 60)
     row = keys.rate_window_key(userid, window)
     with connection() as conn:
-        count = conn.table(table_name("ratelimits")).counter_inc(row, b"r:posts")
+        count = conn.table(table_name("ratelimits")).counter_inc(row, rows.POSTS)
     if count > limit:
         retry = 60 - int(now % 60)
         raise RateLimited(
             f"You can post {limit} twits a minute. Try again in {retry} seconds.", retry
         )
-
-
-_FAILS = b"l:fails"
 
 
 def _login_rows(userid: str | None, address: str, now: float) -> tuple[list[bytes], int]:
@@ -56,10 +53,10 @@ def _login_rows(userid: str | None, address: str, now: float) -> tuple[list[byte
     window_s = settings.TWITBASE_LOGIN_WINDOW_S
     start = int(now // window_s) * window_s
     minute = start // 60
-    rows = [keys.login_address_key(address, minute)]
+    windows = [keys.login_address_key(address, minute)]
     if userid is not None:
-        rows.insert(0, keys.login_account_key(userid, minute))
-    return rows, max(1, start + window_s - int(now))
+        windows.insert(0, keys.login_account_key(userid, minute))
+    return windows, max(1, start + window_s - int(now))
 
 
 def admit_login(userid: str | None, address: str) -> list[bytes]:
@@ -73,7 +70,7 @@ def admit_login(userid: str | None, address: str) -> list[bytes]:
     (:func:`release_login`), so only failures stay counted. Returns the rows
     to give back on success.
     """
-    rows, retry = _login_rows(userid, address, time.time())
+    windows, retry = _login_rows(userid, address, time.time())
     limits = [settings.TWITBASE_LOGIN_FAILS_PER_ADDRESS]
     reasons = ["from your address"]
     if userid is not None:
@@ -82,27 +79,23 @@ def admit_login(userid: str | None, address: str) -> list[bytes]:
     taken: list[bytes] = []
     with connection() as conn:
         table = conn.table(table_name("logins"))
-        for row, limit, reason in zip(rows, limits, reasons, strict=True):
+        for row, limit, reason in zip(windows, limits, reasons, strict=True):
             taken.append(row)
-            if table.counter_inc(row, _FAILS) > limit:
+            if table.counter_inc(row, rows.LOGIN_FAILS) > limit:
                 for done in taken:
-                    table.counter_dec(done, _FAILS)
+                    table.counter_dec(done, rows.LOGIN_FAILS)
                 raise RateLimited(
                     f"Too many failed log-ins {reason}. Try again in {_minutes(retry)}.", retry
                 )
     return taken
 
 
-def release_login(rows: list[bytes]) -> None:
+def release_login(windows: list[bytes]) -> None:
     """Give back the slots :func:`admit_login` took: the log-in succeeded."""
     with connection() as conn:
         table = conn.table(table_name("logins"))
-        for row in rows:
-            table.counter_dec(row, _FAILS)
-
-
-def _count(cell: bytes | None) -> int:
-    return int.from_bytes(cell, "big", signed=True) if cell else 0
+        for row in windows:
+            table.counter_dec(row, rows.LOGIN_FAILS)
 
 
 def _minutes(seconds: int) -> str:

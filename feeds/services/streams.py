@@ -4,37 +4,32 @@ from __future__ import annotations
 
 import happybase
 
-from feeds.types import Page, Twit, from_millis
-from storage import keys
+from feeds.types import Page, Twit
+from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 
 from . import accounts
 from ._paging import check_limit, scan_page, start_row
-from .twits import TEXT, twit_from_row
+from .twits import twit_of
 
 
 def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
-    if b"s:text" not in row:
+    stored = rows.decode_stream(row)
+    if stored is None:
         return None
-    return Twit(
-        id=keys.twit_id(keys.twit_key_from_stream_key(key)),
-        userid=row[b"s:userid"].decode(),
-        name=row[b"s:name"].decode(),
-        text=row[b"s:text"].decode(),
-        created=from_millis(int(row[b"s:created"])),
-    )
+    return twit_of(keys.twit_key_from_stream_key(key), stored)
 
 
 def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
     """The large accounts ``userid`` follows: their twits are not fanned out."""
     celebs = [
-        data[b"c:userid"].decode()
+        rows.decode_celebrity(data)
         for _, data in conn.table(table_name("celebrities")).scan(batch_size=1000)
     ]
     if not celebs:
         return []
     edges = conn.table(table_name("follows")).rows(
-        [keys.follows_key(userid, c) for c in celebs], columns=[b"f:op"]
+        [keys.follows_key(userid, c) for c in celebs], columns=[rows.EDGE_OP]
     )
     followed = {edge[keys.MD5_LEN :] for edge, _ in edges}
     return [c for c in celebs if keys.user_hash(c) in followed]
@@ -51,10 +46,10 @@ def home_stream(userid: str, cursor: str | None = None, limit: int = 20) -> Page
     if not authors:
         return page
     with connection() as conn:
-        rows = conn.table(table_name("users")).rows(
-            [keys.user_key(a) for a in authors], columns=[accounts.DISABLED]
+        found = conn.table(table_name("users")).rows(
+            [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
         )
-    hidden = {key for key, row in rows if row.get(accounts.DISABLED) == b"1"}
+    hidden = {key for key, row in found if rows.decode_flag(row.get(rows.DISABLED))}
     if not hidden:
         return page
     shown = tuple(t for t in page.items if keys.user_key(t.userid) not in hidden)
@@ -97,13 +92,14 @@ def _stream_page(userid: str, cursor: str | None, limit: int) -> Page[Twit]:
             for key, row in twits.scan(
                 row_start=prefix + rts,
                 row_stop=keys.prefix_stop(prefix),
-                columns=[b"t"],
+                columns=[rows.TWIT],
                 limit=limit + 1,
                 batch_size=limit + 1,
             ):
                 virtual = keys.stream_key(user.userid, key)
-                if virtual >= start and TEXT in row:
-                    found.setdefault(virtual, twit_from_row(key, row))
+                stored = rows.decode_twit(row)
+                if virtual >= start and stored is not None:
+                    found.setdefault(virtual, twit_of(key, stored))
         ordered = sorted(found)
         page = ordered[:limit]
         next_cursor = keys.encode_cursor(page[-1]) if len(ordered) > limit else None

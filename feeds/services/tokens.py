@@ -25,29 +25,19 @@ import secrets
 import time
 
 from feeds.types import User
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put
 
 from . import accounts
 
-USERID = b"k:userid"
-CREATED = b"k:created"
-GEN = b"k:gen"
-KIND = b"k:kind"  # b"api" (a bearer token) or b"web" (a session)
 
-
-def _issue(user: User, kind: bytes) -> str:
+def _issue(user: User, kind: str) -> str:
     token = secrets.token_urlsafe(32)
     with connection() as conn:
         conn.table(table_name("tokens")).put(
             keys.token_key(token),
-            {
-                USERID: user.userid.encode(),
-                CREATED: str(int(time.time() * 1000)).encode(),
-                GEN: str(user.auth_generation).encode(),
-                KIND: kind,
-            },
+            rows.encode_token(user.userid, int(time.time() * 1000), user.auth_generation, kind),
         )
     return token
 
@@ -61,36 +51,40 @@ def issue_token(userid: object, password: object, address: str = "") -> tuple[st
     user = accounts.log_in(userid, password, address)
     if user is None:
         return None
-    return _issue(user, b"api"), user
+    return _issue(user, rows.KIND_API), user
 
 
 def start_session(user: User) -> str:
     """A new web session's id, for a user the caller has authenticated."""
-    return _issue(user, b"web")
+    return _issue(user, rows.KIND_WEB)
 
 
 @read_only
 def token_user(token: str) -> User | None:
     """The enabled user an API token belongs to, or None if it was revoked,
     is of an old generation, or its user is disabled."""
-    return _holder(token, b"api")
+    return _holder(token, rows.KIND_API)
 
 
 def session_user(session_id: str) -> User | None:
     """:func:`token_user` for a web session's id. Each kind is accepted only
     where it was issued: a session id read out of a cookie is no API token."""
-    return _holder(session_id, b"web")
+    return _holder(session_id, rows.KIND_WEB)
 
 
-def _holder(token: str, kind: bytes) -> User | None:
+def _holder(token: str, kind: str) -> User | None:
     if not isinstance(token, str) or not token or len(token) > 200:
         return None
     with connection() as conn:
-        row = conn.table(table_name("tokens")).row(keys.token_key(token))
-    if USERID not in row or GEN not in row or row.get(KIND) != kind:
+        stored = rows.decode_token(conn.table(table_name("tokens")).row(keys.token_key(token)))
+    if stored is None or stored.kind != kind:
         return None
-    user = accounts.find_user(row[USERID].decode())
-    if user is None or user.disabled or row[GEN] != str(user.auth_generation).encode():
+    user = accounts.find_user(stored.userid)
+    if (
+        user is None
+        or user.disabled
+        or stored.generation != rows.encode_generation(user.auth_generation)
+    ):
         return None
     return user
 
@@ -122,9 +116,9 @@ def change_password(
             conn,
             table_name("tokens"),
             keys.token_key(keep),
-            USERID,
+            rows.TOKEN_USERID,
             user.userid.encode(),
-            GEN,
-            str(user.auth_generation).encode(),
+            rows.TOKEN_GEN,
+            rows.encode_generation(user.auth_generation),
         )
     return user

@@ -10,7 +10,7 @@ import happybase
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.jobs import FanOutChunk, RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, from_millis
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once
 
@@ -19,11 +19,7 @@ from ._paging import scan_page
 from .ratelimit import check_post_rate
 
 TEXT_MAX = 280
-TEXT = b"t:text"
-AUTHOR = b"t:userid"
-NAME = b"t:name"
-CREATED = b"t:created"
-FANOUT = pending.MARK  # the fan-out's lease, present while the fan-out is unfinished
+FANOUT = rows.FANOUT  # the fan-out's lease, present while the fan-out is unfinished
 
 
 def clean_text(text: object) -> str:
@@ -40,33 +36,24 @@ def clean_text(text: object) -> str:
     return text
 
 
-def twit_from_row(key: bytes, row: dict[bytes, bytes], prefix: bytes = b"t:") -> Twit:
+def twit_of(key: bytes, stored: rows.TwitRow) -> Twit:
+    """The twit whose row (or stream row, keyed by the twit's key) holds ``stored``."""
     return Twit(
         id=keys.twit_id(key),
-        userid=row[prefix + b"userid"].decode(),
-        name=row[prefix + b"name"].decode(),
-        text=row[prefix + b"text"].decode(),
-        created=from_millis(int(row[prefix + b"created"])),
+        userid=stored.userid,
+        name=stored.name,
+        text=stored.text,
+        created=from_millis(stored.created),
     )
 
 
-def stream_cells(row: dict[bytes, bytes]) -> dict[bytes, bytes]:
-    """A twit row's content as a stream row carries it: enough to render."""
-    return {
-        b"s:userid": row[AUTHOR],
-        b"s:name": row[NAME],
-        b"s:text": row[TEXT],
-        b"s:created": row[CREATED],
-    }
-
-
 def write_own_stream_row(
-    conn: happybase.Connection, author: str, key: bytes, row: dict[bytes, bytes]
+    conn: happybase.Connection, author: str, key: bytes, twit: rows.TwitRow
 ) -> None:
     """The author's own stream row, at the twit's time (idempotent)."""
     millis = keys.split_twit_key(key).millis
     conn.table(table_name("streams")).put(
-        keys.stream_key(author, key), stream_cells(row), timestamp=millis
+        keys.stream_key(author, key), rows.encode_stream(twit), timestamp=millis
     )
 
 
@@ -88,29 +75,26 @@ def post_twit(userid: str, text: object) -> Twit:
     check_post_rate(author.userid)
     millis = int(time.time() * 1000)
     key = keys.twit_key(author.userid, millis, keys.new_suffix())
-    row = {
-        TEXT: body.encode(),
-        AUTHOR: author.userid.encode(),
-        NAME: author.name.encode(),
-        CREATED: str(millis).encode(),
-    }
+    stored = rows.TwitRow(author.userid, author.name, body, millis)
     # A new row: nobody else can hold its lease yet, so it is simply written
     # with the row. The fan-out task carries the lease's id.
     lease = pending.new_lease()
     with connection() as conn:
         pending.add_to_index(conn, key, author.userid)
-        conn.table(table_name("twits")).put(key, {**row, FANOUT: lease.encode()})
+        conn.table(table_name("twits")).put(
+            key, {**rows.encode_twit(stored), FANOUT: lease.encode()}
+        )
         # The author sees the twit at once; followers get it from the workers.
-        write_own_stream_row(conn, author.userid, key, row)
+        write_own_stream_row(conn, author.userid, key, stored)
         apply_once(
             conn,
             table_name("users"),
             keys.user_key(author.userid),
-            accounts.COUNT_TWITS,
+            rows.COUNT_TWITS,
             1,
             op_id(b"post", key),
         )
-    twit = twit_from_row(key, row)
+    twit = twit_of(key, stored)
     dispatch(FanOutChunk(twit.id, lease.owner))
     return twit
 
@@ -126,10 +110,10 @@ def _key(twit_id: str) -> bytes:
 def get_twit(twit_id: str) -> Twit:
     key = _key(twit_id)
     with connection() as conn:
-        row = conn.table(table_name("twits")).row(key)
-    if TEXT not in row:
+        stored = rows.decode_twit(conn.table(table_name("twits")).row(key))
+    if stored is None:
         raise NotFound(f"No twit {twit_id!r}.")
-    return twit_from_row(key, row)
+    return twit_of(key, stored)
 
 
 def public_twit(twit_id: str) -> Twit:
@@ -150,7 +134,7 @@ def delete_twit(userid: str, twit_id: str) -> None:
             conn,
             table_name("users"),
             keys.user_key(twit.userid),
-            accounts.COUNT_TWITS,
+            rows.COUNT_TWITS,
             -1,
             op_id(b"delete", key),
         )
@@ -163,7 +147,8 @@ def delete_twit(userid: str, twit_id: str) -> None:
 def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     # A fan-out's bookkeeping cell written just after a delete can leave a
     # row with no text behind: that is no twit.
-    return twit_from_row(key, row) if TEXT in row else None
+    stored = rows.decode_twit(row)
+    return None if stored is None else twit_of(key, stored)
 
 
 @read_only
@@ -178,5 +163,5 @@ def timeline(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Tw
             cursor,
             limit,
             _timeline_twit,
-            columns=[b"t"],
+            columns=[rows.TWIT],
         )

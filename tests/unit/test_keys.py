@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from happybase.util import bytes_increment
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -159,3 +160,11 @@ def test_a_pending_fan_out_is_keyed_by_its_twit() -> None:
     assert [p.name for p in keys.split_key("pendingFanouts", twit)] == ["author", "time", "suffix"]
     with pytest.raises(keys.BadKey):
         keys.pending_fanout_key(b"short")
+
+
+@given(st.binary(max_size=8))
+def test_happybase_row_prefix_stops_where_prefix_stop_does(prefix: bytes) -> None:
+    # Services scan a whole prefix with happybase's row_prefix=, which ends the
+    # scan at bytes_increment(prefix); a cursor page ends at prefix_stop. The
+    # two must agree, 0xFF edge included, or a page would see other rows.
+    assert bytes_increment(prefix) == keys.prefix_stop(prefix)

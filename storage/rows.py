@@ -1,0 +1,550 @@
+"""Each TwitBase table's cells: column names, and one encode/decode per row type.
+
+storage/schema.py declares the tables and their families, storage/keys.py
+builds every row key; this module is the third part of the mapping: what a
+row holds. Nothing else names a column. Services, the bulk loader, the
+benchmarks and the staff console write cells with the ``encode_*`` functions
+and read them with the ``decode_*`` ones, which take the dict happybase
+returns (``{column: value}``) and give plain values or the small frozen
+dataclasses below. Cells a service reads with ``include_timestamp=True`` or
+compares in a checkAndPut are named by their column constant, and their
+values are still made here.
+
+One module rather than a package of one module per table: most tables have
+two or three columns, so the whole mapping reads in one screen per table,
+in the order of storage/schema.py.
+
+Written by hand: happybase deliberately maps no rows to objects, and the
+mapping is a few dozen small pure functions, each tested through the
+services that use it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+# -- counters -------------------------------------------------------------------
+#
+# Two kinds of counter cell, one encoding: a count is 8 bytes, big-endian,
+# signed, as HBase's own counters (counter_inc) store it. An apply-once cell
+# (storage/ops.py) follows the count with the 16-byte ids of the last
+# operations applied to it.
+
+OP_LEN = 16
+_COUNT = struct.Struct(">q")
+
+
+def encode_count(n: int) -> bytes:
+    """A counter cell holding ``n`` (what counter_inc would read back)."""
+    return _COUNT.pack(n)
+
+
+def decode_count(cell: bytes | None) -> int:
+    """The count in a counter or apply-once cell (0 when absent or empty)."""
+    if not cell:
+        return 0
+    return int(_COUNT.unpack_from(cell)[0])
+
+
+def decode_counted(cell: bytes | None) -> tuple[int, bytes]:
+    """An apply-once cell's count and the ids of the operations it holds
+    (concatenated, OP_LEN bytes each); (0, b"") when absent."""
+    if not cell:
+        return 0, b""
+    return decode_count(cell), cell[_COUNT.size :]
+
+
+def encode_counted(count: int, ops: bytes) -> bytes:
+    return _COUNT.pack(count) + ops
+
+
+def _millis(ms: int) -> bytes:
+    return str(ms).encode()
+
+
+# -- users: md5(userid) -------------------------------------------------------------
+
+ACCOUNT = b"info:account"  # JSON: userid, name, email, password (hash), created (ms)
+STAFF = b"info:staff"  # b"1" or b"0"
+DISABLED = b"info:disabled"  # b"1" or b"0"
+AUTHGEN = b"info:authgen"  # an HBase counter, raised to end every session and token
+COUNT_TWITS = b"c:twits"  # apply-once counters
+COUNT_FOLLOWERS = b"c:followers"
+COUNT_FOLLOWING = b"c:following"
+
+
+@dataclass(frozen=True)
+class UserRow:
+    userid: str
+    name: str
+    email: str
+    password: str  # the hash
+    created: int  # ms
+    staff: bool
+    disabled: bool
+    auth_generation: int
+    twits: int
+    followers: int
+    following: int
+    account: bytes  # the account cell as read: what a checkAndPut replacing it compares
+
+
+def encode_account(userid: str, name: str, email: str, password_hash: str, created: int) -> bytes:
+    """The account cell, compact JSON (the order of its keys is fixed)."""
+    return json.dumps(
+        {
+            "userid": userid,
+            "name": name,
+            "email": email,
+            "password": password_hash,
+            "created": created,
+        },
+        separators=(",", ":"),
+    ).encode()
+
+
+def with_password(account: bytes, password_hash: str) -> bytes:
+    """The account cell ``account`` with its password hash replaced (other keys kept)."""
+    fields = json.loads(account)
+    fields["password"] = password_hash
+    return json.dumps(fields, separators=(",", ":")).encode()
+
+
+def account_fields(account: bytes) -> dict[str, object] | None:
+    """An account cell's JSON object as read, or None if it is not one
+    (for the console, which shows cells it did not write)."""
+    try:
+        fields = json.loads(account)
+    except ValueError:
+        return None
+    return fields if isinstance(fields, dict) else None
+
+
+def account_userid(account: bytes) -> str | None:
+    """The userid in an account cell; None if the cell is not an account."""
+    fields = account_fields(account)
+    if fields is None or "userid" not in fields:
+        return None
+    return str(fields["userid"])
+
+
+def encode_user(
+    account: bytes,
+    twits: int | None = None,
+    followers: int | None = None,
+    following: int | None = None,
+) -> dict[bytes, bytes]:
+    """A new user row as the bulk loader writes it: the account, and the
+    counts it knows (as plain counts: no operation ids)."""
+    cells = {ACCOUNT: account}
+    for column, n in (
+        (COUNT_TWITS, twits),
+        (COUNT_FOLLOWERS, followers),
+        (COUNT_FOLLOWING, following),
+    ):
+        if n is not None:
+            cells[column] = encode_count(n)
+    return cells
+
+
+def encode_flag(on: bool) -> bytes:
+    return b"1" if on else b"0"
+
+
+def decode_flag(cell: bytes | None) -> bool:
+    """Whether a flag cell is set (an absent cell is not)."""
+    return cell == b"1"
+
+
+def decode_user(row: dict[bytes, bytes]) -> UserRow | None:
+    """The user in a users row; None if it has no account (no such user)."""
+    raw = row.get(ACCOUNT)
+    if raw is None:
+        return None
+    account = json.loads(raw)
+    return UserRow(
+        userid=account["userid"],
+        name=account["name"],
+        email=account["email"],
+        password=account["password"],
+        created=account["created"],
+        staff=decode_flag(row.get(STAFF)),
+        disabled=decode_flag(row.get(DISABLED)),
+        auth_generation=decode_count(row.get(AUTHGEN)),
+        twits=decode_count(row.get(COUNT_TWITS)),
+        followers=decode_count(row.get(COUNT_FOLLOWERS)),
+        following=decode_count(row.get(COUNT_FOLLOWING)),
+        account=raw,
+    )
+
+
+# -- twits: md5(author) + rts + suffix ----------------------------------------------
+
+TWIT = b"t"  # the family: columns=[TWIT] reads a twit row without asking for each cell
+TEXT = b"t:text"
+AUTHOR = b"t:userid"
+NAME = b"t:name"
+CREATED = b"t:created"
+FANOUT = b"t:fanout"  # the fan-out's lease, present while the fan-out is unfinished
+# One cell per finished chunk of the fan-out: PROGRESS + the chunk's number,
+# holding "start next" (follower keys in hex; "" for the first chunk's start
+# and for the end).
+PROGRESS = b"t:p"
+_PROGRESS_RE = re.compile(rb"t:p(\d+)")
+
+
+@dataclass(frozen=True)
+class TwitRow:
+    """A twit's content, as a twit row and each of its stream rows carry it."""
+
+    userid: str  # the author
+    name: str  # the author's name when posted
+    text: str
+    created: int  # ms
+
+
+def encode_twit(twit: TwitRow) -> dict[bytes, bytes]:
+    return {
+        TEXT: twit.text.encode(),
+        AUTHOR: twit.userid.encode(),
+        NAME: twit.name.encode(),
+        CREATED: _millis(twit.created),
+    }
+
+
+def decode_twit(row: dict[bytes, bytes]) -> TwitRow | None:
+    """The twit in a twits row; None when it has no text: what is left of a
+    deleted twit (a fan-out's bookkeeping cell written just after the delete)."""
+    if TEXT not in row:
+        return None
+    return TwitRow(
+        userid=row[AUTHOR].decode(),
+        name=row[NAME].decode(),
+        text=row[TEXT].decode(),
+        created=int(row[CREATED]),
+    )
+
+
+def twit_author(row: dict[bytes, bytes]) -> str:
+    """The author a twits row names ("" if it names none)."""
+    return row.get(AUTHOR, b"").decode()
+
+
+def progress_column(chunk: int) -> bytes:
+    return PROGRESS + str(chunk).encode()
+
+
+def encode_progress(start: str, after: str) -> bytes:
+    """A finished chunk's record: where it began and where the next begins."""
+    return f"{start} {after}".encode()
+
+
+def decode_progress(row: dict[bytes, bytes]) -> dict[int, tuple[str, str]]:
+    """The finished chunks recorded on a twit row: number -> (start, next)."""
+    done = {}
+    for column, value in row.items():
+        m = _PROGRESS_RE.fullmatch(column)
+        if m:
+            start, _, nxt = value.decode().partition(" ")
+            done[int(m.group(1))] = (start, nxt)
+    return done
+
+
+def progress_columns(columns: Iterable[bytes]) -> list[bytes]:
+    """The progress cells among ``columns`` (a row's columns)."""
+    return [c for c in columns if _PROGRESS_RE.fullmatch(c)]
+
+
+# The lease in FANOUT: "owner:since:takeovers:queued" (see feeds/services/pending.py).
+LEASE_FINISHED = b"done"  # the lease's value while the finishing chunk clears it
+
+
+def encode_lease(owner: str, since: int, takeovers: int, queued: int) -> bytes:
+    return f"{owner}:{since}:{takeovers}:{queued}".encode()
+
+
+def decode_lease(raw: bytes) -> tuple[str, int, int, int]:
+    """(owner, since, takeovers, queued) of a FANOUT cell. A cell from before
+    leases ("pending") is a lease nobody holds, taken in 1970."""
+    try:
+        owner, since, takeovers, queued = raw.decode().split(":")
+        return owner, int(since), int(takeovers), int(queued)
+    except (UnicodeDecodeError, ValueError):
+        return "", 0, 0, 0
+
+
+# -- pendingFanouts: the twit's key ---------------------------------------------------
+
+PENDING_AUTHOR = b"p:userid"
+
+
+def encode_pending(author: str) -> dict[bytes, bytes]:
+    return {PENDING_AUTHOR: author.encode()}
+
+
+# -- follows and followedBy: md5(one) + md5(other) --------------------------------------
+
+EDGE_USERID = b"f:userid"  # the other end: the followed (follows), the follower (followedBy)
+EDGE_NAME = b"f:name"
+EDGE_CREATED = b"f:created"  # ms, the edge's generation
+# The id of the follow that created this edge; its timestamp is the generation.
+EDGE_OP = b"f:op"
+EDGE_COUNTED = b"f:counted"  # follows only: the op whose follow the counts include
+
+
+def encode_edge(
+    userid: str, name: str, created: int, op: bytes | None = None, counted: bytes | None = None
+) -> dict[bytes, bytes]:
+    """An edge's cells: the other end (userid, name), when, and the follow's
+    operation id where the writer knows it."""
+    cells = {EDGE_USERID: userid.encode(), EDGE_NAME: name.encode(), EDGE_CREATED: _millis(created)}
+    if op is not None:
+        cells[EDGE_OP] = op
+    if counted is not None:
+        cells[EDGE_COUNTED] = counted
+    return cells
+
+
+def encode_counted_edge(op: bytes) -> dict[bytes, bytes]:
+    """The follows edge's record that its follow's counts are applied."""
+    return {EDGE_COUNTED: op}
+
+
+def decode_edge(row: dict[bytes, bytes]) -> tuple[str, str] | None:
+    """The other end of an edge, (userid, name); None for a row without one.
+    An edge from before names were kept shows the userid as the name."""
+    if EDGE_USERID not in row:
+        return None
+    userid = row[EDGE_USERID]
+    return userid.decode(), row.get(EDGE_NAME, userid).decode()
+
+
+def edge_userid(row: dict[bytes, bytes]) -> str:
+    return row[EDGE_USERID].decode()
+
+
+# -- streams: md5(reader) + rts + md5(author) + suffix -----------------------------------
+
+STREAM_USERID = b"s:userid"
+STREAM_NAME = b"s:name"
+STREAM_TEXT = b"s:text"
+STREAM_CREATED = b"s:created"
+
+
+def encode_stream(twit: TwitRow) -> dict[bytes, bytes]:
+    """A twit as a stream row carries it: enough to render, no read of the twit."""
+    return {
+        STREAM_USERID: twit.userid.encode(),
+        STREAM_NAME: twit.name.encode(),
+        STREAM_TEXT: twit.text.encode(),
+        STREAM_CREATED: _millis(twit.created),
+    }
+
+
+def decode_stream(row: dict[bytes, bytes]) -> TwitRow | None:
+    if STREAM_TEXT not in row:
+        return None
+    return TwitRow(
+        userid=row[STREAM_USERID].decode(),
+        name=row[STREAM_NAME].decode(),
+        text=row[STREAM_TEXT].decode(),
+        created=int(row[STREAM_CREATED]),
+    )
+
+
+# -- tokens: sha256(token) ---------------------------------------------------------------
+
+TOKEN_USERID = b"k:userid"
+TOKEN_CREATED = b"k:created"
+TOKEN_GEN = b"k:gen"  # the account's auth generation when issued, decimal
+TOKEN_KIND = b"k:kind"
+KIND_API = "api"  # a bearer token
+KIND_WEB = "web"  # a web session
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    userid: str
+    generation: bytes  # as stored: compared with encode_generation(), never parsed
+    kind: str
+
+
+def encode_generation(generation: int) -> bytes:
+    return str(generation).encode()
+
+
+def encode_token(userid: str, created: int, generation: int, kind: str) -> dict[bytes, bytes]:
+    return {
+        TOKEN_USERID: userid.encode(),
+        TOKEN_CREATED: _millis(created),
+        TOKEN_GEN: encode_generation(generation),
+        TOKEN_KIND: kind.encode(),
+    }
+
+
+def decode_token(row: dict[bytes, bytes]) -> TokenRow | None:
+    """The credential in a tokens row; None if the row lacks its user or generation."""
+    if TOKEN_USERID not in row or TOKEN_GEN not in row:
+        return None
+    return TokenRow(
+        userid=row[TOKEN_USERID].decode(),
+        generation=row[TOKEN_GEN],
+        kind=row.get(TOKEN_KIND, b"").decode(errors="replace"),
+    )
+
+
+# -- ratelimits and logins: md5(subject) + window -------------------------------------------
+
+POSTS = b"r:posts"  # an HBase counter: posts in the window
+LOGIN_FAILS = b"l:fails"  # an HBase counter: failed log-ins in the window
+
+
+# -- celebrities: md5(userid) ---------------------------------------------------------------
+
+CELEBRITY_USERID = b"c:userid"
+
+
+def encode_celebrity(userid: str) -> dict[bytes, bytes]:
+    return {CELEBRITY_USERID: userid.encode()}
+
+
+def decode_celebrity(row: dict[bytes, bytes]) -> str:
+    return row[CELEBRITY_USERID].decode()
+
+
+# -- metrics: "totals", "lag:" + rts + suffix, "worker:" + host:pid ----------------------------
+
+FANOUTS = b"m:fanouts"  # totals: HBase counters
+STREAM_ROWS = b"m:stream_rows"
+FAILURES = b"m:failures"
+LAST_FAILURE = b"m:last_failure"  # totals: text
+LAG_MS = b"m:lag_ms"  # a lag row: decimal ms
+SEEN = b"m:seen"  # a worker row: ms, decimal
+TASKS = b"m:tasks"  # a worker row: an HBase counter
+LAST_FAILURE_MAX = 500
+
+
+@dataclass(frozen=True)
+class Totals:
+    fanouts: int
+    stream_rows: int
+    failures: int
+    last_failure: str
+
+
+def decode_totals(row: dict[bytes, bytes]) -> Totals:
+    return Totals(
+        fanouts=decode_count(row.get(FANOUTS)),
+        stream_rows=decode_count(row.get(STREAM_ROWS)),
+        failures=decode_count(row.get(FAILURES)),
+        last_failure=row.get(LAST_FAILURE, b"").decode(),
+    )
+
+
+def encode_failure(text: str) -> dict[bytes, bytes]:
+    return {LAST_FAILURE: text[:LAST_FAILURE_MAX].encode()}
+
+
+def encode_lag(lag_ms: int) -> dict[bytes, bytes]:
+    return {LAG_MS: str(lag_ms).encode()}
+
+
+def decode_lag(row: dict[bytes, bytes]) -> int:
+    return int(row[LAG_MS])
+
+
+def encode_seen(millis: int) -> dict[bytes, bytes]:
+    return {SEEN: _millis(millis)}
+
+
+def decode_worker(row: dict[bytes, bytes]) -> tuple[int, int]:
+    """A worker row's (last seen, ms; tasks run)."""
+    return int(row.get(SEEN, b"0")), decode_count(row.get(TASKS))
+
+
+# -- audit: rts + suffix -----------------------------------------------------------------------
+
+AUDIT_ACTOR = b"a:actor"
+AUDIT_ACTION = b"a:action"
+AUDIT_TARGET = b"a:target"
+AUDIT_DETAIL = b"a:detail"
+DETAIL_MAX = 500
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    actor: str
+    action: str
+    target: str
+    detail: str
+
+
+def encode_audit(entry: AuditRow) -> dict[bytes, bytes]:
+    return {
+        AUDIT_ACTOR: entry.actor.encode(),
+        AUDIT_ACTION: entry.action.encode(),
+        AUDIT_TARGET: entry.target.encode(),
+        AUDIT_DETAIL: entry.detail[:DETAIL_MAX].encode(),
+    }
+
+
+def decode_audit(row: dict[bytes, bytes]) -> AuditRow | None:
+    """An audit entry; None for a row without an action. Undecodable bytes
+    are shown replaced: the log is read by people, never parsed back."""
+    if AUDIT_ACTION not in row:
+        return None
+    return AuditRow(
+        actor=row.get(AUDIT_ACTOR, b"").decode(errors="replace"),
+        action=row[AUDIT_ACTION].decode(errors="replace"),
+        target=row.get(AUDIT_TARGET, b"").decode(errors="replace"),
+        detail=row.get(AUDIT_DETAIL, b"").decode(errors="replace"),
+    )
+
+
+# -- cell kinds, for tools that show any cell (the staff console) ------------------------------
+
+# Cells that hold a userid: what the console learns md5 -> userid from.
+USERID_CELLS = frozenset(
+    {
+        AUTHOR,
+        STREAM_USERID,
+        EDGE_USERID,
+        CELEBRITY_USERID,
+        TOKEN_USERID,
+        AUDIT_ACTOR,
+        PENDING_AUTHOR,
+    }
+)
+# Apply-once cells: a count followed by the ids of the operations applied.
+COUNTED_CELLS = frozenset({COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING})
+# Plain HBase counters (8 bytes, big-endian).
+COUNTER_CELLS = frozenset({FANOUTS, STREAM_ROWS, FAILURES, TASKS, POSTS})
+# Milliseconds since the epoch, as decimal text.
+MILLIS_CELLS = frozenset({CREATED, STREAM_CREATED, EDGE_CREATED, TOKEN_CREATED, SEEN})
+# 16-byte operation ids.
+OP_CELLS = frozenset({EDGE_OP, EDGE_COUNTED})
+# "1" or "0".
+FLAG_CELLS = frozenset({STAFF, DISABLED})
+# A duration in milliseconds, as decimal text.
+DURATION_MS_CELLS = frozenset({LAG_MS})
+
+# Every column above, by table: what tests check against storage/schema.py's
+# families. Progress cells are PROGRESS + a chunk number.
+COLUMNS: dict[str, tuple[bytes, ...]] = {
+    "users": (ACCOUNT, STAFF, DISABLED, AUTHGEN, COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING),
+    "twits": (TEXT, AUTHOR, NAME, CREATED, FANOUT, PROGRESS),
+    "pendingFanouts": (PENDING_AUTHOR,),
+    "follows": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP, EDGE_COUNTED),
+    "followedBy": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP),
+    "streams": (STREAM_USERID, STREAM_NAME, STREAM_TEXT, STREAM_CREATED),
+    "tokens": (TOKEN_USERID, TOKEN_CREATED, TOKEN_GEN, TOKEN_KIND),
+    "ratelimits": (POSTS,),
+    "logins": (LOGIN_FAILS,),
+    "celebrities": (CELEBRITY_USERID,),
+    "metrics": (FANOUTS, STREAM_ROWS, FAILURES, LAST_FAILURE, LAG_MS, SEEN, TASKS),
+    "audit": (AUDIT_ACTOR, AUDIT_ACTION, AUDIT_TARGET, AUDIT_DETAIL),
+}
