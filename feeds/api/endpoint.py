@@ -36,8 +36,6 @@ from ninja.security import HttpBearer
 from feeds import failures, services
 from feeds.errors import InvalidInput, ServiceError
 from feeds.types import User
-from storage.connection import is_unreachable
-from storage.keys import MAX_CURSOR_LEN
 
 from .schemas import DEFAULT_LIMIT, MAX_LIMIT, Error
 
@@ -159,7 +157,7 @@ read may simply be repeated.
 `{{"items": [...], "next_cursor": ...}}`; pass `next_cursor` back as `cursor`
 for the next page. It is null on the last page. Cursors are opaque: no page
 repeats or skips an item when new twits arrive meanwhile. A cursor is at most
-{MAX_CURSOR_LEN} characters; a longer one gets 400 naming `cursor`. A request
+{services.MAX_CURSOR_LEN} characters; a longer one gets 400 naming `cursor`. A request
 line longer than the web server reads gets 414 from the server itself, before
 the app sees it: JSON from the development server (over 64 KB), gunicorn's
 own page from the Docker image (over 4094 bytes).
@@ -239,7 +237,7 @@ def _suspicious(request: HttpRequest, exc: SuspiciousOperation) -> HttpResponse:
 
 @api.exception_handler(Exception)
 def _failed(request: HttpRequest, exc: Exception) -> HttpResponse:
-    if is_unreachable(exc):
+    if services.is_unreachable(exc):
         log.warning("API request %s %s: %s", request.method, request.path, exc)
         return failures.storage_unavailable(request, failures.as_unavailable(exc))
     # An API client always gets JSON; the traceback goes to the log.

@@ -19,17 +19,15 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr, W
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
-from feeds.services import accounts, twits
-from storage.keys import MAX_CURSOR_LEN, TWIT_KEY_LEN
+from feeds.services import MAX_CURSOR_LEN, MAX_LIMIT, TWIT_ID_LEN, accounts, twits
 
 DEFAULT_LIMIT = 20
-MAX_LIMIT = 100
 # The services refuse longer ones themselves (accounts.py); the document says so.
 PASSWORD_MAX = 1024
 EMAIL_MAX = 254
 
 USERID_PATTERN = f"^{accounts.USERID_RE.pattern}$"
-TWIT_ID_PATTERN = f"^[0-9a-f]{{{2 * TWIT_KEY_LEN}}}$"
+TWIT_ID_PATTERN = f"^[0-9a-f]{{{TWIT_ID_LEN}}}$"
 
 LIMIT_MESSAGE = f"limit must be a whole number from 1 to {MAX_LIMIT}."
 CURSOR_MESSAGE = (

@@ -6,6 +6,9 @@ API, management commands and workers call these functions.
 
 from __future__ import annotations
 
+from storage.connection import StorageUnavailable, is_unreachable
+
+from ._paging import MAX_CURSOR_LEN, MAX_LIMIT
 from .accounts import (
     authenticate,
     find_user,
@@ -30,11 +33,15 @@ from .tokens import (
     start_session,
     token_user,
 )
-from .twits import delete_twit, get_twit, post_twit, public_twit, timeline
+from .twits import TWIT_ID_LEN, delete_twit, get_twit, post_twit, public_twit, timeline
 
 __all__ = [
+    "MAX_CURSOR_LEN",
+    "MAX_LIMIT",
+    "TWIT_ID_LEN",
     "Health",
     "RateLimited",
+    "StorageUnavailable",
     "authenticate",
     "change_password",
     "delete_twit",
@@ -47,6 +54,7 @@ __all__ = [
     "health",
     "home_stream",
     "is_following",
+    "is_unreachable",
     "issue_token",
     "list_users",
     "log_in",

@@ -20,6 +20,8 @@ from storage import keys
 T = TypeVar("T")
 
 MAX_LIMIT = 100
+# A cursor is a row key in hex; anything longer is no cursor of ours.
+MAX_CURSOR_LEN = keys.MAX_CURSOR_LEN
 
 
 def check_limit(limit: int) -> int:

@@ -19,6 +19,7 @@ from ._paging import scan_page
 from .ratelimit import check_post_rate
 
 TEXT_MAX = 280
+TWIT_ID_LEN = 2 * keys.TWIT_KEY_LEN  # a twit's id is its row key in hex
 FANOUT = rows.FANOUT  # the fan-out's lease, present while the fan-out is unfinished
 
 
