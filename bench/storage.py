@@ -167,8 +167,9 @@ class RawTable:
         self._lock = threading.Lock()
 
     def _cell(self, row: bytes, ts: int) -> bytes:
-        enc = self._enc
-        return enc.cell_key(enc.row_prefix(1, row), FAMILY, VALUE_QUALIFIER, ts, enc.TYPE_PUT)
+        enc = self._enc  # a module held as an attribute: mypy sees ModuleType, so name the type
+        key: bytes = enc.cell_key(enc.row_prefix(1, row), FAMILY, VALUE_QUALIFIER, ts, enc.TYPE_PUT)
+        return key
 
     @contextmanager
     def batch(self) -> Iterator[Any]:
