@@ -37,6 +37,12 @@ NoContent = Status[None]
 NO_CONTENT: NoContent = Status(204, None)
 
 
+def created(response: HttpResponse, location: str, body: T) -> Status[T]:
+    """201 Created, with where the new resource lives."""
+    response["Location"] = location
+    return Status(201, body)
+
+
 # -- accounts and tokens -----------------------------------------------------------
 
 
@@ -124,8 +130,7 @@ def password(request: HttpRequest, change: schemas.PasswordChange) -> NoContent:
 )
 def sign_up(request: HttpRequest, response: HttpResponse, account: schemas.SignUp) -> Status[User]:
     user = services.register(account.userid, account.name, account.email, account.password)
-    response["Location"] = f"/api/users/{user.userid}"
-    return Status(201, user)
+    return created(response, f"/api/users/{user.userid}", user)
 
 
 @get(
@@ -234,8 +239,7 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
 )
 def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
     twit = services.post_twit(caller(request).user.userid, new.text)
-    response["Location"] = f"/api/twits/{twit.id}"
-    return Status(201, twit)
+    return created(response, f"/api/twits/{twit.id}", twit)
 
 
 @get(
