@@ -167,8 +167,9 @@ class RawTable:
         self._lock = threading.Lock()
 
     def _cell(self, row: bytes, ts: int) -> bytes:
-        enc = self._enc
-        return enc.cell_key(enc.row_prefix(1, row), FAMILY, VALUE_QUALIFIER, ts, enc.TYPE_PUT)
+        enc = self._enc  # a module held as an attribute: mypy sees ModuleType, so name the type
+        key: bytes = enc.cell_key(enc.row_prefix(1, row), FAMILY, VALUE_QUALIFIER, ts, enc.TYPE_PUT)
+        return key
 
     @contextmanager
     def batch(self) -> Iterator[Any]:
@@ -397,18 +398,10 @@ def run(
                 with LocalHBaseProcess(tmp / "local") as server:
                     results += bench_server("local", server.host, server.port, client_counts, w)
             elif target == "hbase":
-                from devtools.realhbase import RealHBase, fetch
+                from devtools.realhbase import for_benchmarks
 
                 _progress("hbase: fetching and starting Apache HBase (standalone)")
-                fetch()
-                # Benchmarks get the full JIT and room to work; the test
-                # defaults favour start-up time instead.
-                with RealHBase(
-                    tmp / "hbase",
-                    master_heap=("-Xms1g", "-Xmx3g"),
-                    thrift_heap=("-Xms256m", "-Xmx1g"),
-                    jvm_flags=("-XX:TieredStopAtLevel=4",),
-                ) as hbase:
+                with for_benchmarks(tmp / "hbase") as hbase:
                     results += bench_server(
                         "hbase", "127.0.0.1", hbase.thrift_port, client_counts, w
                     )

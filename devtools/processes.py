@@ -19,6 +19,7 @@ project's own set-up provides everything it needs.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 import signal
@@ -34,13 +35,37 @@ from typing import Any, Self
 import mirakuru
 from mirakuru.exceptions import ProcessFinishedWithError
 
-from devtools.localhbase_process import DiesWithParent
-
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 class ProcessError(RuntimeError):
     pass
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def in_own_group_dying_with_parent() -> None:
+    """Run in a child before exec: a process group of its own (as mirakuru
+    makes it, so a stop reaches the child's own children), and, on Linux,
+    SIGTERM when the parent dies however it dies (kill -9 of devstack, a
+    closed terminal), so no orphan keeps the data directory or a port."""
+    parent = os.getppid()
+    os.setsid()
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        if os.getppid() != parent:  # the parent died before the line above
+            os.kill(os.getpid(), signal.SIGTERM)
+
+
+class DiesWithParent(mirakuru.Executor):
+    """A mirakuru executor whose child stops when this process dies."""
+
+    @property
+    def _popen_kwargs(self) -> dict[str, Any]:
+        kwargs = dict(super()._popen_kwargs)
+        kwargs["preexec_fn"] = in_own_group_dying_with_parent
+        return kwargs
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -110,7 +135,9 @@ class ChildProcess:
     """
 
     what = "process"
+    start_error: type[ProcessError] = ProcessError
     stop_timeout = 15.0
+    poll_interval = 0.05  # seconds between readiness checks
 
     def __init__(self, log: Path, env: dict[str, str] | None = None) -> None:
         self.log = Path(log)
@@ -148,7 +175,7 @@ class ChildProcess:
                 self,
                 cwd=str(PROJECT_ROOT),
                 timeout=timeout,
-                sleep=0.05,
+                sleep=self.poll_interval,
                 envvars={**self.env, "PYTHONUNBUFFERED": "1"},
                 stdin=subprocess.DEVNULL,
                 stdout=out,
@@ -157,11 +184,11 @@ class ChildProcess:
             try:
                 self.executor.start()
             except mirakuru.TimeoutExpired:
-                raise ProcessError(
+                raise self.start_error(
                     f"{self.what} not ready after {timeout}s:\n{_tail(self.log)}"
                 ) from None
             except mirakuru.ProcessExitedWithError as exc:
-                raise ProcessError(
+                raise self.start_error(
                     f"{self.what} exited with {exc.exit_code}:\n{_tail(self.log)}"
                 ) from None
         return self
@@ -182,15 +209,16 @@ class ChildProcess:
             if proc is not None:
                 self.returncode = proc.returncode
 
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL after :attr:`stop_timeout`; no-op when not running."""
+    def stop(self, timeout: float | None = None) -> None:
+        """SIGTERM, then SIGKILL after ``timeout`` (default :attr:`stop_timeout`);
+        no-op when not running."""
         if self.executor is None:
             return
         if not self.executor.running():
             self.kill()  # dead already: only leftovers of its group to clean
             return
         # mirakuru has one timeout for start and stop: the grace period here.
-        self.executor._timeout = self.stop_timeout
+        self.executor._timeout = self.stop_timeout if timeout is None else timeout
         try:
             self.executor.stop()
         except ProcessFinishedWithError as exc:

@@ -840,6 +840,18 @@ _JVM_ENV_DROP = frozenset({"CLASSPATH", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "J
 # --------------------------------------------------------------------------
 
 
+def for_benchmarks(workdir: Path) -> RealHBase:
+    """A real HBase (fetched first) set up for benchmarks: the full JIT and
+    room to work, where the test defaults favour start-up time instead."""
+    fetch()
+    return RealHBase(
+        workdir,
+        master_heap=("-Xms1g", "-Xmx3g"),
+        thrift_heap=("-Xms256m", "-Xmx1g"),
+        jvm_flags=("-XX:TieredStopAtLevel=4",),
+    )
+
+
 def _cmd_fetch(args: argparse.Namespace) -> int:
     print(fetch(force=args.force))
     return 0

@@ -21,6 +21,23 @@ def add_service_error(form: forms.Form, exc: ServiceError) -> None:
         form.add_error(field if field in form.fields else None, message)
 
 
+NEW_PASSWORD_HELP = (
+    "At least 8 characters; not a common password, not all digits, "
+    "not like your username, name or email."
+)
+
+
+def password_field(label: str, autocomplete: str, help_text: str = "") -> forms.CharField:
+    """A password input. Passwords are taken exactly as typed: stripping
+    would change them."""
+    return forms.CharField(
+        label=label,
+        strip=False,
+        help_text=help_text,
+        widget=forms.PasswordInput(attrs={"autocomplete": autocomplete}),
+    )
+
+
 class SignupForm(forms.Form):
     userid = forms.CharField(
         label="Username",
@@ -31,14 +48,7 @@ class SignupForm(forms.Form):
         label="Display name", widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
-    # Passwords are taken exactly as typed: stripping would change them.
-    password = forms.CharField(
-        label="Password",
-        strip=False,
-        help_text="At least 8 characters; not a common password, not all digits, "
-        "not like your username, name or email.",
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
+    password = password_field("Password", "new-password", NEW_PASSWORD_HELP)
 
 
 class LoginForm(forms.Form):
@@ -48,26 +58,12 @@ class LoginForm(forms.Form):
             attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}
         ),
     )
-    password = forms.CharField(
-        label="Password",
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
+    password = password_field("Password", "current-password")
 
 
 class PasswordForm(forms.Form):
-    current_password = forms.CharField(
-        label="Current password",
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-    )
-    new_password = forms.CharField(
-        label="New password",
-        strip=False,
-        help_text="At least 8 characters; not a common password, not all digits, "
-        "not like your username, name or email.",
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-    )
+    current_password = password_field("Current password", "current-password")
+    new_password = password_field("New password", "new-password", NEW_PASSWORD_HELP)
 
 
 class TwitForm(forms.Form):

@@ -383,18 +383,23 @@ class _Parser:
         return result
 
     def expr(self) -> Filter:
-        operands = [self.term()]
-        while (tok := self.peek()) is not None and tok.kind == "word" and tok.text == "OR":
-            self.i += 1
-            operands.append(self.term())
-        return operands[0] if len(operands) == 1 else Or(operands)
+        return self.joined("OR", self.term, Or)
 
     def term(self) -> Filter:
-        operands = [self.unary()]
-        while (tok := self.peek()) is not None and tok.kind == "word" and tok.text == "AND":
+        return self.joined("AND", self.unary, And)
+
+    def joined(
+        self,
+        word: str,
+        operand: Callable[[], Filter],
+        combine: Callable[[list[Filter]], Filter],
+    ) -> Filter:
+        """``operand (word operand)*``: one operand as it is, more ``combine``d."""
+        operands = [operand()]
+        while (tok := self.peek()) is not None and tok.kind == "word" and tok.text == word:
             self.i += 1
-            operands.append(self.unary())
-        return operands[0] if len(operands) == 1 else And(operands)
+            operands.append(operand())
+        return operands[0] if len(operands) == 1 else combine(operands)
 
     def unary(self) -> Filter:
         tok = self.peek()

@@ -68,7 +68,8 @@ DEFAULT_IDLE_TIMEOUT = 60.0
 
 def _io_error(exc: StoreError) -> Exception:
     name = _JAVA_NAMES.get(type(exc), "java.io.IOException")
-    return T.IOError(message=f"{name}: {exc}")
+    error: Exception = T.IOError(message=f"{name}: {exc}")  # thriftpy2 builds T at run time
+    return error
 
 
 def _internal_error(call: str, reason: str) -> TApplicationException:

@@ -77,7 +77,9 @@ def reverse_ts(millis: int) -> bytes:
 def millis_from_rts(rts: bytes) -> int:
     if len(rts) != RTS_LEN:
         raise BadKey(f"reversed timestamp must be {RTS_LEN} bytes, got {len(rts)}")
-    return LONG_MAX - _RTS.unpack(rts)[0]
+    (reversed_millis,) = _RTS.unpack(rts)
+    millis: int = LONG_MAX - reversed_millis
+    return millis
 
 
 def new_suffix() -> bytes:

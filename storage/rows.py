@@ -207,26 +207,47 @@ class TwitRow:
     created: int  # ms
 
 
+@dataclass(frozen=True)
+class TwitCells:
+    """The columns a row keeps a twit's content in: a twits row and a stream
+    row carry the same content, each in its own family."""
+
+    userid: bytes
+    name: bytes
+    text: bytes
+    created: bytes
+
+    def encode(self, twit: TwitRow) -> dict[bytes, bytes]:
+        return {
+            self.userid: twit.userid.encode(),
+            self.name: twit.name.encode(),
+            self.text: twit.text.encode(),
+            self.created: _millis(twit.created),
+        }
+
+    def decode(self, row: dict[bytes, bytes]) -> TwitRow | None:
+        """None when the row has no text (see :func:`decode_twit`)."""
+        if self.text not in row:
+            return None
+        return TwitRow(
+            userid=row[self.userid].decode(),
+            name=row[self.name].decode(),
+            text=row[self.text].decode(),
+            created=int(row[self.created]),
+        )
+
+
+TWIT_CELLS = TwitCells(userid=AUTHOR, name=NAME, text=TEXT, created=CREATED)
+
+
 def encode_twit(twit: TwitRow) -> dict[bytes, bytes]:
-    return {
-        TEXT: twit.text.encode(),
-        AUTHOR: twit.userid.encode(),
-        NAME: twit.name.encode(),
-        CREATED: _millis(twit.created),
-    }
+    return TWIT_CELLS.encode(twit)
 
 
 def decode_twit(row: dict[bytes, bytes]) -> TwitRow | None:
     """The twit in a twits row; None when it has no text: what is left of a
     deleted twit (a fan-out's bookkeeping cell written just after the delete)."""
-    if TEXT not in row:
-        return None
-    return TwitRow(
-        userid=row[AUTHOR].decode(),
-        name=row[NAME].decode(),
-        text=row[TEXT].decode(),
-        created=int(row[CREATED]),
-    )
+    return TWIT_CELLS.decode(row)
 
 
 def twit_author(row: dict[bytes, bytes]) -> str:
@@ -335,25 +356,18 @@ STREAM_TEXT = b"s:text"
 STREAM_CREATED = b"s:created"
 
 
+STREAM_CELLS = TwitCells(
+    userid=STREAM_USERID, name=STREAM_NAME, text=STREAM_TEXT, created=STREAM_CREATED
+)
+
+
 def encode_stream(twit: TwitRow) -> dict[bytes, bytes]:
     """A twit as a stream row carries it: enough to render, no read of the twit."""
-    return {
-        STREAM_USERID: twit.userid.encode(),
-        STREAM_NAME: twit.name.encode(),
-        STREAM_TEXT: twit.text.encode(),
-        STREAM_CREATED: _millis(twit.created),
-    }
+    return STREAM_CELLS.encode(twit)
 
 
 def decode_stream(row: dict[bytes, bytes]) -> TwitRow | None:
-    if STREAM_TEXT not in row:
-        return None
-    return TwitRow(
-        userid=row[STREAM_USERID].decode(),
-        name=row[STREAM_NAME].decode(),
-        text=row[STREAM_TEXT].decode(),
-        created=int(row[STREAM_CREATED]),
-    )
+    return STREAM_CELLS.decode(row)
 
 
 # -- tokens: sha256(token) ---------------------------------------------------------------

@@ -20,5 +20,8 @@ def use_broker(url: str) -> None:
     the pool (what Celery itself does after a fork) makes the next publish
     connect to ``url``.
     """
-    app.conf.broker_url = url
-    app._after_fork()
+    # Item assignment: celery-types declares Settings' broker_url read-only,
+    # though Celery's ConfigurationView stores attributes as keys too.
+    app.conf["broker_url"] = url
+    # Private, so celery-types leaves it out; Celery calls it after each fork.
+    app._after_fork()  # type: ignore[attr-defined]

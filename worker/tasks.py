@@ -17,18 +17,20 @@ from celery.signals import task_failure, task_postrun
 from feeds import jobs
 from feeds.services import fanout, metrics
 
-RETRYING: dict[str, Any] = {
-    "acks_late": True,
-    "reject_on_worker_lost": True,
-    "autoretry_for": (Exception,),
-    "retry_backoff": 1,
-    "retry_backoff_max": 60,
-    "retry_jitter": True,
-    "max_retries": 8,
-}
+# One decorator for every task, its options spelled as keywords so that
+# celery-types can check them and keep each task's signature.
+retrying = shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(Exception,),
+    retry_backoff=1,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=8,
+)
 
 
-@shared_task(**RETRYING)
+@retrying
 def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "") -> int:
     step = fanout.start_chunk(jobs.FanOutChunk(twit_id, lease, start, chunk))
     if isinstance(step, fanout.ChunkResult):
@@ -41,22 +43,22 @@ def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "")
     return fanout.write_chunk(step).rows
 
 
-@shared_task(**RETRYING)
+@retrying
 def backfill_stream(follower: str, followed: str) -> int:
     return fanout.backfill_stream(follower, followed)
 
 
-@shared_task(**RETRYING)
+@retrying
 def remove_followee_from_stream(follower: str, followed: str) -> int:
     return fanout.remove_followee_from_stream(follower, followed)
 
 
-@shared_task(**RETRYING)
+@retrying
 def remove_twit_from_streams(author: str, twit_id: str) -> int:
     return fanout.remove_twit_from_streams(author, twit_id)
 
 
-@shared_task(**RETRYING)
+@retrying
 def trim_stream(reader: str) -> int:
     return fanout.trim_stream(reader)
 
@@ -64,7 +66,7 @@ def trim_stream(reader: str) -> int:
 # Retried like the rest: a sweep that meets a storage outage runs again once
 # HBase is back, not a minute later at beat's next tick. A sweep run twice
 # queues nothing twice: it takes each lease by checkAndPut first.
-@shared_task(**RETRYING)
+@retrying
 def sweep_pending_fanouts() -> int:
     """Queue again fan-outs whose lease expired (run by Celery beat, or sweepfanout)."""
     from django.conf import settings
@@ -73,12 +75,12 @@ def sweep_pending_fanouts() -> int:
 
 
 @task_postrun.connect
-def _heartbeat(sender: Task | None = None, **kwargs: Any) -> None:
+def _heartbeat(sender: Task[Any, Any] | None = None, **kwargs: Any) -> None:
     metrics.heartbeat()
 
 
 @task_failure.connect
 def _failed(
-    sender: Task | None = None, exception: BaseException | None = None, **kwargs: Any
+    sender: Task[Any, Any] | None = None, exception: BaseException | None = None, **kwargs: Any
 ) -> None:
     metrics.record_failure(getattr(sender, "name", "?"), repr(exception))

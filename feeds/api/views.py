@@ -6,14 +6,15 @@ generated from the declarations here."""
 from __future__ import annotations
 
 import functools
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from django.http import HttpRequest, HttpResponse
 from ninja import Path, Status
 from pydantic import WithJsonSchema
 
 from feeds import services
-from feeds.types import Page, Twit, User, UserRef
+from feeds.types import Page, Twit, User
 from feeds.viewhelpers import client_address
 
 from . import schemas
@@ -31,8 +32,15 @@ TwitId = Annotated[
     Path(description="A twit's id, as returned in its `id`."),
     WithJsonSchema({"type": "string", "pattern": schemas.TWIT_ID_PATTERN}),
 ]
+T = TypeVar("T")
 NoContent = Status[None]
 NO_CONTENT: NoContent = Status(204, None)
+
+
+def created(response: HttpResponse, location: str, body: T) -> Status[T]:
+    """201 Created, with where the new resource lives."""
+    response["Location"] = location
+    return Status(201, body)
 
 
 # -- accounts and tokens -----------------------------------------------------------
@@ -122,8 +130,7 @@ def password(request: HttpRequest, change: schemas.PasswordChange) -> NoContent:
 )
 def sign_up(request: HttpRequest, response: HttpResponse, account: schemas.SignUp) -> Status[User]:
     user = services.register(account.userid, account.name, account.email, account.password)
-    response["Location"] = f"/api/users/{user.userid}"
-    return Status(201, user)
+    return created(response, f"/api/users/{user.userid}", user)
 
 
 @get(
@@ -139,37 +146,55 @@ def profile(request: HttpRequest, userid: Userid) -> User:
 _PAGE = "One page of twits."
 
 
-@get(
-    "/users/{str:userid}/twits",
-    operation_id="getTimeline",
-    summary="A user's own twits, newest first",
-    **operation({200: schemas.TwitPage}, 400, 404, descriptions={200: _PAGE}),
+def _user_list(
+    items: str,
+    operation_id: str,
+    summary: str,
+    page: type[Any],
+    description: str,
+    listing: Callable[[str, str | None, int], Page[T]],
+) -> Callable[..., Page[T]]:
+    """``GET /users/{userid}/<items>``: one page of ``listing``, a 404 for a
+    user that does not exist (or is suspended) rather than an empty page."""
+
+    @get(
+        f"/users/{{str:userid}}/{items}",
+        operation_id=operation_id,
+        summary=summary,
+        **operation({200: page}, 400, 404, descriptions={200: description}),
+    )
+    def endpoint(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[T]:
+        services.public_user(userid)
+        return listing(userid, cursor, limit)
+
+    endpoint.__name__ = endpoint.__qualname__ = items
+    return endpoint
+
+
+timeline = _user_list(
+    "twits",
+    "getTimeline",
+    "A user's own twits, newest first",
+    schemas.TwitPage,
+    _PAGE,
+    services.timeline,
 )
-def timeline(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    services.public_user(userid)
-    return services.timeline(userid, cursor, limit)
-
-
-@get(
-    "/users/{str:userid}/followers",
-    operation_id="getFollowers",
-    summary="Who follows a user",
-    **operation({200: schemas.UserPage}, 400, 404, descriptions={200: "One page of users."}),
+followers = _user_list(
+    "followers",
+    "getFollowers",
+    "Who follows a user",
+    schemas.UserPage,
+    "One page of users.",
+    services.followers,
 )
-def followers(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[UserRef]:
-    services.public_user(userid)
-    return services.followers(userid, cursor, limit)
-
-
-@get(
-    "/users/{str:userid}/following",
-    operation_id="getFollowing",
-    summary="Whom a user follows",
-    **operation({200: schemas.UserPage}, 400, 404, descriptions={200: "One page of users."}),
+following = _user_list(
+    "following",
+    "getFollowing",
+    "Whom a user follows",
+    schemas.UserPage,
+    "One page of users.",
+    services.following,
 )
-def following(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[UserRef]:
-    services.public_user(userid)
-    return services.following(userid, cursor, limit)
 
 
 @api.put(
@@ -214,8 +239,7 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
 )
 def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
     twit = services.post_twit(caller(request).user.userid, new.text)
-    response["Location"] = f"/api/twits/{twit.id}"
-    return Status(201, twit)
+    return created(response, f"/api/twits/{twit.id}", twit)
 
 
 @get(

@@ -1,5 +1,5 @@
 """Template filters of the web UI: short relative times and avatar colours;
-and of the staff console: durations."""
+and of the staff console: durations, and the tag that frames its tables."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import hashlib
 from datetime import datetime
 
 from django import template
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
 from django.utils import timezone
+from django.utils.html import format_html
 
 register = template.Library()
 
@@ -72,3 +75,29 @@ def duration(seconds: float) -> str:
 def millis(ms: float) -> str:
     """Milliseconds, short: "85 ms", "1.2 s", "2 min"."""
     return f"{ms:,.0f} ms" if ms < 1000 else duration(ms / 1000)
+
+
+class DataTableNode(template.Node):
+    def __init__(self, rows: FilterExpression, empty: FilterExpression, inner: NodeList) -> None:
+        self.rows, self.empty, self.inner = rows, empty, inner
+
+    def render(self, context: Context) -> str:
+        if not self.rows.resolve(context):
+            return format_html('<p class="empty">{}</p>', self.empty.resolve(context))
+        return format_html(
+            '<div class="table-wrap">\n<table class="data">{}</table>\n</div>',
+            self.inner.render(context),
+        )
+
+
+@register.tag
+def datatable(parser: Parser, token: Token) -> DataTableNode:
+    """``{% datatable rows "Why there are none." %}<thead>…<tbody>…{% enddatatable %}``:
+    a console table, scrolling sideways on a narrow screen, or, when ``rows``
+    is empty, the sentence instead."""
+    bits = token.split_contents()
+    if len(bits) != 3:
+        raise template.TemplateSyntaxError(f"{bits[0]} takes the rows and the empty sentence")
+    inner = parser.parse(("enddatatable",))
+    parser.delete_first_token()
+    return DataTableNode(parser.compile_filter(bits[1]), parser.compile_filter(bits[2]), inner)

@@ -47,15 +47,9 @@ class Command(BaseCommand):
                     with LocalHBaseProcess(work / "local") as server:
                         rows += bench_fanout.run("local", server.host, server.port, work, **kwargs)
                 else:
-                    from devtools.realhbase import RealHBase, fetch
+                    from devtools.realhbase import for_benchmarks
 
-                    fetch()
-                    with RealHBase(
-                        work / "hbase",
-                        master_heap=("-Xms1g", "-Xmx3g"),
-                        thrift_heap=("-Xms256m", "-Xmx1g"),
-                        jvm_flags=("-XX:TieredStopAtLevel=4",),
-                    ) as hbase:
+                    with for_benchmarks(work / "hbase") as hbase:
                         rows += bench_fanout.run(
                             "hbase", "127.0.0.1", hbase.thrift_port, work, **kwargs
                         )

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.management.base import BaseCommand, CommandError
 
 from feeds.errors import InvalidInput, ServiceError
+from feeds.types import Page
+
+T = TypeVar("T")
+
+
+def paged(p: argparse.ArgumentParser) -> None:
+    """The options of a sub-command that lists: how many, and from where."""
+    p.add_argument("--limit", type=int, default=20)
+    p.add_argument("--cursor")
 
 
 class ServiceCommand(BaseCommand):
@@ -33,3 +42,10 @@ class ServiceCommand(BaseCommand):
 
     def say(self, text: str) -> None:
         self.stdout.write(text)
+
+    def say_page(self, page: Page[T], show: Callable[[T], str]) -> None:
+        """Each item of ``page`` on a line, then how to ask for the next page."""
+        for item in page.items:
+            self.say(show(item))
+        if page.next_cursor:
+            self.say(f"more: --cursor {page.next_cursor}")

@@ -7,7 +7,7 @@ from typing import Any
 
 from feeds import services
 
-from ._base import ServiceCommand
+from ._base import ServiceCommand, paged
 
 
 class Command(ServiceCommand):
@@ -25,8 +25,7 @@ class Command(ServiceCommand):
                 action="store_true",
                 help="who follows USERID (default: whom USERID follows)",
             )
-            p.add_argument("--limit", type=int, default=20)
-            p.add_argument("--cursor")
+            paged(p)
 
         return {
             "add": ("FOLLOWER follows FOLLOWED", pair),
@@ -44,8 +43,6 @@ class Command(ServiceCommand):
 
     def do_list(self, o: dict[str, Any]) -> None:
         fetch = services.followers if o["followers"] else services.following
-        page = fetch(o["userid"], o["cursor"], o["limit"])
-        for ref in page.items:
-            self.say(f"{ref.userid}  {ref.name}")
-        if page.next_cursor:
-            self.say(f"more: --cursor {page.next_cursor}")
+        self.say_page(
+            fetch(o["userid"], o["cursor"], o["limit"]), lambda ref: f"{ref.userid}  {ref.name}"
+        )

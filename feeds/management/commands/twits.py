@@ -8,7 +8,7 @@ from typing import Any
 from feeds import services
 from feeds.types import Twit
 
-from ._base import ServiceCommand
+from ._base import ServiceCommand, paged
 
 
 def _show(t: Twit) -> str:
@@ -30,8 +30,7 @@ class Command(ServiceCommand):
                 action="store_true",
                 help="the home stream instead of the user's own twits",
             )
-            p.add_argument("--limit", type=int, default=20)
-            p.add_argument("--cursor")
+            paged(p)
 
         def delete(p: argparse.ArgumentParser) -> None:
             p.add_argument("userid")
@@ -48,11 +47,7 @@ class Command(ServiceCommand):
 
     def do_list(self, o: dict[str, Any]) -> None:
         fetch = services.home_stream if o["stream"] else services.timeline
-        page = fetch(o["userid"], o["cursor"], o["limit"])
-        for twit in page.items:
-            self.say(_show(twit))
-        if page.next_cursor:
-            self.say(f"more: --cursor {page.next_cursor}")
+        self.say_page(fetch(o["userid"], o["cursor"], o["limit"]), _show)
 
     def do_delete(self, o: dict[str, Any]) -> None:
         services.delete_twit(o["userid"], o["twit_id"])

@@ -9,7 +9,7 @@ from typing import Any
 from feeds import services
 from feeds.types import User
 
-from ._base import ServiceCommand
+from ._base import ServiceCommand, paged
 
 
 def _show(user: User) -> str:
@@ -34,8 +34,7 @@ class Command(ServiceCommand):
             p.add_argument("userid")
 
         def lst(p: argparse.ArgumentParser) -> None:
-            p.add_argument("--limit", type=int, default=20)
-            p.add_argument("--cursor")
+            paged(p)
 
         def flag(p: argparse.ArgumentParser) -> None:
             p.add_argument("userid")
@@ -57,11 +56,7 @@ class Command(ServiceCommand):
         self.say(_show(services.get_user(o["userid"])))
 
     def do_list(self, o: dict[str, Any]) -> None:
-        page = services.list_users(o["cursor"], o["limit"])
-        for user in page.items:
-            self.say(_show(user))
-        if page.next_cursor:
-            self.say(f"more: --cursor {page.next_cursor}")
+        self.say_page(services.list_users(o["cursor"], o["limit"]), _show)
 
     def do_staff(self, o: dict[str, Any]) -> None:
         self.say(_show(services.set_staff(o["userid"], not o["revoke"])))
