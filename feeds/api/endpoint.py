@@ -37,7 +37,7 @@ from feeds import failures, services
 from feeds.errors import InvalidInput, ServiceError
 from feeds.types import User
 
-from .schemas import DEFAULT_LIMIT, MAX_LIMIT, Error
+from .schemas import DEFAULT_LIMIT, Error
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +153,7 @@ read may simply be repeated.
 
 **Times** are ISO 8601 in UTC to the millisecond, ending in `Z`.
 
-**Lists** take `limit` (1 to {MAX_LIMIT}, default {DEFAULT_LIMIT}) and `cursor`, and return
+**Lists** take `limit` (1 to {services.MAX_LIMIT}, default {DEFAULT_LIMIT}) and `cursor`, and return
 `{{"items": [...], "next_cursor": ...}}`; pass `next_cursor` back as `cursor`
 for the next page. It is null on the last page. Cursors are opaque: no page
 repeats or skips an item when new twits arrive meanwhile. A cursor is at most
