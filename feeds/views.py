@@ -235,7 +235,7 @@ def home(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                services.post_twit(me.userid, form.cleaned_data["text"])
+                services.post_twit(me, form.cleaned_data["text"])
             except services.RateLimited as exc:
                 form.add_error(None, exc.message)
                 status, retry_after = exc.status, exc.retry_after
@@ -245,7 +245,7 @@ def home(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Your twit is posted.")
                 return redirect("home")
     cursor = None if request.method == "POST" else cursor_param(request)
-    page = services.home_stream(me.userid, cursor)
+    page = services.home_stream(me, cursor)
     suggestions: list[User] = []
     if cursor is None and (not page.items or me.following == 0):
         suggestions = _who_to_follow(me)

@@ -213,7 +213,7 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     ),
 )
 def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
-    twit = services.post_twit(caller(request).user.userid, new.text)
+    twit = services.post_twit(caller(request).user, new.text)
     response["Location"] = f"/api/twits/{twit.id}"
     return Status(201, twit)
 
@@ -246,7 +246,7 @@ def delete_twit(request: HttpRequest, twit_id: TwitId) -> NoContent:
     **operation({200: schemas.TwitPage}, 400, descriptions={200: _PAGE}, auth=True),
 )
 def stream(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    return services.home_stream(caller(request).user.userid, cursor, limit)
+    return services.home_stream(caller(request).user, cursor, limit)
 
 
 @get(

@@ -166,6 +166,12 @@ def get_user(userid: str) -> User:
     return user
 
 
+def loaded(user: User | str) -> User:
+    """``user`` as given when the caller has loaded it already (the session's
+    or the bearer token's profile, read in the same request); else read."""
+    return user if isinstance(user, User) else get_user(user)
+
+
 def public_user(userid: str) -> User:
     """:func:`get_user` for pages everyone sees: Suspended if disabled."""
     user = get_user(userid)

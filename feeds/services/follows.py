@@ -12,11 +12,10 @@ from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
 from feeds.types import Page, UserRef
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import apply_once, check_and_put
+from storage.ops import apply_once, check_and_put, op_id
 
 from . import accounts
 from ._paging import scan_page
-from .twits import op_id
 
 OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp is the generation
 COUNTED = rows.EDGE_COUNTED  # the op whose follow the counts include

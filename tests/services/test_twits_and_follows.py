@@ -7,7 +7,7 @@ import pytest
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.services import follows as follows_service
-from feeds.services.twits import op_id
+from storage.ops import op_id
 from feeds.types import Twit, User
 from storage import keys
 from storage.connection import connection, table_name
