@@ -57,7 +57,8 @@ def write_own_stream_row(
 
 
 def post_twit(author: User | str, text: object) -> Twit:
-    """Store a twit by ``author`` (a profile loaded already, or a userid), count it, and queue its fan-out to followers' streams.
+    """Store a twit by ``author`` (a profile loaded already, or a userid), count
+    it, and queue its fan-out to followers' streams.
 
     The twit row is written first: it is the truth the streams are derived
     from. It carries the fan-out's lease (the pending mark) until the fan-out
