@@ -83,9 +83,10 @@ def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
 @read_only
 def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
     """The stream of ``reader`` (a profile loaded already, or a userid; see
-    :func:`_stream_page`) without the twits of suspended (disabled) authors: their rows stay, hidden while they are
-    suspended. A page can then hold fewer than ``limit`` twits; its cursor
-    still continues after the last row it read."""
+    :func:`_stream_page`) without the twits of suspended (disabled) authors:
+    their rows stay, hidden while they are suspended. A page can then hold
+    fewer than ``limit`` twits; its cursor still continues after the last row
+    it read."""
     page = _stream_page(accounts.loaded(reader), cursor, limit)
     authors = sorted({t.userid.lower() for t in page.items})
     if not authors:
