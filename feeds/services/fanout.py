@@ -288,12 +288,12 @@ def _write_stream_rows(
         for reader in readers:
             b.put(keys.stream_key_for_hash(reader, key), cells)
     for reader in readers:
-        if _trims(key, reader):
-            _trim(conn, reader)
+        if _trim_due(key, reader):
+            _trim_stream(conn, reader)
     return len(readers)
 
 
-def _trims(key: bytes, reader: bytes) -> bool:
+def _trim_due(key: bytes, reader: bytes) -> bool:
     """Whether writing this twit to this reader also trims the reader's stream.
 
     Decided by a hash of the pair, so a replay trims the same streams, and on
@@ -308,10 +308,11 @@ def trim_stream(reader: str) -> int:
     Deterministic: the rows kept are the first N in key order, newest first.
     """
     with connection() as conn:
-        return _trim(conn, keys.user_hash(reader))
+        return _trim_stream(conn, keys.user_hash(reader))
 
 
-def _trim(conn: happybase.Connection, reader: bytes) -> int:
+def _trim_stream(conn: happybase.Connection, reader: bytes) -> int:
+    """:func:`trim_stream` on an open connection, for the reader's md5."""
     limit = settings.TWITBASE_STREAM_MAX
     streams = conn.table(table_name("streams"))
     doomed = [
