@@ -17,7 +17,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from feeds.types import User
-from tests.conftest import PASSWORD, ServerAddr
+from tests.helpers import PASSWORD, ServerAddr
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import pytest
 from feeds import services
 from feeds.api import openapi
 from feeds.types import User
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 from .conftest import Api, error
 

@@ -17,7 +17,7 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.services import console
 from feeds.types import User
-from tests.conftest import ServerAddr, register
+from tests.helpers import ServerAddr, register
 from tests.web.conftest import log_in
 
 # Every page of the console, as a GET.

@@ -22,7 +22,7 @@ from feeds.services import console, fanout, metrics, pending
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 from tests.jobqueue import jobs_recorded
 from tests.services.test_model import all_pages
 from worker import tasks

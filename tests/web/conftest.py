@@ -16,7 +16,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import PASSWORD, ServerAddr
+from tests.helpers import PASSWORD, ServerAddr
 
 
 def post_in_order(userid: str, texts: list[str]) -> None:

@@ -6,7 +6,7 @@ from django.test import Client
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import PASSWORD, ServerAddr
+from tests.helpers import PASSWORD, ServerAddr
 
 from .conftest import csrf_token
 

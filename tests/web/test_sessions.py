@@ -10,7 +10,7 @@ from django.test import Client
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 from .conftest import log_in
 

@@ -14,7 +14,7 @@ from pytest_django.fixtures import Settings
 from devtools.processes import CeleryWorkerProcess, RedisProcess
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
 
