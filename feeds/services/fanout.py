@@ -56,7 +56,8 @@ TRIM_ONE_IN = 256
 def is_celebrity(conn: happybase.Connection, userid: str) -> bool:
     row = conn.table(table_name("users")).row(keys.user_key(userid), columns=[rows.COUNT_FOLLOWERS])
     followers = rows.decode_count(row.get(rows.COUNT_FOLLOWERS))
-    return followers > settings.TWITBASE_CELEBRITY_THRESHOLD
+    threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
+    return followers > threshold
 
 
 def still_fanned_out(conn: happybase.Connection, author: str) -> bool:
@@ -74,12 +75,11 @@ def still_fanned_out(conn: happybase.Connection, author: str) -> bool:
     key = keys.user_key(author)
     now = int(time.time() * 1000)
     found = table.row(key, include_timestamp=True)
-    if found:
-        listed = min(at for _, at in found.values())
-    else:
+    listed: int = min(at for _, at in found.values()) if found else now
+    if not found:
         table.put(key, rows.encode_celebrity(author), timestamp=now)
-        listed = now
-    return now - listed < 2 * settings.TWITBASE_CELEBRITY_CACHE_S * 1000
+    grace_s: int = 2 * settings.TWITBASE_CELEBRITY_CACHE_S
+    return now - listed < grace_s * 1000
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import happybase
 
 from feeds.errors import InvalidInput, Suspended
 from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
-from feeds.types import Page, UserRef
+from feeds.types import Page, User, UserRef
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, check_and_put, op_id
@@ -21,7 +21,7 @@ OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp 
 COUNTED = rows.EDGE_COUNTED  # the op whose follow the counts include
 
 
-def _pair(follower: str, followed: str) -> tuple[accounts.User, accounts.User]:
+def _pair(follower: str, followed: str) -> tuple[User, User]:
     accounts.check_userid(followed, "userid")
     if follower.lower() == followed.lower():
         raise InvalidInput("userid", "You cannot follow yourself.")
@@ -163,7 +163,7 @@ def following(userid: str, cursor: str | None = None, limit: int = 20) -> Page[U
 
 
 @read_only
-def suggest_follows(userid: str, limit: int = 5) -> list[accounts.User]:
+def suggest_follows(userid: str, limit: int = 5) -> list[User]:
     """A few enabled users, other than ``userid``, whom it does not follow yet.
 
     Candidates come from the first page of the users table (md5 order: an
