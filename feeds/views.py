@@ -319,20 +319,22 @@ def following(request: HttpRequest, userid: str) -> HttpResponse:
     return _people(request, userid, "following")
 
 
-@require_POST
-@login_required
-@service_errors
-def follow(request: HttpRequest, userid: str) -> HttpResponse:
-    services.follow(_me(request).userid, userid)
-    return redirect(safe_next(request, reverse("profile", args=[userid])))
+def _follow_view(action: Callable[[str, str], object]) -> View:
+    """The POST view that makes the logged-in user ``action`` (follow or
+    unfollow) ``userid``, then goes back to where it was asked from."""
+
+    @require_POST
+    @login_required
+    @service_errors
+    def view(request: HttpRequest, userid: str) -> HttpResponse:
+        action(_me(request).userid, userid)
+        return redirect(safe_next(request, reverse("profile", args=[userid])))
+
+    return view
 
 
-@require_POST
-@login_required
-@service_errors
-def unfollow(request: HttpRequest, userid: str) -> HttpResponse:
-    services.unfollow(_me(request).userid, userid)
-    return redirect(safe_next(request, reverse("profile", args=[userid])))
+follow = _follow_view(services.follow)
+unfollow = _follow_view(services.unfollow)
 
 
 # -- twits ------------------------------------------------------------------------------
