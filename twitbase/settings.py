@@ -33,6 +33,8 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::
 INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Template filters only (intcomma): it has no models.
+    "django.contrib.humanize",
     # Before staticfiles: feeds' runserver (JSON errors for /api/) wins.
     "storage",
     "feeds",
