@@ -20,7 +20,7 @@ from thriftpy2.thrift import TClient
 from feeds.services import streams, twits
 from feeds.types import User
 
-from .conftest import Api
+from .helpers import Api
 
 # The token, the user (once), the rate limit, the pending index, the twit, the
 # author's stream row, and the twit counter (read, then a checkAndPut). Before: 9.

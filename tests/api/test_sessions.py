@@ -16,7 +16,7 @@ from feeds.services import accounts
 from feeds.types import User
 from tests.helpers import PASSWORD
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 NEW_PASSWORD = "a-brand-new-secret-9"
 

@@ -13,9 +13,9 @@ from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
-from tests.web.conftest import post_in_order
+from tests.web.helpers import post_in_order
 
-from .conftest import audit_actions, text_of
+from .helpers import audit_actions, text_of
 
 # -- tables --------------------------------------------------------------------------
 

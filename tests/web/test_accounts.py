@@ -8,7 +8,7 @@ from feeds import services
 from feeds.types import User
 from tests.helpers import PASSWORD, ServerAddr
 
-from .conftest import csrf_token
+from .helpers import csrf_token
 
 
 def test_visitor_sees_landing_page_with_sign_up_and_log_in(web: ServerAddr) -> None:

@@ -12,7 +12,7 @@ from feeds import services
 from feeds.types import User
 from tests.helpers import ServerAddr
 
-from .conftest import away_from_minute_end, post_in_order
+from .helpers import away_from_minute_end, post_in_order
 
 
 def twit_texts(html: str) -> list[str]:

@@ -12,7 +12,7 @@ from feeds import services
 from feeds.types import User
 from tests.helpers import PASSWORD
 
-from .conftest import log_in
+from .helpers import log_in
 
 NEW_PASSWORD = "a-brand-new-secret-9"
 

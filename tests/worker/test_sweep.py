@@ -23,7 +23,7 @@ from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
 from tests.helpers import ServerAddr
-from tests.worker.conftest import eventually, redis_broker_flush, worker_stack
+from tests.worker.helpers import eventually, redis_broker_flush, worker_stack
 from worker.tasks import sweep_pending_fanouts
 
 FOLLOWERS = 3000
