@@ -319,7 +319,7 @@ def following(request: HttpRequest, userid: str) -> HttpResponse:
     return _people(request, userid, "following")
 
 
-def _follow_view(action: Callable[[str, str], object]) -> View:
+def _follow_view(action: Callable[[User, str], object]) -> View:
     """The POST view that makes the logged-in user ``action`` (follow or
     unfollow) ``userid``, then goes back to where it was asked from."""
 
@@ -327,7 +327,7 @@ def _follow_view(action: Callable[[str, str], object]) -> View:
     @login_required
     @service_errors
     def view(request: HttpRequest, userid: str) -> HttpResponse:
-        action(_me(request).userid, userid)
+        action(_me(request), userid)
         return redirect(safe_next(request, reverse("profile", args=[userid])))
 
     return view

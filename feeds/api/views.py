@@ -179,7 +179,7 @@ def following(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor
     **operation({200: schemas.Follow}, 400, 404, descriptions={200: "You follow them."}, auth=True),
 )
 def follow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
-    changed = services.follow(caller(request).user.userid, userid)
+    changed = services.follow(caller(request).user, userid)
     return {"userid": userid, "following": True, "changed": changed}
 
 
@@ -192,7 +192,7 @@ def follow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     ),
 )
 def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
-    changed = services.unfollow(caller(request).user.userid, userid)
+    changed = services.unfollow(caller(request).user, userid)
     return {"userid": userid, "following": False, "changed": changed}
 
 

@@ -21,11 +21,13 @@ OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp 
 COUNTED = rows.EDGE_COUNTED  # the op whose follow the counts include
 
 
-def _pair(follower: str, followed: str) -> tuple[User, User]:
+def _pair(follower: User | str, followed: str) -> tuple[User, User]:
+    """The two profiles; ``follower`` may be loaded already (see accounts.loaded)."""
     accounts.check_userid(followed, "userid")
-    if follower.lower() == followed.lower():
+    userid = follower.userid if isinstance(follower, User) else follower
+    if userid.lower() == followed.lower():
         raise InvalidInput("userid", "You cannot follow yourself.")
-    return accounts.get_user(follower), accounts.get_user(followed)
+    return accounts.loaded(follower), accounts.get_user(followed)
 
 
 def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bool]:
@@ -49,7 +51,7 @@ def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bo
             time.sleep(0.002)
 
 
-def follow(follower: str, followed: str) -> bool:
+def follow(follower: User | str, followed: str) -> bool:
     """Make ``follower`` follow ``followed``; False if it already did.
 
     The edge is created by checkAndPut, so of two racing calls one creates
@@ -81,7 +83,7 @@ def follow(follower: str, followed: str) -> bool:
     return created
 
 
-def unfollow(follower: str, followed: str) -> bool:
+def unfollow(follower: User | str, followed: str) -> bool:
     """Stop ``follower`` following ``followed``; False if it did not.
 
     Counts go down first (once per edge, as in :func:`follow`), then the

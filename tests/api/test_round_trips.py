@@ -28,6 +28,9 @@ POST_TWIT_CALLS = 8
 # The token, the user (once), and the stream's scan (open, rows, close); the
 # first request of a TTL also scans the celebrities table. Before: 9 and 9.
 STREAM_CALLS = (8, 5)
+# The follower (by the bearer auth), the followee, and the two counters' own
+# reads before their checkAndPuts. Before: 5 (the follower read again).
+FOLLOW_USER_READS = 4
 
 
 class Calls:
@@ -83,7 +86,7 @@ def test_post_twit_reads_the_token_and_the_user_once(as_alice: Api, calls: Calls
 def test_stream_reads_the_user_once_and_celebrities_once_per_ttl(
     as_alice: Api, bob: User, calls: Calls
 ) -> None:
-    as_alice.put("/api/following/bob")
+    assert as_alice.put("/api/follows/bob").status_code == 200
     _fresh_cache()
     calls.made.clear()
     assert as_alice.get("/api/stream").status_code == 200
@@ -94,3 +97,8 @@ def test_stream_reads_the_user_once_and_celebrities_once_per_ttl(
     assert as_alice.get("/api/stream").status_code == 200
     assert calls.reads_of("celebrities") == 0
     assert (first, len(calls.made)) == STREAM_CALLS
+
+
+def test_follow_reads_the_follower_once(as_alice: Api, bob: User, calls: Calls) -> None:
+    assert as_alice.put("/api/follows/bob").status_code == 200
+    assert calls.reads_of("users") == FOLLOW_USER_READS
