@@ -3,7 +3,7 @@
 - tall: a row per twit, ``md5(user) + rts + suffix`` (what TwitBase uses);
   the newest 20 are a prefix scan that stops after 20 rows.
 - wide: a row per user, a column per twit with qualifier ``rts + suffix``
-  (the seeds' Blog example); Thrift1 has no column paging filter among those
+  (a blog modelled as a row per blog); Thrift1 has no column paging filter among those
   a portable client can rely on, so the newest 20 means reading the row.
 
 For users with 10 to a few thousand twits it measures loading (cells/s),

@@ -235,7 +235,7 @@ def home(request: HttpRequest) -> HttpResponse:
         status = 400
         if form.is_valid():
             try:
-                services.post_twit(me.userid, form.cleaned_data["text"])
+                services.post_twit(me, form.cleaned_data["text"])
             except services.RateLimited as exc:
                 form.add_error(None, exc.message)
                 status, retry_after = exc.status, exc.retry_after
@@ -245,7 +245,7 @@ def home(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Your twit is posted.")
                 return redirect("home")
     cursor = None if request.method == "POST" else cursor_param(request)
-    page = services.home_stream(me.userid, cursor)
+    page = services.home_stream(me, cursor)
     suggestions: list[User] = []
     if cursor is None and (not page.items or me.following == 0):
         suggestions = _who_to_follow(me)
@@ -319,20 +319,22 @@ def following(request: HttpRequest, userid: str) -> HttpResponse:
     return _people(request, userid, "following")
 
 
-@require_POST
-@login_required
-@service_errors
-def follow(request: HttpRequest, userid: str) -> HttpResponse:
-    services.follow(_me(request).userid, userid)
-    return redirect(safe_next(request, reverse("profile", args=[userid])))
+def _follow_view(action: Callable[[User, str], object]) -> View:
+    """The POST view that makes the logged-in user ``action`` (follow or
+    unfollow) ``userid``, then goes back to where it was asked from."""
+
+    @require_POST
+    @login_required
+    @service_errors
+    def view(request: HttpRequest, userid: str) -> HttpResponse:
+        action(_me(request), userid)
+        return redirect(safe_next(request, reverse("profile", args=[userid])))
+
+    return view
 
 
-@require_POST
-@login_required
-@service_errors
-def unfollow(request: HttpRequest, userid: str) -> HttpResponse:
-    services.unfollow(_me(request).userid, userid)
-    return redirect(safe_next(request, reverse("profile", args=[userid])))
+follow = _follow_view(services.follow)
+unfollow = _follow_view(services.unfollow)
 
 
 # -- twits ------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ Layouts (``+`` is concatenation, all parts fixed width)::
 
 ``md5(userid)`` hashes the lower-cased userid: userids are unique without
 regard to case, and hashing spreads users evenly over the key space instead
-of piling every "a..." user into one region (the seeds' hotspotting).
+of piling every "a..." user into one region (a hotspot: one region server
+taking all the writes of a busy key range).
 
 ``rts`` is the reversed timestamp, ``Long.MAX_VALUE - millis`` as 8 bytes
 big-endian, so that a prefix scan over one user returns the newest first.
@@ -350,7 +351,8 @@ SEQUENTIAL_LAYOUTS: dict[str, str] = {
 
 def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
     """The start of the key ``table`` would have in the sequential design that
-    the seeds warn against, for a row whose real key is ``key``.
+    writes to one region at a time (see the module docstring), for a row whose
+    real key is ``key``.
 
     Keyed by user: the userid itself (``userid`` is the user of the key's
     first md5; None when unknown gives None). Keyed by time: the time first,

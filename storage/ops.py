@@ -10,12 +10,19 @@ and not counted again. It is exact for retries that come within the last
 
 from __future__ import annotations
 
+import hashlib
+
 import happybase
 from Hbase_thrift import Mutation
 
 from .rows import OP_LEN, decode_counted, encode_counted
 
 WINDOW = 64
+
+
+def op_id(*parts: bytes) -> bytes:
+    """A 16-byte operation id, the same every time the same operation is retried."""
+    return hashlib.md5(b"\x00".join(parts)).digest()
 
 
 def check_and_put(

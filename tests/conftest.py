@@ -14,8 +14,6 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import happybase
@@ -25,26 +23,13 @@ from selenium.webdriver.chrome.webdriver import WebDriver
 
 from devtools.localhbase_process import LocalHBaseProcess
 from devtools.processes import RedisProcess
-from feeds import services
 from feeds.types import User
-from storage.connection import connection, reset_pool
-from storage.schema import create_tables, drop_tables
 from tests.browser import chromium, live_server
-from twitbase.celery import app as celery_app
+from tests.helpers import ServerAddr, register, tables_on
 
 REQUIRE_REAL_HBASE = (
     os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
 )
-
-
-@dataclass(frozen=True)
-class ServerAddr:
-    kind: str  # "local" or "hbase"
-    host: str
-    port: int
-
-    def connect(self, **kwargs: object) -> happybase.Connection:
-        return happybase.Connection(self.host, self.port, **kwargs)
 
 
 @pytest.fixture(scope="session")
@@ -105,33 +90,10 @@ def conn(server: ServerAddr) -> Iterator[happybase.Connection]:
         connection.close()
 
 
-@contextmanager
-def _tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
-    settings.TWITBASE_HBASE_HOST = server.host
-    settings.TWITBASE_HBASE_PORT = server.port
-    settings.TWITBASE_TABLE_PREFIX = "tb" + uuid.uuid4().hex[:10]
-    # A fast hasher: the tests are about storage, not key stretching.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    reset_pool()
-    with connection() as conn:
-        create_tables(conn)
-    # Background work runs in the caller here (Celery's eager mode): these
-    # suites test services and pages. tests/worker runs real workers.
-    eager = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    try:
-        yield server
-    finally:
-        celery_app.conf.task_always_eager = eager
-        with connection() as conn:
-            drop_tables(conn)
-        reset_pool()
-
-
 @pytest.fixture
 def twitbase(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
     """Settings pointed at ``server`` (each server in turn) with fresh tables."""
-    with _tables_on(server, settings) as addr:
+    with tables_on(server, settings) as addr:
         yield addr
 
 
@@ -139,7 +101,7 @@ def twitbase(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
 def local_twitbase(local_hbase: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
     """Fresh tables on the local server only: for web, API and worker tests,
     whose storage behaviour the service and contract suites already hold."""
-    with _tables_on(local_hbase, settings) as addr:
+    with tables_on(local_hbase, settings) as addr:
         yield addr
 
 
@@ -160,14 +122,6 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
     """Headless Chromium (skipped where it is not installed, except in CI)."""
     with chromium(tmp_path) as driver:
         yield driver
-
-
-PASSWORD = "password-123"
-
-
-def register(userid: str) -> User:
-    """A user named after ``userid`` ("alice" is "Alice"), with PASSWORD."""
-    return services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)
 
 
 @pytest.fixture

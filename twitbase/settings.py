@@ -33,6 +33,8 @@ ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::
 INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Template filters only (intcomma): it has no models.
+    "django.contrib.humanize",
     # Before staticfiles: feeds' runserver (JSON errors for /api/) wins.
     "storage",
     "feeds",
@@ -206,6 +208,10 @@ TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 500, minimum=1)
 TWITBASE_STREAM_MAX = env_int("TWITBASE_STREAM_MAX", 1000, minimum=1)
 # Authors with more followers are not fanned out; readers merge their twits.
 TWITBASE_CELEBRITY_THRESHOLD = env_int("TWITBASE_CELEBRITY_THRESHOLD", 10_000, minimum=0)
+# Each web process keeps the list of those authors this long (0: reads it on
+# every stream request); a newly listed author is still fanned out for twice
+# this long, so no reader misses a twit meanwhile (see streams.CELEBRITIES).
+TWITBASE_CELEBRITY_CACHE_S = env_int("TWITBASE_CELEBRITY_CACHE_S", 30, minimum=0)
 # A fan-out's lease lasts this long after its last renewal (doubled for each
 # takeover); the sweep queues again only fan-outs whose lease has expired.
 TWITBASE_SWEEP_AFTER_S = env_int("TWITBASE_SWEEP_AFTER_S", 60, minimum=0)

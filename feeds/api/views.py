@@ -204,7 +204,7 @@ following = _user_list(
     **operation({200: schemas.Follow}, 400, 404, descriptions={200: "You follow them."}, auth=True),
 )
 def follow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
-    changed = services.follow(caller(request).user.userid, userid)
+    changed = services.follow(caller(request).user, userid)
     return {"userid": userid, "following": True, "changed": changed}
 
 
@@ -217,7 +217,7 @@ def follow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     ),
 )
 def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
-    changed = services.unfollow(caller(request).user.userid, userid)
+    changed = services.unfollow(caller(request).user, userid)
     return {"userid": userid, "following": False, "changed": changed}
 
 
@@ -238,7 +238,7 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     ),
 )
 def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
-    twit = services.post_twit(caller(request).user.userid, new.text)
+    twit = services.post_twit(caller(request).user, new.text)
     return created(response, f"/api/twits/{twit.id}", twit)
 
 
@@ -270,7 +270,7 @@ def delete_twit(request: HttpRequest, twit_id: TwitId) -> NoContent:
     **operation({200: schemas.TwitPage}, 400, descriptions={200: _PAGE}, auth=True),
 )
 def stream(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    return services.home_stream(caller(request).user.userid, cursor, limit)
+    return services.home_stream(caller(request).user, cursor, limit)
 
 
 @get(

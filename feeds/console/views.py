@@ -40,7 +40,7 @@ NOTES: dict[str, tuple[str, str | None]] = {
         "md5(author) first spreads twits over the whole key space, while one author's "
         "twits stay together, newest first.",
         "Keyed by time first, every twit falls in bucket 0x00, and each new one at its "
-        "very end: one region takes every write, the seeds' hotspot.",
+        "very end: one region takes every write (a hotspot).",
     ),
     "follows": (
         "Edges start with md5(follower), so they spread as evenly as the users do.",

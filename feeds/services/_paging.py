@@ -1,4 +1,5 @@
-"""Cursor paging over a prefix scan: the seeds' paging without offsets.
+"""Cursor paging over a prefix scan: each page starts after the last row key
+of the one before, never at an offset (HBase has none to skip to).
 
 A page is ``limit`` rows from the row after the cursor's; one row more is
 read to know whether another page follows. Rows that arrive while a user

@@ -166,6 +166,12 @@ def get_user(userid: str) -> User:
     return user
 
 
+def loaded(user: User | str) -> User:
+    """``user`` as given when the caller has loaded it already (the session's
+    or the bearer token's profile, read in the same request); else read."""
+    return user if isinstance(user, User) else get_user(user)
+
+
 def public_user(userid: str) -> User:
     """:func:`get_user` for pages everyone sees: Suspended if disabled."""
     user = get_user(userid)
@@ -179,12 +185,11 @@ def ref(userid: str) -> UserRef:
     return UserRef(user.userid, user.name)
 
 
-def authenticate(userid: str, password: str) -> User | None:
-    """The user if the password matches and the account is enabled, else None."""
-    if not isinstance(password, str):
-        return None
+def _password_matches(userid: str | None, password: str) -> User | None:
+    """The user whose password ``password`` is (enabled or not), else None.
+    ``userid`` is None when it is not a valid userid: nothing is read then."""
     row: dict[bytes, bytes] = {}
-    if isinstance(userid, str) and USERID_RE.fullmatch(userid):
+    if userid is not None:
         with connection() as conn:
             row = conn.table(table_name("users")).row(keys.user_key(userid))
     stored = rows.decode_user(row)
@@ -192,9 +197,18 @@ def authenticate(userid: str, password: str) -> User | None:
         # Spend the same time as a real check, so timing does not reveal userids.
         make_password(password)
         return None
-    if not check_password(password, stored.password) or stored.disabled:
+    if not check_password(password, stored.password):
         return None
     return _user(stored)
+
+
+def authenticate(userid: str, password: str) -> User | None:
+    """The user if the password matches and the account is enabled, else None."""
+    if not isinstance(password, str):
+        return None
+    valid = isinstance(userid, str) and USERID_RE.fullmatch(userid)
+    user = _password_matches(userid if valid else None, password)
+    return None if user is None or user.disabled else user
 
 
 def log_in(userid: object, password: object, address: str) -> User | None:
@@ -210,19 +224,9 @@ def log_in(userid: object, password: object, address: str) -> User | None:
         raise InvalidInput(None, "Send userid and password as strings.")
     known = userid if USERID_RE.fullmatch(userid) else None
     slots = ratelimit.admit_login(known, address)
-    row: dict[bytes, bytes] = {}
-    if known is not None:
-        with connection() as conn:
-            row = conn.table(table_name("users")).row(keys.user_key(known))
-    stored = rows.decode_user(row)
-    if stored is None:
-        # Spend the same time as a real check, so timing does not reveal userids.
-        make_password(password)
+    user = _password_matches(known, password)
+    if user is None:
         return None
-    if not check_password(password, stored.password):
-        return None
-    user = _user(stored)
-    assert user is not None
     ratelimit.release_login(slots)
     if user.disabled:
         raise Forbidden("This account is suspended.")

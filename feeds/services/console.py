@@ -257,6 +257,10 @@ class CellView:
     raw: str  # the value as toStringBinary (an account's password hash left out)
     decoded: str
     dump: str  # the cell as `hbase hfile -p` prints one
+    # A counter or a duration: the number, which the page groups by thousands
+    # (humanize's intcomma), and its unit; ``decoded`` is then its plain digits.
+    number: int | None = None
+    unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -416,6 +420,15 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
     return KeyPartView(part.name, part.kind, raw.hex(), decoded)
 
 
+def _number_of(column: bytes, value: bytes) -> tuple[int, str] | None:
+    """A counter cell's count, or a duration cell's milliseconds, with its unit."""
+    if column in rows.COUNTER_CELLS and len(value) == 8:
+        return rows.decode_count(value), ""
+    if column in rows.DURATION_MS_CELLS and value.isdigit():
+        return int(value), "ms"
+    return None
+
+
 def _decode_value(column: bytes, value: bytes) -> tuple[str, bytes]:
     """A cell's value as a person reads it, and the bytes to show as raw (an
     account's password hash is never shown, decoded or raw)."""
@@ -436,14 +449,13 @@ def _decode_value(column: bytes, value: bytes) -> tuple[str, bytes]:
     if column in rows.COUNTED_CELLS and len(value) >= 8:
         count, ops = rows.decode_counted(value)
         return f"count {count} · last {len(ops) // rows.OP_LEN} operation ids kept", value
-    if column in rows.COUNTER_CELLS and len(value) == 8:
-        return f"{rows.decode_count(value):,}", value
+    number = _number_of(column, value)
+    if number is not None:
+        return f"{number[0]} {number[1]}".rstrip(), value
     if column in rows.MILLIS_CELLS and value.isdigit():
         return _when(int(value)), value
     if column in rows.OP_CELLS:
         return f"operation id {value.hex()}", value
-    if column in rows.DURATION_MS_CELLS and value.isdigit():
-        return f"{int(value):,} ms", value
     return _text(value), value
 
 
@@ -454,6 +466,7 @@ def _row_view(
     views = []
     for column, (value, ts) in cells.items():
         decoded, raw = _decode_value(column, value)
+        number = _number_of(column, value)
         raw_text = string_binary(raw)
         col = string_binary(column)
         views.append(
@@ -465,6 +478,8 @@ def _row_view(
                 raw=raw_text,
                 decoded=decoded,
                 dump=f"K: {shown_key}/{col}/{ts}/Put/vlen={len(value)} V: {raw_text}",
+                number=None if number is None else number[0],
+                unit="" if number is None else number[1],
             )
         )
     return RowView(

@@ -21,7 +21,8 @@ records itself on the twit row, and only chunks missing from that record run.
 Large accounts: a twit whose author has more followers than
 TWITBASE_CELEBRITY_THRESHOLD is not fanned out; the author is recorded in the
 celebrities table and readers merge such followees' twits when they read
-(streams.home_stream).
+(streams.home_stream). Readers keep that table's list for a short while, so a
+newly recorded author is fanned out a while longer (still_fanned_out).
 """
 
 from __future__ import annotations
@@ -55,7 +56,30 @@ TRIM_ONE_IN = 256
 def is_celebrity(conn: happybase.Connection, userid: str) -> bool:
     row = conn.table(table_name("users")).row(keys.user_key(userid), columns=[rows.COUNT_FOLLOWERS])
     followers = rows.decode_count(row.get(rows.COUNT_FOLLOWERS))
-    return followers > settings.TWITBASE_CELEBRITY_THRESHOLD
+    threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
+    return followers > threshold
+
+
+def still_fanned_out(conn: happybase.Connection, author: str) -> bool:
+    """Whether the twits of ``author``, a large account, are still fanned out:
+    for twice TWITBASE_CELEBRITY_CACHE_S after the author is first listed in
+    the celebrities table (listed here, at the first such twit).
+
+    Web processes keep that table's list for the TTL (streams.CELEBRITIES),
+    so a reader may not merge a newly listed author's twits until then; until
+    every list has been read again, the twits reach readers as stream rows.
+    Twice the TTL leaves room for the clocks of the workers to differ. The
+    listing's time is its cell's timestamp, written once.
+    """
+    table = conn.table(table_name("celebrities"))
+    key = keys.user_key(author)
+    now = int(time.time() * 1000)
+    found = table.row(key, include_timestamp=True)
+    listed: int = min(at for _, at in found.values()) if found else now
+    if not found:
+        table.put(key, rows.encode_celebrity(author), timestamp=now)
+    grace_s: int = 2 * settings.TWITBASE_CELEBRITY_CACHE_S
+    return now - listed < grace_s * 1000
 
 
 @dataclass(frozen=True)
@@ -163,10 +187,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             if chunk == 0:
                 twits_service.write_own_stream_row(conn, author, key, twit)
                 written += 1
-                if is_celebrity(conn, author):
-                    conn.table(table_name("celebrities")).put(
-                        keys.user_key(author), rows.encode_celebrity(author)
-                    )
+                if is_celebrity(conn, author) and not still_fanned_out(conn, author):
                     twits.put(
                         key,
                         {rows.progress_column(0): rows.encode_progress("", "")},
@@ -267,12 +288,12 @@ def _write_stream_rows(
         for reader in readers:
             b.put(keys.stream_key_for_hash(reader, key), cells)
     for reader in readers:
-        if _trims(key, reader):
-            _trim(conn, reader)
+        if _trim_due(key, reader):
+            _trim_stream(conn, reader)
     return len(readers)
 
 
-def _trims(key: bytes, reader: bytes) -> bool:
+def _trim_due(key: bytes, reader: bytes) -> bool:
     """Whether writing this twit to this reader also trims the reader's stream.
 
     Decided by a hash of the pair, so a replay trims the same streams, and on
@@ -287,10 +308,11 @@ def trim_stream(reader: str) -> int:
     Deterministic: the rows kept are the first N in key order, newest first.
     """
     with connection() as conn:
-        return _trim(conn, keys.user_hash(reader))
+        return _trim_stream(conn, keys.user_hash(reader))
 
 
-def _trim(conn: happybase.Connection, reader: bytes) -> int:
+def _trim_stream(conn: happybase.Connection, reader: bytes) -> int:
+    """:func:`trim_stream` on an open connection, for the reader's md5."""
     limit = settings.TWITBASE_STREAM_MAX
     streams = conn.table(table_name("streams"))
     doomed = [

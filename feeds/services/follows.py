@@ -9,24 +9,25 @@ import happybase
 
 from feeds.errors import InvalidInput, Suspended
 from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
-from feeds.types import Page, UserRef
+from feeds.types import Page, User, UserRef
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import apply_once, check_and_put
+from storage.ops import apply_once, check_and_put, op_id
 
 from . import accounts
 from ._paging import scan_page
-from .twits import op_id
 
 OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp is the generation
 COUNTED = rows.EDGE_COUNTED  # the op whose follow the counts include
 
 
-def _pair(follower: str, followed: str) -> tuple[accounts.User, accounts.User]:
+def _pair(follower: User | str, followed: str) -> tuple[User, User]:
+    """The two profiles; ``follower`` may be loaded already (see accounts.loaded)."""
     accounts.check_userid(followed, "userid")
-    if follower.lower() == followed.lower():
+    userid = follower.userid if isinstance(follower, User) else follower
+    if userid.lower() == followed.lower():
         raise InvalidInput("userid", "You cannot follow yourself.")
-    return accounts.get_user(follower), accounts.get_user(followed)
+    return accounts.loaded(follower), accounts.get_user(followed)
 
 
 def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bool]:
@@ -50,7 +51,7 @@ def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bo
             time.sleep(0.002)
 
 
-def follow(follower: str, followed: str) -> bool:
+def follow(follower: User | str, followed: str) -> bool:
     """Make ``follower`` follow ``followed``; False if it already did.
 
     The edge is created by checkAndPut, so of two racing calls one creates
@@ -82,7 +83,7 @@ def follow(follower: str, followed: str) -> bool:
     return created
 
 
-def unfollow(follower: str, followed: str) -> bool:
+def unfollow(follower: User | str, followed: str) -> bool:
     """Stop ``follower`` following ``followed``; False if it did not.
 
     Counts go down first (once per edge, as in :func:`follow`), then the
@@ -164,7 +165,7 @@ def following(userid: str, cursor: str | None = None, limit: int = 20) -> Page[U
 
 
 @read_only
-def suggest_follows(userid: str, limit: int = 5) -> list[accounts.User]:
+def suggest_follows(userid: str, limit: int = 5) -> list[User]:
     """A few enabled users, other than ``userid``, whom it does not follow yet.
 
     Candidates come from the first page of the users table (md5 order: an

@@ -73,7 +73,7 @@ class Lease:
         return rows.encode_lease(self.owner, self.since, self.takeovers, self.queued)
 
     def expires_at(self, after_s: float) -> float:
-        return self.since + after_s * 1000 * 2 ** min(self.takeovers, MAX_DOUBLINGS)
+        return self.since + after_s * 1000 * float(2 ** min(self.takeovers, MAX_DOUBLINGS))
 
     def expired(self, after_s: float, now: int) -> bool:
         return now >= self.expires_at(after_s)
@@ -127,7 +127,8 @@ def marks(conn: happybase.Connection, twits: Iterable[bytes]) -> dict[bytes, byt
 
 
 def read_mark(conn: happybase.Connection, twit: bytes) -> bytes | None:
-    return conn.table(table_name("twits")).row(twit, columns=[MARK]).get(MARK)
+    mark: bytes | None = conn.table(table_name("twits")).row(twit, columns=[MARK]).get(MARK)
+    return mark
 
 
 def swap(conn: happybase.Connection, twit: bytes, expected: bytes, value: bytes) -> bool:

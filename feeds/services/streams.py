@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import happybase
+import threading
+import time
 
-from feeds.types import Page, Twit
+import happybase
+from django.conf import settings
+
+from feeds.types import Page, Twit, User
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 
@@ -20,12 +24,53 @@ def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     return twit_of(keys.twit_key_from_stream_key(key), stored)
 
 
+class CelebrityCache:
+    """The celebrities table as last read by this process, for
+    TWITBASE_CELEBRITY_CACHE_S seconds: every stream request needs it, and it
+    changes only when an author first passes the threshold.
+
+    Written by hand: it is one list per table name with an expiry time, and
+    no library (Django's cache backends pickle and may live in Redis) is
+    smaller or cheaper. Keyed by the table's name, so a process switching
+    table prefixes (the tests) never reads another prefix's list.
+
+    A stale list is safe because the fan-out keeps fanning out a newly listed
+    author's twits for twice the TTL after listing them (fanout.still_fanned_out):
+    a reader whose list lacks the author reads those twits from their stream
+    rows; a reader whose list has them merges the author's twits too, and the
+    merge keys each twit by its stream key, so a twit found both ways is shown
+    once.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._lists: dict[str, tuple[float, tuple[str, ...]]] = {}
+
+    def get(self, conn: happybase.Connection) -> tuple[str, ...]:
+        name = table_name("celebrities")
+        now = time.monotonic()
+        with self._lock:
+            cached = self._lists.get(name)
+        if cached is not None and now < cached[0]:
+            return cached[1]
+        celebs = tuple(
+            rows.decode_celebrity(data) for _, data in conn.table(name).scan(batch_size=1000)
+        )
+        with self._lock:
+            self._lists[name] = (now + settings.TWITBASE_CELEBRITY_CACHE_S, celebs)
+        return celebs
+
+    def clear(self) -> None:
+        with self._lock:
+            self._lists.clear()
+
+
+CELEBRITIES = CelebrityCache()
+
+
 def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
     """The large accounts ``userid`` follows: their twits are not fanned out."""
-    celebs = [
-        rows.decode_celebrity(data)
-        for _, data in conn.table(table_name("celebrities")).scan(batch_size=1000)
-    ]
+    celebs = CELEBRITIES.get(conn)
     if not celebs:
         return []
     edges = conn.table(table_name("follows")).rows(
@@ -36,12 +81,13 @@ def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
 
 
 @read_only
-def home_stream(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
-    """The reader's stream (see :func:`_stream_page`) without the twits of
-    suspended (disabled) authors: their rows stay, hidden while they are
-    suspended. A page can then hold fewer than ``limit`` twits; its cursor
-    still continues after the last row it read."""
-    page = _stream_page(userid, cursor, limit)
+def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """The stream of ``reader`` (a profile loaded already, or a userid; see
+    :func:`_stream_page`) without the twits of suspended (disabled) authors:
+    their rows stay, hidden while they are suspended. A page can then hold
+    fewer than ``limit`` twits; its cursor still continues after the last row
+    it read."""
+    page = _stream_page(accounts.loaded(reader), cursor, limit)
     authors = sorted({t.userid.lower() for t in page.items})
     if not authors:
         return page
@@ -56,7 +102,7 @@ def home_stream(userid: str, cursor: str | None = None, limit: int = 20) -> Page
     return Page(shown, page.next_cursor)
 
 
-def _stream_page(userid: str, cursor: str | None, limit: int) -> Page[Twit]:
+def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
     """Newest first. One prefix scan of the streams table, whose rows carry what
     the page shows; plus, for followed large accounts (not fanned out), a
     prefix scan of each one's twits, merged in.
@@ -65,7 +111,6 @@ def _stream_page(userid: str, cursor: str | None, limit: int) -> Page[Twit]:
     reader's stream (reader + rts + author + suffix), and the cursor is such a
     key, so paging stays exact across the merge: no twit twice, none skipped.
     """
-    user = accounts.get_user(userid)
     with connection() as conn:
         streams = conn.table(table_name("streams"))
         reader = keys.user_hash(user.userid)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import time
 
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.jobs import FanOutChunk, RemoveTwitFromStreams, dispatch
-from feeds.types import Page, Twit, from_millis
+from feeds.types import Page, Twit, User, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import apply_once
+from storage.ops import apply_once, op_id
 
 from . import accounts, pending
 from ._paging import scan_page
@@ -58,20 +57,16 @@ def write_own_stream_row(
     )
 
 
-def op_id(*parts: bytes) -> bytes:
-    """A 16-byte operation id, the same every time the same operation is retried."""
-    return hashlib.md5(b"\x00".join(parts)).digest()
-
-
-def post_twit(userid: str, text: object) -> Twit:
-    """Store a twit, count it, and queue its fan-out to followers' streams.
+def post_twit(author: User | str, text: object) -> Twit:
+    """Store a twit by ``author`` (a profile loaded already, or a userid), count
+    it, and queue its fan-out to followers' streams.
 
     The twit row is written first: it is the truth the streams are derived
     from. It carries the fan-out's lease (the pending mark) until the fan-out
     is done; the index of pending fan-outs names it (written just before, so
     the sweep can always find a pending twit).
     """
-    author = accounts.get_user(userid)
+    author = accounts.loaded(author)
     body = clean_text(text)
     check_post_rate(author.userid)
     millis = int(time.time() * 1000)

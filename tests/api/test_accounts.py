@@ -7,9 +7,9 @@ import pytest
 from feeds import services
 from feeds.api import openapi
 from feeds.types import User
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 
 def test_sign_up_returns_the_new_profile(api: Api) -> None:

@@ -9,7 +9,7 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.types import User
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from feeds import services
 from feeds.types import User
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 
 def test_follow_and_unfollow_are_idempotent(as_alice: Api, bob: User) -> None:

@@ -33,7 +33,7 @@ from schemathesis.specs.openapi.checks import (
 
 from feeds import services
 from feeds.api import openapi
-from tests.conftest import PASSWORD, ServerAddr, register
+from tests.helpers import PASSWORD, ServerAddr, register
 from twitbase.wsgi import application
 
 EXAMPLES = 50

@@ -10,7 +10,7 @@ from schemathesis.core.result import Ok
 from feeds.api import openapi, urls
 from feeds.types import User
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 
 def test_the_document_is_valid_openapi() -> None:

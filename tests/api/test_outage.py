@@ -14,7 +14,7 @@ from feeds.types import User
 from storage.connection import StorageUnavailable, reset_pool
 from tests.outage import storage_down
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 BODIES = {
     "/api/login": {"userid": "alice", "password": "password-123"},

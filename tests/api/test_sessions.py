@@ -14,9 +14,9 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.services import accounts
 from feeds.types import User
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 NEW_PASSWORD = "a-brand-new-secret-9"
 

@@ -12,7 +12,7 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.types import User
 
-from .conftest import Api, error
+from .helpers import Api, error
 
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 

@@ -7,43 +7,14 @@ not. Users are registered through the services.
 
 from __future__ import annotations
 
-import html as htmllib
-import re
-
 import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import console
 from feeds.types import User
-from tests.conftest import ServerAddr, register
-from tests.web.conftest import log_in
-
-# Every page of the console, as a GET.
-PAGES = [
-    "/console/",
-    "/console/tables",
-    "/console/rows",
-    "/console/rows?table=users&by=hex&prefix=",
-    "/console/keys",
-    "/console/fanout",
-    "/console/users",
-    "/console/users/alice",
-    "/console/audit",
-]
-
-
-def text_of(response: object) -> str:
-    """A page's text without tags, unescaped and with runs of space made one."""
-    body = response.content.decode()  # type: ignore[attr-defined]
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
-    return " ".join(htmllib.unescape(re.sub(r"<[^>]+>", " ", body)).split())
-
-
-def audit_actions() -> list[tuple[str, str, str]]:
-    """(actor, action, target) of the audit log, newest first."""
-    return [(e.actor, e.action, e.target) for e in console.audit_log(limit=100).items]
+from tests.helpers import ServerAddr, register
+from tests.web.helpers import log_in
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.test import Client
 from feeds import services
 from feeds.types import User
 
-from .conftest import PAGES, audit_actions, text_of
+from .helpers import PAGES, audit_actions, text_of
 
 ACTIONS = [
     ("/console/users/bob/disable", {}),

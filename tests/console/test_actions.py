@@ -14,7 +14,7 @@ from feeds.types import Twit, User
 from storage.connection import connection, table_name
 from tests.jobqueue import jobs_recorded
 
-from .conftest import audit_actions, text_of
+from .helpers import audit_actions, text_of
 
 # -- fan-out ------------------------------------------------------------------------------
 

@@ -8,14 +8,14 @@ import pytest
 from django.test import Client
 
 from feeds import services
-from feeds.services import console
+from feeds.services import console, metrics
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
-from tests.web.conftest import post_in_order
+from tests.web.helpers import post_in_order
 
-from .conftest import audit_actions, text_of
+from .helpers import audit_actions, text_of
 
 # -- tables --------------------------------------------------------------------------
 
@@ -79,6 +79,18 @@ def test_a_userid_prefix_is_hashed_and_the_cells_decoded(staff_client: Client, a
     shown = console.string_binary(md5)
     assert re.search(rf"K: {re.escape(shown)}/info:account/\d{{13}}/Put/vlen=\d+ V: \{{", page)
     assert "userid alice · name Alice · email alice@example.com" in page
+
+
+def test_counters_and_durations_show_grouped_by_thousands(
+    staff_client: Client, alice: User
+) -> None:
+    with connection() as conn:
+        metrics.record_rows(conn, 1234567)
+        metrics.record_fanout_done(conn, 4321)
+    status, page = rows_page(staff_client, table="metrics", by="hex", prefix="")
+    assert status == 200
+    assert "1,234,567" in page
+    assert "4,321 ms" in page
 
 
 def test_password_hashes_are_never_shown(staff_client: Client, alice: User) -> None:

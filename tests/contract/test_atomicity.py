@@ -10,7 +10,7 @@ import happybase
 import pytest
 from Hbase_thrift import IOError  # type: ignore[import-not-found]
 
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from devtools.localhbase_process import LocalHBaseProcess
 from feeds import services
 from storage import connection as storage_connection
 from storage.connection import StorageUnavailable, connection
-from tests.conftest import PASSWORD, ServerAddr, _tables_on, register
+from tests.helpers import PASSWORD, ServerAddr, register, tables_on
 
 POOL_SIZE = 4
 
@@ -46,7 +46,7 @@ def crashable(tmp_path: Path, settings: Settings) -> Iterator[Crashable]:
     crashable = Crashable(tmp_path / "data")
     try:
         addr = ServerAddr("local", crashable.server.host, crashable.server.port)
-        with _tables_on(addr, settings):
+        with tables_on(addr, settings):
             register("alice")
             register("bob")
             yield crashable

@@ -20,7 +20,7 @@ from feeds import services
 from feeds.services import fanout
 from feeds.types import Page
 from tests.reliability.api import eventually
-from tests.reliability.conftest import CHUNK, FaultStack
+from tests.reliability.helpers import CHUNK, FaultStack
 from tests.services.test_model import Reference, all_pages
 
 T = TypeVar("T")

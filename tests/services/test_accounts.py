@@ -7,7 +7,7 @@ from feeds.errors import Conflict, InvalidInput, NotFound
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 
 
 def test_register_then_look_up_the_profile(twitbase: ServerAddr) -> None:

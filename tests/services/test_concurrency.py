@@ -12,7 +12,7 @@ from pathlib import Path
 from django.conf import settings
 
 from feeds import services
-from tests.conftest import ServerAddr, register
+from tests.helpers import ServerAddr, register
 from tests.services.test_model import all_pages
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ from feeds.services import console, fanout, metrics, pending
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 from tests.jobqueue import jobs_recorded
 from tests.services.test_model import all_pages
 from worker import tasks
@@ -97,6 +97,9 @@ def test_streams_keep_only_the_newest_rows(alice: User, bob: User, settings: Set
 def celebrity(alice: User, bob: User, charlie: User, settings: Settings) -> Iterator[None]:
     """alice has 2 followers, above a threshold of 1; bob follows alice and charlie."""
     settings.TWITBASE_CELEBRITY_THRESHOLD = 1
+    # No list kept between requests, so no grace either: a large account's
+    # twits go unfanned from the first (test_celebrity_cache covers the TTL).
+    settings.TWITBASE_CELEBRITY_CACHE_S = 0
     settings.TWITBASE_POSTS_PER_MINUTE = 100
     services.register("dave", "Dave", "dave@example.com", "password-123")
     services.follow("bob", "alice")

@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from feeds import services
 from feeds.services import bulk
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 from tests.services.test_model import all_pages
 
 

@@ -13,7 +13,7 @@ import pytest
 from feeds import services
 from feeds.errors import Conflict, Forbidden
 from feeds.types import Page
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 
 T = TypeVar("T")
 NAMES = ["alice", "bob", "charlie", "dave", "erin"]

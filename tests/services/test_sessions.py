@@ -14,7 +14,7 @@ from feeds.errors import Forbidden, InvalidInput
 from feeds.services import ratelimit
 from feeds.types import User
 from storage.connection import connection, table_name
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 NEW_PASSWORD = "a-brand-new-secret-9"
 

@@ -15,7 +15,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from tests.conftest import ServerAddr, _tables_on, register
+from tests.helpers import ServerAddr, register, tables_on
 from tests.localhbase.test_outage_recovery import POOL_SIZE, concurrently, fill_the_pool, token
 
 pytestmark = pytest.mark.hbase
@@ -43,7 +43,7 @@ def test_after_the_thrift_server_is_killed_and_restarted_no_request_fails(
     assert isinstance(own_hbase, RealHBase)
     settings.TWITBASE_HBASE_POOL_SIZE = POOL_SIZE
     addr = ServerAddr("hbase", own_hbase.host, own_hbase.thrift_port)
-    with _tables_on(addr, settings):
+    with tables_on(addr, settings):
         register("alice")
         register("bob")
         headers = {"Authorization": f"Bearer {token('alice')}"}

@@ -7,11 +7,10 @@ import pytest
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.services import follows as follows_service
-from feeds.services.twits import op_id
 from feeds.types import Twit, User
 from storage import keys
 from storage.connection import connection, table_name
-from storage.ops import apply_once
+from storage.ops import apply_once, op_id
 
 
 def texts(twits: tuple[Twit, ...]) -> list[str]:

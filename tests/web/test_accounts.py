@@ -6,9 +6,9 @@ from django.test import Client
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import PASSWORD, ServerAddr
+from tests.helpers import PASSWORD, ServerAddr
 
-from .conftest import csrf_token
+from .helpers import csrf_token
 
 
 def test_visitor_sees_landing_page_with_sign_up_and_log_in(web: ServerAddr) -> None:

@@ -10,7 +10,7 @@ from selenium.webdriver.common.by import By
 
 from tests.browser import PASSWORD, UI
 
-from .conftest import post_in_order
+from .helpers import post_in_order
 
 
 def test_sign_up_follow_post_read_page_and_unfollow_in_a_browser(

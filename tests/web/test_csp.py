@@ -13,8 +13,8 @@ from selenium.webdriver.common.by import By
 from feeds import services
 from feeds.types import User
 from tests.browser import UI
-from tests.conftest import register
-from tests.console.conftest import PAGES as CONSOLE_PAGES
+from tests.console.helpers import PAGES as CONSOLE_PAGES
+from tests.helpers import register
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = sorted((ROOT / "templates").rglob("*.html"))

@@ -10,9 +10,9 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 
-from .conftest import away_from_minute_end, post_in_order
+from .helpers import away_from_minute_end, post_in_order
 
 
 def twit_texts(html: str) -> list[str]:

@@ -18,8 +18,8 @@ from pytest_django.fixtures import Settings
 from devtools.processes import WebServerProcess
 from feeds import services
 from feeds.types import User
-from tests.conftest import ServerAddr
-from tests.console.conftest import PAGES as CONSOLE_PAGES
+from tests.console.helpers import PAGES as CONSOLE_PAGES
+from tests.helpers import ServerAddr
 
 TEN_MB = 10 * 1024 * 1024
 

@@ -14,7 +14,7 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.services import accounts, ratelimit
 from feeds.types import User
-from tests.conftest import PASSWORD, ServerAddr
+from tests.helpers import PASSWORD, ServerAddr
 
 
 def away_from_window_end(window_s: int) -> None:

@@ -13,7 +13,7 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.types import User
 from storage.connection import StorageUnavailable
-from tests.console.conftest import PAGES as CONSOLE_PAGES
+from tests.console.helpers import PAGES as CONSOLE_PAGES
 from tests.outage import storage_down
 
 PAGES = ["/", "/login", "/signup", "/u/bob", "/u/bob/followers", "/u/bob/following"]

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from feeds import services
-from tests.conftest import ServerAddr
+from tests.helpers import ServerAddr
 
 
 @pytest.mark.parametrize(

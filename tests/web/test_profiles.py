@@ -9,9 +9,9 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import ServerAddr, register
+from tests.helpers import ServerAddr, register
 
-from .conftest import post_in_order
+from .helpers import post_in_order
 from .test_home import older_link, twit_texts
 
 

@@ -10,9 +10,9 @@ from django.test import Client
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
-from .conftest import log_in
+from .helpers import log_in
 
 NEW_PASSWORD = "a-brand-new-secret-9"
 

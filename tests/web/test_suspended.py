@@ -8,7 +8,7 @@ from django.test import Client
 
 from feeds import services
 from feeds.types import User
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 
 def test_a_suspended_accounts_pages_say_so_with_404(alice: User, bob_client: Client) -> None:

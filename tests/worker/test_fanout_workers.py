@@ -12,7 +12,7 @@ from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, table_name
 from tests.jobqueue import jobs_recorded
-from tests.worker.conftest import eventually
+from tests.worker.helpers import eventually
 from twitbase.celery import app as celery_app
 
 

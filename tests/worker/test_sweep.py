@@ -22,8 +22,8 @@ from feeds.services import bulk, fanout, metrics
 from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
-from tests.conftest import ServerAddr
-from tests.worker.conftest import eventually, redis_broker_flush, worker_stack
+from tests.helpers import ServerAddr
+from tests.worker.helpers import eventually, redis_broker_flush, worker_stack
 from worker.tasks import sweep_pending_fanouts
 
 FOLLOWERS = 3000

@@ -1,0 +1,104 @@
+"""How many Thrift calls a request costs: the hot paths must not re-read rows.
+
+Each call to the HBase Thrift server is counted where happybase makes it
+(thriftpy2's ``TClient._req``), with the table it names. Before issue 10,
+``POST /api/twits`` read the user row twice after the token's own read, and
+``GET /api/stream`` read the user row twice and scanned the celebrities table
+on every request. The figures here are today's; a change that adds a read
+shows up as a failing count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from thriftpy2.thrift import TClient
+
+from feeds.services import streams, twits
+from feeds.types import User
+
+from .helpers import Api
+
+# The token, the user (once), the rate limit, the pending index, the twit, the
+# author's stream row, and the twit counter (read, then a checkAndPut). Before: 9.
+POST_TWIT_CALLS = 8
+# The token, the user (once), and the stream's scan (open, rows, close); the
+# first request of a TTL also scans the celebrities table. Before: 9 and 9.
+STREAM_CALLS = (8, 5)
+# The follower (by the bearer auth), the followee, and the two counters' own
+# reads before their checkAndPuts. Before: 5 (the follower read again).
+FOLLOW_USER_READS = 4
+
+
+class Calls:
+    def __init__(self) -> None:
+        self.made: list[tuple[str, str]] = []
+
+    def by_table(self) -> Counter[str]:
+        """Calls per table (its name without the test's prefix); scanner steps count."""
+        return Counter(table.rsplit("_", 1)[-1] for _, table in self.made)
+
+    def reads_of(self, table: str) -> int:
+        reads = {
+            "getRowWithColumns",
+            "getRowsWithColumns",
+            "getRow",
+            "getRows",
+            "scannerOpenWithScan",
+        }
+        return sum(1 for api, t in self.made if api in reads and t.endswith(table))
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
+    counted = Calls()
+    req = TClient._req
+
+    def counting(self: TClient, api: str, *args: Any, **kwargs: Any) -> Any:
+        name = args[0] if args and isinstance(args[0], bytes) else b""
+        counted.made.append((api, name.decode("ascii", "replace")))
+        return req(self, api, *args, **kwargs)
+
+    monkeypatch.setattr(TClient, "_req", counting)
+    # The test settings run jobs in-process; in production a worker runs them,
+    # so the request's own calls are those made before the job is handed off.
+    monkeypatch.setattr(twits, "dispatch", lambda job: None)
+    yield counted
+
+
+def _fresh_cache() -> None:
+    streams.CELEBRITIES.clear()
+
+
+def test_post_twit_reads_the_token_and_the_user_once(as_alice: Api, calls: Calls) -> None:
+    response = as_alice.post("/api/twits", {"text": "counted"})
+    assert response.status_code == 201
+    assert calls.reads_of("tokens") == 1
+    # The profile once (by the bearer auth); then the twit counter's own read
+    # before its checkAndPut (storage.ops.apply_once).
+    assert calls.reads_of("users") == 2
+    assert len(calls.made) == POST_TWIT_CALLS
+
+
+def test_stream_reads_the_user_once_and_celebrities_once_per_ttl(
+    as_alice: Api, bob: User, calls: Calls
+) -> None:
+    assert as_alice.put("/api/follows/bob").status_code == 200
+    _fresh_cache()
+    calls.made.clear()
+    assert as_alice.get("/api/stream").status_code == 200
+    assert calls.reads_of("users") == 1
+    assert calls.reads_of("celebrities") == 1
+    first = len(calls.made)
+    calls.made.clear()
+    assert as_alice.get("/api/stream").status_code == 200
+    assert calls.reads_of("celebrities") == 0
+    assert (first, len(calls.made)) == STREAM_CALLS
+
+
+def test_follow_reads_the_follower_once(as_alice: Api, bob: User, calls: Calls) -> None:
+    assert as_alice.put("/api/follows/bob").status_code == 200
+    assert calls.reads_of("users") == FOLLOW_USER_READS

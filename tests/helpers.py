@@ -1,0 +1,60 @@
+"""Helpers the test suites share: server addresses, fresh tables on a server,
+and the named users' registration. Fixtures live in conftest.py; test files
+import these from here."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import happybase
+from pytest_django.fixtures import Settings
+
+from feeds import services
+from feeds.types import User
+from storage.connection import connection, reset_pool
+from storage.schema import create_tables, drop_tables
+from twitbase.celery import app as celery_app
+
+
+@dataclass(frozen=True)
+class ServerAddr:
+    kind: str  # "local" or "hbase"
+    host: str
+    port: int
+
+    def connect(self, **kwargs: object) -> happybase.Connection:
+        return happybase.Connection(self.host, self.port, **kwargs)
+
+
+@contextmanager
+def tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+    settings.TWITBASE_HBASE_HOST = server.host
+    settings.TWITBASE_HBASE_PORT = server.port
+    settings.TWITBASE_TABLE_PREFIX = "tb" + uuid.uuid4().hex[:10]
+    # A fast hasher: the tests are about storage, not key stretching.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    reset_pool()
+    with connection() as conn:
+        create_tables(conn)
+    # Background work runs in the caller here (Celery's eager mode): these
+    # suites test services and pages. tests/worker runs real workers.
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        yield server
+    finally:
+        celery_app.conf.task_always_eager = eager
+        with connection() as conn:
+            drop_tables(conn)
+        reset_pool()
+
+
+PASSWORD = "password-123"
+
+
+def register(userid: str) -> User:
+    """A user named after ``userid`` ("alice" is "Alice"), with PASSWORD."""
+    return services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)

@@ -1,0 +1,38 @@
+"""Helpers of the web tests; their fixtures are in conftest.py."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from django.test import Client
+
+from feeds import services
+from tests.helpers import PASSWORD
+
+
+def post_in_order(userid: str, texts: list[str]) -> None:
+    """Post ``texts`` oldest first, each in a later millisecond than the one
+    before: twits of one millisecond have no defined order in a stream."""
+    for text in texts:
+        services.post_twit(userid, text)
+        time.sleep(0.002)
+
+
+def away_from_minute_end() -> None:
+    """Wait out the last two seconds of a minute, so that a test's few posts
+    fall in one window of the per-minute rate limit."""
+    if time.time() % 60 > 58:
+        time.sleep(60 - time.time() % 60 + 0.05)
+
+
+def log_in(client: Client, userid: str, password: str = PASSWORD) -> None:
+    response = client.post("/login", {"userid": userid, "password": password})
+    assert response.status_code == 302, response.content.decode()
+
+
+def csrf_token(html: str) -> str:
+    """The token of the first form on a page, as a browser would submit it."""
+    found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+    assert found, "no CSRF token on the page"
+    return found.group(1)

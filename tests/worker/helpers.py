@@ -1,0 +1,80 @@
+"""Helpers of the worker tests; their fixtures are in conftest.py."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from pytest_django.fixtures import Settings
+
+from devtools.processes import CeleryWorkerProcess, RedisProcess
+from storage.connection import connection, reset_pool
+from storage.schema import create_tables, drop_tables
+from tests.helpers import ServerAddr
+from twitbase.celery import app as celery_app
+from twitbase.celery import use_broker
+
+CHUNK = 3  # followers per fan-out task in these tests, so chunking shows
+
+
+@contextmanager
+def worker_stack(
+    server: ServerAddr,
+    redis_broker: RedisProcess,
+    settings: Settings,
+    tmp_path: Path,
+    chunk: int = CHUNK,
+    **more: str,
+) -> Iterator[CeleryWorkerProcess]:
+    """Fresh tables on ``server``, this process publishing to the test Redis,
+    and a worker process (prefork, 2 children) consuming from it. ``more``
+    are further settings, given to this process and the worker alike."""
+    prefix = "tw" + uuid.uuid4().hex[:10]
+    settings.TWITBASE_HBASE_HOST = server.host
+    settings.TWITBASE_HBASE_PORT = server.port
+    settings.TWITBASE_TABLE_PREFIX = prefix
+    settings.TWITBASE_FANOUT_CHUNK = chunk
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.CELERY_BROKER_URL = redis_broker.url
+    for name, value in more.items():
+        setattr(settings, name, int(value))
+    reset_pool()
+    with connection() as conn:
+        create_tables(conn)
+    redis_broker_flush(redis_broker)
+    celery_app.conf.task_always_eager = False
+    use_broker(redis_broker.url)
+    env = {
+        "TWITBASE_HBASE_HOST": server.host,
+        "TWITBASE_HBASE_PORT": str(server.port),
+        "TWITBASE_TABLE_PREFIX": prefix,
+        "TWITBASE_FANOUT_CHUNK": str(chunk),
+        "CELERY_BROKER_URL": redis_broker.url,
+        **more,
+    }
+    worker = CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=2).start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+        with connection() as conn:
+            drop_tables(conn)
+        reset_pool()
+
+
+def redis_broker_flush(redis_broker: RedisProcess) -> None:
+    import redis
+
+    redis.Redis.from_url(redis_broker.url).flushdb()
+
+
+def eventually(check: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
+    """Wait for background work: poll ``check`` until true, or fail saying what."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout}s: {what}")
+        time.sleep(0.1)
