@@ -136,6 +136,19 @@ def swap(conn: happybase.Connection, twit: bytes, expected: bytes, value: bytes)
     return check_and_put(conn, table_name("twits"), twit, MARK, expected, MARK, value)
 
 
+def _held_by(
+    conn: happybase.Connection, twit: bytes, owner: str, raw: bytes | None = None
+) -> tuple[bytes, Lease] | None:
+    """The open mark and its lease if ``owner`` holds it, else None. ``raw``
+    is the mark as last read (None: read it now)."""
+    if raw is None:
+        raw = read_mark(conn, twit)
+    if raw is None or raw == FINISHED:
+        return None
+    lease = decode(raw)
+    return (raw, lease) if lease.owner == owner else None
+
+
 def hold(
     conn: happybase.Connection, twit: bytes, owner: str, raw: bytes | None, renew_s: float
 ) -> bool:
@@ -147,14 +160,10 @@ def hold(
     whose the lease is now.
     """
     while True:
-        if raw is None:
-            raw = read_mark(conn, twit)
-        if not is_open(raw):
+        held = _held_by(conn, twit, owner, raw)
+        if held is None:
             return False
-        assert raw is not None
-        lease = decode(raw)
-        if lease.owner != owner:
-            return False
+        raw, lease = held
         now = now_ms()
         if now - lease.since < renew_s * 1000:
             return True
@@ -168,13 +177,10 @@ def queue_chunk(conn: happybase.Connection, twit: bytes, owner: str, chunk: int)
     lease: True once per chunk and lease (recorded, and the lease renewed),
     False if it was queued already, None if the lease is lost."""
     while True:
-        raw = read_mark(conn, twit)
-        if not is_open(raw):
+        held = _held_by(conn, twit, owner)
+        if held is None:
             return None
-        assert raw is not None
-        lease = decode(raw)
-        if lease.owner != owner:
-            return None
+        raw, lease = held
         if lease.queued >= chunk:
             return False
         if swap(conn, twit, raw, replace(lease, since=now_ms(), queued=chunk).encode()):
