@@ -190,6 +190,8 @@ AUTHOR = b"t:userid"
 NAME = b"t:name"
 CREATED = b"t:created"
 FANOUT = b"t:fanout"  # the fan-out's lease, present while the fan-out is unfinished
+# Written (at the twit's own time) once the twit is in its author's count.
+TWIT_COUNTED = b"t:counted"
 # One cell per finished chunk of the fan-out: PROGRESS + the chunk's number,
 # holding "start next" (follower keys in hex; "" for the first chunk's start
 # and for the end).
@@ -550,7 +552,7 @@ DURATION_MS_CELLS = frozenset({LAG_MS})
 # families. Progress cells are PROGRESS + a chunk number.
 COLUMNS: dict[str, tuple[bytes, ...]] = {
     "users": (ACCOUNT, STAFF, DISABLED, AUTHGEN, COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING),
-    "twits": (TEXT, AUTHOR, NAME, CREATED, FANOUT, PROGRESS),
+    "twits": (TEXT, AUTHOR, NAME, CREATED, FANOUT, TWIT_COUNTED, PROGRESS),
     "pendingFanouts": (PENDING_AUTHOR,),
     "follows": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP, EDGE_COUNTED),
     "followedBy": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP),

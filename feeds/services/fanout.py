@@ -185,6 +185,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             edges: list[bytes] = []
         else:
             if chunk == 0:
+                twits_service.count_once(conn, key, author, rows.TWIT_COUNTED in row)
                 twits_service.write_own_stream_row(conn, author, key, twit)
                 written += 1
                 if is_celebrity(conn, author) and not still_fanned_out(conn, author):

@@ -82,17 +82,31 @@ def post_twit(author: User | str, text: object) -> Twit:
         )
         # The author sees the twit at once; followers get it from the workers.
         write_own_stream_row(conn, author.userid, key, stored)
-        apply_once(
-            conn,
-            table_name("users"),
-            keys.user_key(author.userid),
-            rows.COUNT_TWITS,
-            1,
-            op_id(b"post", key),
-        )
+        count_once(conn, key, author.userid, counted=False)
     twit = twit_of(key, stored)
     dispatch(FanOutChunk(twit.id, lease.owner))
     return twit
+
+
+def count_once(
+    conn: happybase.Connection, key: bytes, author: str, counted: bool | None = None
+) -> None:
+    """Put the twit in its author's count, once, whoever gets here first: the
+    post itself, or, if the post died after storing the twit (HBase gone
+    mid-request), the twit's fan-out or its delete. They all apply the post's
+    own operation id, so the count takes it once (storage.ops.apply_once).
+    ``counted``: whether the twit row as the caller read it has the mark
+    (None: read it here).
+    """
+    twits = conn.table(table_name("twits"))
+    if counted is None:
+        counted = rows.TWIT_COUNTED in twits.row(key, columns=[rows.TWIT_COUNTED])
+    if counted:
+        return
+    users = table_name("users")
+    apply_once(conn, users, keys.user_key(author), rows.COUNT_TWITS, 1, op_id(b"post", key))
+    # At the twit's own time, as the fan-out's progress cells: a delete hides it.
+    twits.put(key, {rows.TWIT_COUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
 
 
 def _key(twit_id: str) -> bytes:
@@ -126,6 +140,9 @@ def delete_twit(userid: str, twit_id: str) -> None:
         raise Forbidden("You can delete only your own twits.")
     key = _key(twit_id)
     with connection() as conn:
+        # A post that died after storing the twit never counted it: count it
+        # first, or this -1 would take away a twit the count never had.
+        count_once(conn, key, twit.userid)
         apply_once(
             conn,
             table_name("users"),

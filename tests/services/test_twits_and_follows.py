@@ -197,3 +197,44 @@ def test_a_bad_cursor_or_limit_is_invalid_input(alice: User, bob: User) -> None:
         with pytest.raises(InvalidInput) as err:
             services.timeline("alice", limit=limit)
         assert err.value.field == "limit"
+
+
+class _HBaseGone(ConnectionError):
+    pass
+
+
+def _post_that_dies_before_counting(monkeypatch: pytest.MonkeyPatch, text: str) -> Twit:
+    """Post, with HBase gone right after the twit row is stored: the request
+    fails, the twit is stored, uncounted. Returns the stored twit."""
+    from feeds.services import twits as twits_service
+
+    def gone(*args: object, **kwargs: object) -> int:
+        raise _HBaseGone("HBase went away")
+
+    with monkeypatch.context() as m:
+        m.setattr(twits_service, "apply_once", gone)
+        with pytest.raises(services.StorageUnavailable):  # what the request sees
+            services.post_twit("alice", text)
+    (stored,) = services.timeline("alice").items
+    return stored
+
+
+def test_a_post_that_died_before_counting_is_counted_by_its_fan_out(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from worker import tasks
+
+    stored = _post_that_dies_before_counting(monkeypatch, "stored, never counted")
+    assert services.get_user("alice").twits == 0
+    tasks.fan_out_twit(stored.id)  # the sweep queues it: the lease is still there
+    tasks.fan_out_twit(stored.id)  # and a retry counts nothing twice
+    assert services.get_user("alice").twits == 1
+
+
+def test_deleting_a_twit_whose_post_died_before_counting_leaves_the_count_at_zero(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored = _post_that_dies_before_counting(monkeypatch, "stored, never counted")
+    services.delete_twit("alice", stored.id)
+    assert services.get_user("alice").twits == 0
+    assert services.timeline("alice").items == ()
