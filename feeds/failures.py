@@ -1,6 +1,7 @@
 """Answers for requests that fail before or outside a view's own handling:
-HBase unreachable (503), a body too large (413). JSON under /api/, a styled
-page elsewhere; never Django's debug page, which is for bugs, not outages.
+HBase unreachable (503), a body too large (413), a URL no pattern matches
+(404). JSON under /api/, a styled page elsewhere; never Django's debug page,
+which is for bugs, not outages or typos.
 
 :class:`FailureMiddleware` sits right after SecurityMiddleware, so its answers
 still carry the security headers. It refuses an oversized body from its
@@ -22,7 +23,9 @@ from django.conf import settings
 from django.core.signals import got_request_exception
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.urls import Resolver404, resolve
 
 from storage.connection import StorageUnavailable, is_unreachable
 
@@ -109,3 +112,26 @@ def as_unavailable(exc: BaseException) -> StorageUnavailable:
     if isinstance(exc, StorageUnavailable):
         return exc
     return StorageUnavailable(f"{type(exc).__name__}: {exc}")
+
+
+class NotFoundPageMiddleware:
+    """The styled 404 page for a URL that no pattern matches, with DEBUG on too.
+
+    With DEBUG on (as devstack runs) Django answers such a URL with its
+    technical 404 page, listing every URL pattern; the handler404 setting is
+    not consulted then. Resolving the path here, before Django does, answers
+    the site's own page instead. It must come after CommonMiddleware, whose
+    APPEND_SLASH turns this 404 into a redirect when the path with a slash
+    exists (/console -> /console/), and after the session, auth and messages
+    middleware, as the page's header shows the visitor.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            resolve(request.path_info, getattr(request, "urlconf", None))
+        except Resolver404:
+            return render(request, "404.html", status=404)
+        return self.get_response(request)

@@ -56,6 +56,8 @@ MIDDLEWARE = [
     "feeds.auth.SessionAuthMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: the styled 404 for unknown URLs, inside CommonMiddleware's APPEND_SLASH.
+    "feeds.failures.NotFoundPageMiddleware",
 ]
 
 # No SQL database: sessions live in signed cookies, messages in cookies too.
