@@ -4,12 +4,20 @@ Validation that matters (userid syntax, text length, password length) lives in
 the services, once for the web, the API and the commands. A form only checks
 that a field is there; a service's InvalidInput is put back on the field it
 names with :func:`add_service_error`, so the error shows next to the input.
+The sign-up form asks the services for every problem at once
+(:func:`feeds.services.signup_problems`), so that one submit shows them all.
+
+The first field with an error gets ``autofocus``: the browser puts the cursor
+there when the page loads, with no script.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
+from feeds import services
 from feeds.errors import ServiceError
 
 
@@ -23,8 +31,39 @@ def add_service_error(form: forms.Form, exc: ServiceError) -> None:
 
 NEW_PASSWORD_HELP = (
     "At least 8 characters; not a common password, not all digits, "
-    "not like your username, name or email."
+    "not like your userid, name or email."
 )
+
+
+class SiteForm(forms.Form):
+    """A form whose first field with an error has ``autofocus``; with no
+    error, the field named by ``focus`` (None: no field, the page decides).
+
+    Recomputed whenever an error is added, by validation or by a view
+    putting a service's error back (:func:`add_service_error`), so the focus
+    always lands on the first field the user has to fix.
+    """
+
+    focus: str | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._place_focus()
+
+    def add_error(self, field: str | None, error: Any) -> None:
+        super().add_error(field, error)
+        self._place_focus()
+
+    def _place_focus(self) -> None:
+        # _errors, not errors: reading .errors would run the validation.
+        errors: dict[str, Any] = getattr(self, "_errors", None) or {}
+        bad = [name for name in self.fields if name in errors]
+        target = bad[0] if bad else self.focus
+        for name, field in self.fields.items():
+            if name == target:
+                field.widget.attrs["autofocus"] = True
+            else:
+                field.widget.attrs.pop("autofocus", None)
 
 
 def password_field(label: str, autocomplete: str, help_text: str = "") -> forms.CharField:
@@ -38,35 +77,54 @@ def password_field(label: str, autocomplete: str, help_text: str = "") -> forms.
     )
 
 
-class SignupForm(forms.Form):
-    userid = forms.CharField(
-        label="Username",
-        help_text="3 to 20 letters, digits or underscores.",
-        widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}),
+# "Userid" is the one word for it everywhere: these labels, the services'
+# messages, the API's field and the console. ("username" below is the HTML
+# autocomplete token that password managers look for, not a label.)
+def userid_field(help_text: str = "") -> forms.CharField:
+    return forms.CharField(
+        label="Userid",
+        help_text=help_text,
+        widget=forms.TextInput(
+            attrs={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}
+        ),
     )
+
+
+class SignupForm(SiteForm):
+    focus = "userid"
+
+    userid = userid_field("3 to 20 letters, digits or underscores.")
     name = forms.CharField(
         label="Display name", widget=forms.TextInput(attrs={"autocomplete": "name"})
     )
     email = forms.CharField(label="Email", widget=forms.EmailInput(attrs={"autocomplete": "email"}))
     password = password_field("Password", "new-password", NEW_PASSWORD_HELP)
 
+    def clean(self) -> dict[str, Any]:
+        """Every field's problem at once: the services' checks run on each
+        field, not only up to the first refusal. A field already said to be
+        missing keeps that one message."""
+        data = super().clean() or {}
+        typed = [data.get(name, "") for name in ("userid", "name", "email", "password")]
+        for problem in services.signup_problems(*typed):
+            if problem.field not in self.errors:
+                add_service_error(self, problem)
+        return data
 
-class LoginForm(forms.Form):
-    userid = forms.CharField(
-        label="Username",
-        widget=forms.TextInput(
-            attrs={"autocomplete": "username", "autocapitalize": "none", "autofocus": True}
-        ),
-    )
+
+class LoginForm(SiteForm):
+    focus = "userid"
+
+    userid = userid_field()
     password = password_field("Password", "current-password")
 
 
-class PasswordForm(forms.Form):
+class PasswordForm(SiteForm):
     current_password = password_field("Current password", "current-password")
     new_password = password_field("New password", "new-password", NEW_PASSWORD_HELP)
 
 
-class TwitForm(forms.Form):
+class TwitForm(SiteForm):
     # Not stripped or length-checked here: the service counts characters the
     # way it stores them (after turning CRLF into LF and trimming).
     text = forms.CharField(

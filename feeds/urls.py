@@ -6,6 +6,7 @@ from . import views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("", views.home, name="home"),
     path("signup", views.signup, name="signup"),
     path("login", views.login, name="login"),

@@ -12,12 +12,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from . import auth
 
 
-def safe_next(request: HttpRequest, default: str) -> str:
-    """The ``next`` parameter if it is a path on this site, else ``default``.
+def safe_next(request: HttpRequest, default: str, param: str = "next") -> str:
+    """The ``next`` parameter (or ``param``) if it is a path on this site,
+    else ``default``.
 
     Checked so that a crafted link cannot send a user elsewhere after logging in.
     """
-    target = request.POST.get("next") or request.GET.get("next") or ""
+    target = request.POST.get(param) or request.GET.get(param) or ""
     if target and url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):

@@ -5,7 +5,8 @@ renders the result (or the view redirects). Service errors become pages with
 the service's status code: NotFound the friendly 404 page (also with
 DEBUG on), RateLimited a 429 with the form kept, InvalidInput the message
 next to the field it names. Every page works without JavaScript; every
-change is a POST with a CSRF token.
+change is a POST with a CSRF token. A GET on a POST-only URL (a link
+followed, an address typed) gets a page saying how to do it, with 405.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import TypeAlias
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods
 
 from . import auth, services
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError, Suspended
@@ -45,6 +47,12 @@ def healthz(request: HttpRequest) -> JsonResponse:
         },
         status=200 if h.ok else 503,
     )
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers and tools ask for whatever a page links:
+    the site's icon (a static file) rather than a 404 in the log."""
+    return redirect(static("feeds/favicon.svg"))
 
 
 # -- helpers -------------------------------------------------------------------
@@ -76,6 +84,81 @@ def service_errors(view: View) -> View:
             return render(request, "error.html", {"message": exc.message}, status=exc.status)
 
     return wrapper
+
+
+Explain: TypeAlias = Callable[..., dict[str, object]]
+
+
+def post_only(explain: Explain) -> Callable[[View], View]:
+    """Like Django's require_POST, but any other method gets the 405 page
+    (with ``Allow: POST``) instead of a blank answer: a heading and a reason
+    from ``explain(request, *args, **kwargs)``, and a way forward, either the
+    button that does it (``action``, ``action_label``) or a link
+    (``link``, ``link_label``), or both."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+            if request.method != "POST":
+                context = explain(request, *args, **kwargs)
+                response = render(request, "405.html", context, status=405)
+                response["Allow"] = "POST"
+                return response
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+def _explain_logout(request: HttpRequest) -> dict[str, object]:
+    if not request.user.is_authenticated:
+        return {
+            "heading": "You are not logged in",
+            "reason": "There is nothing to log out of.",
+            "link": reverse("login"),
+            "link_label": "Log in",
+        }
+    return {
+        "heading": "Log out with the button",
+        "reason": "Logging out takes a button, so that no link, even on another site, "
+        "can log you out.",
+        "action": reverse("logout"),
+        "action_label": "Log out",
+        "link": reverse("home"),
+        "link_label": "Stay logged in",
+    }
+
+
+def _explain_logout_everywhere(request: HttpRequest) -> dict[str, object]:
+    return {
+        "heading": "Log out everywhere from your account page",
+        "reason": "Ending every session and API token of your account takes the button on "
+        "your account page, so that no link can do it.",
+        "link": reverse("account"),
+        "link_label": "Go to your account",
+    }
+
+
+def _explain_follow(verb: str) -> Explain:
+    def explain(request: HttpRequest, userid: str) -> dict[str, object]:
+        profile_url = reverse("profile", args=[userid])
+        context: dict[str, object] = {
+            "heading": f"{verb.capitalize()} @{userid} from their profile",
+            "reason": f"To {verb} someone, use the button on their profile, so that no "
+            "link can do it for you.",
+            "link": profile_url,
+            "link_label": f"Go to @{userid}",
+        }
+        if request.user.is_authenticated:
+            context |= {
+                "action": reverse(verb, args=[userid]),
+                "action_label": f"{verb.capitalize()} @{userid}",
+                "next": profile_url,
+            }
+        return context
+
+    return explain
 
 
 def login_required(view: View) -> View:
@@ -151,7 +234,7 @@ def login(request: HttpRequest) -> HttpResponse:
             if user is not None:
                 auth.login(request, user)
                 return redirect(after)
-            form.add_error(None, "That username and password do not match an account.")
+            form.add_error(None, "That userid and password do not match an account.")
     next_field = request.POST.get("next") or request.GET.get("next") or ""
     response = render(request, "login.html", {"form": form, "next": next_field}, status=status)
     if retry_after is not None:
@@ -159,14 +242,14 @@ def login(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_POST
+@post_only(_explain_logout)
 def logout(request: HttpRequest) -> HttpResponse:
     auth.logout(request)
     messages.info(request, "You are logged out. See you soon!")
     return redirect("home")
 
 
-@require_POST
+@post_only(_explain_logout_everywhere)
 @login_required
 def logout_everywhere(request: HttpRequest) -> HttpResponse:
     """End every session and API token of the account, this one included."""
@@ -319,22 +402,35 @@ def following(request: HttpRequest, userid: str) -> HttpResponse:
     return _people(request, userid, "following")
 
 
-def _follow_view(action: Callable[[User, str], object]) -> View:
+def _follow_view(verb: str, action: Callable[[User, str], bool], done: str, already: str) -> View:
     """The POST view that makes the logged-in user ``action`` (follow or
-    unfollow) ``userid``, then goes back to where it was asked from."""
+    unfollow) ``userid``, then goes back to where it was asked from, with
+    a message: ``done``, or ``already`` when there was nothing to change
+    (``{}`` is the @userid)."""
 
-    @require_POST
+    @post_only(_explain_follow(verb))
     @login_required
     @service_errors
     def view(request: HttpRequest, userid: str) -> HttpResponse:
-        action(_me(request), userid)
+        changed = action(_me(request), userid)
+        messages.success(request, (done if changed else already).format(f"@{userid}"))
         return redirect(safe_next(request, reverse("profile", args=[userid])))
 
     return view
 
 
-follow = _follow_view(services.follow)
-unfollow = _follow_view(services.unfollow)
+follow = _follow_view(
+    "follow",
+    services.follow,
+    "You follow {} now: their twits will show in your home stream.",
+    "You already follow {}.",
+)
+unfollow = _follow_view(
+    "unfollow",
+    services.unfollow,
+    "You no longer follow {}: their twits leave your home stream.",
+    "You were not following {}.",
+)
 
 
 # -- twits ------------------------------------------------------------------------------
@@ -352,16 +448,29 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
     return render(request, "twit.html", {"twit": found})
 
 
-@require_POST
-@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
 @service_errors
 def delete_twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
-    """Delete one of your own twits (403 for anyone else's), then go back.
+    """GET: the confirmation page, the twit and a button to delete it; POST
+    (that button): delete one of your own twits, then go to ``next``. 403
+    for anyone else's.
 
-    The userid in the URL only makes it readable: the service checks the
-    twit's author against the logged-in user.
+    The twit's Delete is a link here, not a button that deletes at once: the
+    confirmation works without JavaScript. The userid in the URL only makes
+    it readable: the service checks the twit's author against the
+    logged-in user. ``next`` is where to go once it is deleted, ``back``
+    where Cancel goes (the page the Delete link was on).
     """
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(safe_next(request, reverse("home")))
+        return redirect_to_login(request.get_full_path())
     me = _me(request)
-    services.delete_twit(me.userid, twit_id)
-    messages.success(request, "Your twit is deleted.")
-    return redirect(safe_next(request, reverse("profile", args=[me.userid])))
+    if request.method == "POST":
+        services.delete_twit(me.userid, twit_id)
+        messages.success(request, "Your twit is deleted.")
+        return redirect(safe_next(request, reverse("profile", args=[me.userid])))
+    found = services.own_twit(me.userid, twit_id)
+    after = safe_next(request, reverse("profile", args=[me.userid]))
+    back = safe_next(request, reverse("twit", args=[found.userid, found.id]), "back")
+    return render(request, "delete_twit.html", {"twit": found, "next": after, "back": back})

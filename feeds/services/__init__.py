@@ -19,6 +19,7 @@ from .accounts import (
     register,
     set_disabled,
     set_staff,
+    signup_problems,
 )
 from .follows import follow, followers, following, is_following, suggest_follows, unfollow
 from .health import Health, health
@@ -33,7 +34,15 @@ from .tokens import (
     start_session,
     token_user,
 )
-from .twits import TWIT_ID_LEN, delete_twit, get_twit, post_twit, public_twit, timeline
+from .twits import (
+    TWIT_ID_LEN,
+    delete_twit,
+    get_twit,
+    own_twit,
+    post_twit,
+    public_twit,
+    timeline,
+)
 
 __all__ = [
     "MAX_CURSOR_LEN",
@@ -59,6 +68,7 @@ __all__ = [
     "list_users",
     "log_in",
     "log_out_everywhere",
+    "own_twit",
     "post_twit",
     "public_twit",
     "public_user",
@@ -67,6 +77,7 @@ __all__ = [
     "session_user",
     "set_disabled",
     "set_staff",
+    "signup_problems",
     "start_session",
     "suggest_follows",
     "timeline",

@@ -73,7 +73,8 @@ class _Meta:
     """What UserAttributeSimilarityValidator asks of a model's ``_meta``: the
     name to call an attribute by in its message."""
 
-    NAMES = {"userid": "username", "name": "name", "email": "email address"}
+    # "userid": the one word for it on every page, in the API and the console.
+    NAMES = {"userid": "userid", "name": "name", "email": "email address"}
 
     def get_field(self, attribute: str) -> SimpleNamespace:
         return SimpleNamespace(verbose_name=self.NAMES.get(attribute, attribute))
@@ -105,6 +106,28 @@ def _check_password(
         reasons = tuple(str(m) for m in exc.messages)
         raise InvalidInput(field, " ".join(reasons), reasons) from None
     return password
+
+
+def signup_problems(
+    userid: object, name: object, email: object, password: object
+) -> tuple[InvalidInput, ...]:
+    """Every reason :func:`register` would refuse this input, not only the
+    first one it stops at: one InvalidInput per field at fault, in the order
+    userid, name, email, password. Empty when the input is acceptable (the
+    userid may still be taken: only register can tell, atomically)."""
+    problems: list[InvalidInput] = []
+    for check, value in ((check_userid, userid), (_check_name, name), (_check_email, email)):
+        try:
+            check(value)
+        except InvalidInput as exc:
+            problems.append(exc)
+    # The similarity check compares with what was typed, even if it is refused.
+    typed = [v.strip() if isinstance(v, str) else "" for v in (userid, name, email)]
+    try:
+        _check_password(password, *typed)
+    except InvalidInput as exc:
+        problems.append(exc)
+    return tuple(problems)
 
 
 def register(userid: object, name: object, email: object, password: object) -> User:

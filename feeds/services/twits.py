@@ -133,11 +133,18 @@ def public_twit(twit_id: str) -> Twit:
     return twit
 
 
-def delete_twit(userid: str, twit_id: str) -> None:
-    """Delete one's own twit, from the twits table and from every stream."""
+def own_twit(userid: str, twit_id: str) -> Twit:
+    """The twit ``twit_id`` if ``userid`` wrote it: what a delete would take.
+    NotFound if there is none; Forbidden if it is someone else's."""
     twit = get_twit(twit_id)
     if twit.userid.lower() != userid.lower():
         raise Forbidden("You can delete only your own twits.")
+    return twit
+
+
+def delete_twit(userid: str, twit_id: str) -> None:
+    """Delete one's own twit, from the twits table and from every stream."""
+    twit = own_twit(userid, twit_id)
     key = _key(twit_id)
     with connection() as conn:
         # A post that died after storing the twit never counted it: count it

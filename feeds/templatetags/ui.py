@@ -1,10 +1,10 @@
-"""Template filters of the web UI: short relative times and avatar colours;
+"""Template filters of the web UI: short relative times, UTC timestamps and avatar colours;
 and of the staff console: durations, and the tag that frames its tables."""
 
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
@@ -34,6 +34,14 @@ def ago(when: datetime, now: datetime | None = None) -> str:
     if local.year == timezone.localtime(now).year:
         return f"{local:%b} {local.day}"
     return f"{local:%b} {local.day}, {local.year}"
+
+
+@register.filter
+def utc_iso(when: datetime) -> str:
+    """``when`` in UTC, ISO 8601 to the millisecond with a Z, as a <time
+    datetime> attribute wants it and every browser's Date parses it."""
+    utc = when.astimezone(UTC)
+    return utc.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 @register.filter

@@ -73,7 +73,7 @@ def test_log_in_with_wrong_password_keeps_userid_and_explains(alice: User) -> No
     response = Client().post("/login", {"userid": "alice", "password": "wrong-password"})
     assert response.status_code == 400
     html = response.content.decode()
-    assert "That username and password do not match an account." in html
+    assert "That userid and password do not match an account." in html
     assert 'value="alice"' in html
 
 

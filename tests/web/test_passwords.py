@@ -14,7 +14,7 @@ from tests.helpers import ServerAddr
     [
         ("12345678", ["This password is too common.", "This password is entirely numeric."]),
         ("password", ["This password is too common."]),
-        ("doraexplorer", ["The password is too similar to the username."]),
+        ("doraexplorer", ["The password is too similar to the userid."]),
         ("inbox@dora.example", ["The password is too similar to the email address."]),
         ("93820417362", ["This password is entirely numeric."]),
     ],

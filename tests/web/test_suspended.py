@@ -55,7 +55,7 @@ def test_logging_in_to_a_suspended_account_says_so(alice: User) -> None:
     response = Client().post("/login", {"userid": "alice", "password": "wrong-password"})
     assert response.status_code == 400
     html = response.content.decode()
-    assert "That username and password do not match an account." in html
+    assert "That userid and password do not match an account." in html
     assert "suspended" not in html
 
 

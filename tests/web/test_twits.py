@@ -52,7 +52,11 @@ def test_delete_own_twit(alice_client: Client) -> None:
     alice_client.post("/", {"text": "regrettable"})
     twit = services.timeline("alice").items[0]
     html = alice_client.get("/").content.decode()
-    assert f'action="/u/alice/t/{twit.id}/delete"' in html
+    # Delete is a link to a confirmation page, which posts the delete.
+    assert f'href="/u/alice/t/{twit.id}/delete?next=/&amp;back=/"' in html
+    confirm = alice_client.get(f"/u/alice/t/{twit.id}/delete?next=/&back=/").content.decode()
+    assert f'action="/u/alice/t/{twit.id}/delete"' in confirm
+    assert 'name="next" value="/"' in confirm
     response = alice_client.post(f"/u/alice/t/{twit.id}/delete", {"next": "/"})
     assert response.status_code == 302
     assert response["Location"] == "/"
@@ -66,7 +70,11 @@ def test_delete_from_permalink_goes_to_profile(alice_client: Client) -> None:
     alice_client.post("/", {"text": "short-lived"})
     twit = services.timeline("alice").items[0]
     html = alice_client.get(f"/u/alice/t/{twit.id}").content.decode()
-    assert 'name="next" value="/u/alice"' in html
+    link = f"/u/alice/t/{twit.id}/delete?next=/u/alice&amp;back=/u/alice/t/{twit.id}"
+    assert f'href="{link}"' in html
+    confirm = alice_client.get(link.replace("&amp;", "&")).content.decode()
+    assert 'name="next" value="/u/alice"' in confirm
+    assert f'href="/u/alice/t/{twit.id}">Cancel</a>' in confirm
     response = alice_client.post(f"/u/alice/t/{twit.id}/delete", {"next": "/u/alice"})
     assert response["Location"] == "/u/alice"
 
@@ -93,6 +101,11 @@ def test_visitor_cannot_delete(alice: User) -> None:
 
 
 def test_delete_needs_post(alice_client: Client) -> None:
+    # A GET is the confirmation page (issue 11): it deletes nothing.
     alice_client.post("/", {"text": "stays"})
     twit = services.timeline("alice").items[0]
-    assert alice_client.get(f"/u/alice/t/{twit.id}/delete").status_code == 405
+    response = alice_client.get(f"/u/alice/t/{twit.id}/delete")
+    assert response.status_code == 200
+    assert "Delete this twit?" in response.content.decode()
+    assert services.get_twit(twit.id).text == "stays"
+    assert alice_client.put(f"/u/alice/t/{twit.id}/delete").status_code == 405
