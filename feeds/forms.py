@@ -37,7 +37,9 @@ NEW_PASSWORD_HELP = (
 
 class SiteForm(forms.Form):
     """A form whose first field with an error has ``autofocus``; with no
-    error, the field named by ``focus`` (None: no field, the page decides).
+    error, the field named by ``focus`` (None: no field, the page decides);
+    with only an error about the whole form (a log-in refused), the one named
+    by ``focus_on_form_error``, else ``focus``.
 
     Recomputed whenever an error is added, by validation or by a view
     putting a service's error back (:func:`add_service_error`), so the focus
@@ -45,6 +47,7 @@ class SiteForm(forms.Form):
     """
 
     focus: str | None = None
+    focus_on_form_error: str | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -58,7 +61,12 @@ class SiteForm(forms.Form):
         # _errors, not errors: reading .errors would run the validation.
         errors: dict[str, Any] = getattr(self, "_errors", None) or {}
         bad = [name for name in self.fields if name in errors]
-        target = bad[0] if bad else self.focus
+        if bad:
+            target: str | None = bad[0]
+        elif errors and self.focus_on_form_error:
+            target = self.focus_on_form_error
+        else:
+            target = self.focus
         for name, field in self.fields.items():
             if name == target:
                 field.widget.attrs["autofocus"] = True
@@ -114,6 +122,8 @@ class SignupForm(SiteForm):
 
 class LoginForm(SiteForm):
     focus = "userid"
+    # A refused log-in keeps the userid; the password is what to type again.
+    focus_on_form_error = "password"
 
     userid = userid_field()
     password = password_field("Password", "current-password")

@@ -191,6 +191,12 @@ def test_log_in_focuses_the_field_to_fix(alice: User) -> None:
     assert _autofocused(Client().get("/login").content.decode()) == ["userid"]
     html = Client().post("/login", {"userid": "alice", "password": ""}).content.decode()
     assert _autofocused(html) == ["password"]
+    html = Client().post("/login", {"userid": "", "password": "x"}).content.decode()
+    assert _autofocused(html) == ["userid"]
+    # Refused as a whole: the userid is kept, the password is to type again.
+    html = Client().post("/login", {"userid": "alice", "password": "wrong-pass"}).content.decode()
+    assert "That userid and password do not match an account." in html
+    assert _autofocused(html) == ["password"]
 
 
 def test_the_user_name_is_called_userid_on_every_form_and_error(alice: User) -> None:
