@@ -5,9 +5,13 @@ it is suspended."""
 from __future__ import annotations
 
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from feeds import services
+from feeds.services import streams
 from feeds.types import User
+from storage import keys
+from storage.connection import connection, table_name
 from tests.helpers import PASSWORD
 
 
@@ -72,3 +76,27 @@ def test_a_suspended_authors_twits_leave_followers_home_streams(
     assert "bob&#x27;s own twit" in home
     services.set_disabled("alice", False)
     assert "alice&#x27;s twit for bob" in bob_client.get("/").content.decode()
+
+
+def test_a_suspended_large_accounts_twits_leave_home_streams_too(
+    alice: User, bob: User, charlie: User, bob_client: Client, settings: Settings
+) -> None:
+    # A large account's twits are not fanned out: readers merge them from
+    # the twits table, a path the stream rows' filter must cover as well.
+    settings.TWITBASE_CELEBRITY_THRESHOLD = 1
+    settings.TWITBASE_CELEBRITY_CACHE_S = 0
+    streams.CELEBRITIES.clear()
+    services.follow("bob", "alice")
+    services.follow("charlie", "alice")
+    services.post_twit("alice", "the twit that lists alice")
+    merged = services.post_twit("alice", "merged at read time")
+    with connection() as conn:
+        stream_row = keys.stream_key("bob", bytes.fromhex(merged.id))
+        assert not conn.table(table_name("streams")).row(stream_row), "it was fanned out"
+    assert "merged at read time" in bob_client.get("/").content.decode()
+    services.set_disabled("alice")
+    home = bob_client.get("/").content.decode()
+    assert "merged at read time" not in home
+    assert "the twit that lists alice" not in home
+    services.set_disabled("alice", False)
+    assert "merged at read time" in bob_client.get("/").content.decode()
