@@ -45,6 +45,19 @@ def test_bad_sign_up_input_names_the_field(
         services.register(userid, name, email, password)
     assert err.value.field == field
     assert services.find_user("alice") is None
+    # The sign-up page's check starts with the problem register stops at, in
+    # the same words (and goes on: "password1" is also too common).
+    problems = services.signup_problems(userid, name, email, password)
+    assert (problems[0].field, problems[0].message) == (field, err.value.message)
+
+
+def test_signup_problems_lists_every_field_at_fault_in_form_order() -> None:
+    problems = services.signup_problems("x!", "", "nope", "short")
+    assert [p.field for p in problems] == ["userid", "name", "email", "password"]
+    # The password is judged against what was typed, even a refused userid.
+    problems = services.signup_problems("doraexplorer", "Dora", "d@example.com", "doraexplorer1")
+    assert [p.messages for p in problems] == [("The password is too similar to the userid.",)]
+    assert services.signup_problems("dora", "Dora", "d@example.com", "long enough 42") == ()
 
 
 def test_userids_are_unique_without_regard_to_case(alice: User) -> None:

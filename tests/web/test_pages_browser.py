@@ -128,6 +128,7 @@ def test_screenshots_of_every_changed_page(
     _shoot(ui, "405-logout", lambda: ui.open("/logout"))
     _shoot(ui, "405-follow", lambda: ui.open("/u/bob/follow"))
     _shoot(ui, "profile", lambda: ui.open("/u/alice"))
+    _shoot(ui, "followers", lambda: ui.open("/u/bob/followers"))
 
     # The confirmation's button deletes, and says so.
     ui.open(delete)
