@@ -1,12 +1,15 @@
-"""Helpers shared by the web UI's views and the staff console's."""
+"""Helpers shared by the web UI's views and the staff console's: safe
+redirects, the visitor, and the 405 page of a POST-only URL."""
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
+from functools import wraps
+from typing import TypeAlias, cast
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, resolve_url
+from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from . import auth
@@ -52,3 +55,29 @@ def cursor_param(request: HttpRequest) -> str | None:
 def visitor(request: HttpRequest) -> auth.SessionUser | auth.Anonymous:
     """``request.user`` as feeds.auth sets it (django-stubs types it as contrib.auth's)."""
     return cast("auth.SessionUser | auth.Anonymous", request.user)
+
+
+View: TypeAlias = Callable[..., HttpResponse]
+Explain: TypeAlias = Callable[..., dict[str, object]]
+
+
+def post_only(explain: Explain) -> Callable[[View], View]:
+    """Like Django's require_POST, but any other method gets the 405 page
+    (with ``Allow: POST``) instead of a blank answer: a heading and a reason
+    from ``explain(request, *args, **kwargs)``, and a way forward, either the
+    button that does it (``action``, ``action_label``) or a link
+    (``link``, ``link_label``), or both."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+            if request.method != "POST":
+                context = explain(request, *args, **kwargs)
+                response = render(request, "405.html", context, status=405)
+                response["Allow"] = "POST"
+                return response
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate

@@ -26,7 +26,15 @@ from . import auth, services
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError, Suspended
 from .forms import LoginForm, PasswordForm, SignupForm, TwitForm, add_service_error
 from .types import User
-from .viewhelpers import client_address, cursor_param, redirect_to_login, safe_next, visitor
+from .viewhelpers import (
+    Explain,
+    client_address,
+    cursor_param,
+    post_only,
+    redirect_to_login,
+    safe_next,
+    visitor,
+)
 
 View: TypeAlias = Callable[..., HttpResponse]
 
@@ -84,31 +92,6 @@ def service_errors(view: View) -> View:
             return render(request, "error.html", {"message": exc.message}, status=exc.status)
 
     return wrapper
-
-
-Explain: TypeAlias = Callable[..., dict[str, object]]
-
-
-def post_only(explain: Explain) -> Callable[[View], View]:
-    """Like Django's require_POST, but any other method gets the 405 page
-    (with ``Allow: POST``) instead of a blank answer: a heading and a reason
-    from ``explain(request, *args, **kwargs)``, and a way forward, either the
-    button that does it (``action``, ``action_label``) or a link
-    (``link``, ``link_label``), or both."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-            if request.method != "POST":
-                context = explain(request, *args, **kwargs)
-                response = render(request, "405.html", context, status=405)
-                response["Allow"] = "POST"
-                return response
-            return view(request, *args, **kwargs)
-
-        return wrapper
-
-    return decorate
 
 
 def _explain_logout(request: HttpRequest) -> dict[str, object]:
