@@ -9,6 +9,13 @@ like any other client would. Parts start in order, each waiting until the
 previous one answers. Every child gets TWITBASE_DATA_DIR (the --data
 directory) in its environment.
 
+Ports: HBase's usual 9090, Redis' 6379 and the web's 8000 when they are
+free, others (said in one line each) when not. Once everything is up, the
+ports go to ``ports.json`` in the data directory (twitbase/portsfile.py),
+removed on stop, so that ``manage.py`` commands in another terminal find the
+stack with nothing exported. With ``hbase=(host, port)`` no local HBase
+server is started: the stack runs against that Thrift server.
+
 Supervision: a part that dies is started again, on the same port, after a
 delay that doubles (up to MAX_BACKOFF_S) while it keeps dying soon after each
 start; one line says which part died and why, and one when it is back. The
