@@ -122,9 +122,10 @@ def check_thrift(host: str, port: int) -> None:
         finally:
             conn.close()
     except Exception as exc:
+        # thriftpy2's exceptions print as their repr; their message is the readable part.
+        why = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
         raise RuntimeError(
-            f"no HBase Thrift server answers at {host}:{port} (--hbase): "
-            f"{type(exc).__name__}: {exc}"
+            f"no HBase Thrift server answers at {host}:{port} (--hbase): {why}"
         ) from None
 
 
