@@ -19,7 +19,10 @@ launcher).
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +33,7 @@ import pytest
 
 from tests.deploy.clone import ROOT, Devstack, hold_port, make_clone, sh
 from tests.helpers import ServerAddr
+from twitbase import portsfile
 
 README = (ROOT / "README.md").read_text()
 ACTIVATE = ". .venv/bin/activate"
@@ -271,3 +275,41 @@ def test_devstack_runs_against_real_hbase(real_hbase: ServerAddr, tmp_path: Path
         with urllib.request.urlopen(ports.web_url + "/healthz", timeout=10) as reply:
             assert reply.status == 200
         assert stack.stop() == 0, stack.output
+
+
+def test_a_devstack_killed_with_sigkill_leaves_no_ports_to_follow(tmp_path: Path) -> None:
+    """Its ports file stays behind (nothing runs to remove it) but is stale:
+    commands fall back to the defaults, and the next devstack starts."""
+    clone = make_clone(tmp_path / "twitbase")
+    free = "--port 0 --hbase-port 0 --redis-port 0"
+    with Devstack(clone, free) as stack:
+        ports = stack.wait_up()
+        os.kill(stack.proc.pid, signal.SIGKILL)  # bash exec'd python: this is devstack
+        stack.proc.wait()
+    assert (clone / "var" / "data" / "ports.json").exists()
+    assert portsfile.read(clone / "var" / "data") is None
+
+    seen = sh(
+        clone,
+        "DJANGO_SETTINGS_MODULE=twitbase.settings python -c 'import django; django.setup(); "
+        "from django.conf import settings as s; "
+        "print(s.TWITBASE_HBASE_PORT, s.CELERY_BROKER_URL, s.TWITBASE_HBASE_SOURCE)'",
+    )
+    assert seen.stdout.startswith("9090 redis://127.0.0.1:6379/0 the default"), seen
+    # Its parts died with it (they are told to on Linux): nothing serves its HBase port.
+    deadline = time.monotonic() + 30
+    while socket_answers(ports.hbase_port):
+        assert time.monotonic() < deadline, "the local HBase server outlived devstack"
+        time.sleep(0.5)
+
+    with Devstack(clone, free) as again:
+        assert again.wait_up().pid == again.proc.pid
+        assert again.stop() == 0, again.output
+
+
+def socket_answers(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
