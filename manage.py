@@ -1,18 +1,9 @@
 #!/usr/bin/env python
-"""Django's command-line utility for TwitBase."""
+"""Django's command-line utility for TwitBase (see twitbase/cli.py)."""
 
 from __future__ import annotations
 
-import os
-import sys
-
-
-def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
-    from django.core.management import execute_from_command_line
-
-    execute_from_command_line(sys.argv)
-
+from twitbase.cli import main
 
 if __name__ == "__main__":
     main()

@@ -9,6 +9,13 @@ like any other client would. Parts start in order, each waiting until the
 previous one answers. Every child gets TWITBASE_DATA_DIR (the --data
 directory) in its environment.
 
+Ports: HBase's usual 9090, Redis' 6379 and the web's 8000 when they are
+free, others (said in one line each) when not. Once everything is up, the
+ports go to ``ports.json`` in the data directory (twitbase/portsfile.py),
+removed on stop, so that ``manage.py`` commands in another terminal find the
+stack with nothing exported. With ``hbase=(host, port)`` no local HBase
+server is started: the stack runs against that Thrift server.
+
 Supervision: a part that dies is started again, on the same port, after a
 delay that doubles (up to MAX_BACKOFF_S) while it keeps dying soon after each
 start; one line says which part died and why, and one when it is back. The
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -38,13 +46,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+import happybase
+
 from devtools.localhbase_process import LocalHBaseProcess
 from devtools.processes import (
     CeleryWorkerProcess,
     RedisProcess,
     WebServerProcess,
     describe_exit,
+    free_port,
 )
+from twitbase import portsfile
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # A part that stayed up this long is healthy again: its next restart waits
@@ -75,14 +87,65 @@ class Part:
     due: float | None = None  # when the next restart is tried; None while up
 
 
+# The ports each part listens on when nobody says otherwise and they are
+# free: HBase's usual Thrift port, Redis' and runserver's.
+DEFAULT_PORTS = {"HBase Thrift": 9090, "Redis": 6379, "web": 8000}
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Whether a server could listen on ``host:port`` now (SO_REUSEADDR, as
+    the servers set it, so a port in TIME_WAIT after a restart counts as free)."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def parse_hostport(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:9090`` for IPv6) as a pair; ValueError says what is wrong."""
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:9090)")
+    return host, int(port)
+
+
+def check_thrift(host: str, port: int) -> None:
+    """Raise RuntimeError (one line) unless an HBase Thrift server answers at host:port."""
+    try:
+        conn = happybase.Connection(host, port, timeout=10_000)
+        try:
+            conn.tables()
+        finally:
+            conn.close()
+    except Exception as exc:
+        # thriftpy2's exceptions print as their repr; their message is the readable part.
+        why = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+        raise RuntimeError(
+            f"no HBase Thrift server answers at {host}:{port} (--hbase): {why}"
+        ) from None
+
+
 @dataclass
 class DevStack:
+    """``port``, ``hbase_port``, ``redis_port``: None takes the default port
+    if free (else a free one, saying so), 0 a free one, a number that port.
+    ``hbase``: an existing Thrift server (host, port) to use instead of
+    starting the local HBase server."""
+
     data: Path
     host: str = "127.0.0.1"
-    port: int = 8000
-    hbase_port: int = 0
+    port: int | None = None
+    hbase_port: int | None = None
+    redis_port: int | None = None
+    hbase: tuple[str, int] | None = None
     backoff: float = 1.0  # seconds before the first restart of a part that died
     parts: list[Part] = field(default_factory=list)
+    ports_file: Path | None = None
+    external: list[tuple[str, str]] = field(default_factory=list)
 
     def _say(self, text: str) -> None:
         print(text, flush=True)
@@ -90,31 +153,62 @@ class DevStack:
     def _add(self, name: str, where: str, process: Supervised) -> None:
         self.parts.append(Part(name, where, process))
 
+    def _port(self, what: str, host: str, wanted: int | None) -> int:
+        """The port ``what`` listens on: see the class docstring."""
+        if wanted is not None:
+            if wanted and not port_is_free(host, wanted):
+                raise RuntimeError(f"the {what} port {host}:{wanted} you asked for is taken")
+            return wanted or free_port(host)
+        default = DEFAULT_PORTS[what]
+        if port_is_free(host, default):
+            return default
+        port = free_port(host)
+        self._say(f"devstack: the {what} port {default} is taken; using {port} instead")
+        return port
+
     def start(self) -> None:
         self.data.mkdir(parents=True, exist_ok=True)
+        running = portsfile.read(self.data)
+        if running is not None:
+            raise RuntimeError(
+                f"a devstack (pid {running.pid}) is already running on {self.data}: "
+                f"web {running.web_url}"
+            )
         logs = self.data / "logs"
         logs.mkdir(exist_ok=True)
         common = {"TWITBASE_DATA_DIR": str(self.data)}
-
-        self._say(f"devstack: starting the local HBase server (data in {self.data / 'hbase'})")
-        hbase = LocalHBaseProcess(
-            self.data / "hbase",
-            port=self.hbase_port,
-            log_path=logs / "localhbase.log",
-            env=common,
-        ).start()
-        self._add(
-            "local HBase server",
-            f"thrift://{hbase.host}:{hbase.port}  log {logs / 'localhbase.log'}",
-            hbase,
-        )
+        # All ports are settled first, so the "taken" lines come together.
+        web_port = self._port("web", self.host, self.port)
+        redis_port = self._port("Redis", "127.0.0.1", self.redis_port)
+        if self.hbase is None:
+            hbase_port = self._port("HBase Thrift", "127.0.0.1", self.hbase_port)
+            self._say(f"devstack: starting the local HBase server (data in {self.data / 'hbase'})")
+            local = LocalHBaseProcess(
+                self.data / "hbase",
+                port=hbase_port,
+                log_path=logs / "localhbase.log",
+                env=common,
+            ).start()
+            self._add(
+                "local HBase server",
+                f"thrift://{local.host}:{local.port}  log {logs / 'localhbase.log'}",
+                local,
+            )
+            hbase_host, hbase_port = local.host, local.port
+        else:
+            hbase_host, hbase_port = self.hbase
+            self._say(f"devstack: using the HBase Thrift server at {hbase_host}:{hbase_port}")
+            check_thrift(hbase_host, hbase_port)
+            self.external.append(
+                ("HBase (yours)", f"thrift://{hbase_host}:{hbase_port}  not started here")
+            )
         self._say("devstack: starting Redis (the Celery broker, append-only file in the data)")
-        redis = RedisProcess(self.data / "redis", env=common).start()
+        redis = RedisProcess(self.data / "redis", port=redis_port, env=common).start()
         self._add("Redis broker", f"{redis.url}  log {redis.log}", redis)
         env = {
             **common,
-            "TWITBASE_HBASE_HOST": hbase.host,
-            "TWITBASE_HBASE_PORT": str(hbase.port),
+            "TWITBASE_HBASE_HOST": hbase_host,
+            "TWITBASE_HBASE_PORT": str(hbase_port),
             "CELERY_BROKER_URL": redis.url,
             "PYTHONUNBUFFERED": "1",
         }
@@ -136,15 +230,27 @@ class DevStack:
         ).start()
         self._add("Celery worker", f"2 processes + beat  log {logs / 'worker.log'}", worker)
 
-        self._say(f"devstack: starting the web server on http://{self.host}:{self.port}/")
-        web = WebServerProcess(env, logs / "web.log", self.host, self.port).start()
+        self._say(f"devstack: starting the web server on http://{self.host}:{web_port}/")
+        web = WebServerProcess(env, logs / "web.log", self.host, web_port).start()
         self._add("web server", f"{web.url}/  log {logs / 'web.log'}", web)
+        self.ports_file = portsfile.write(
+            self.data,
+            portsfile.StackPorts(
+                pid=os.getpid(),
+                hbase_host=hbase_host,
+                hbase_port=hbase_port,
+                broker_url=redis.url,
+                web_url=web.url,
+            ),
+        )
 
     def describe(self) -> str:
-        width = max(len(p.name) for p in self.parts)
+        shown = self.external + [(p.name, p.where) for p in self.parts]
+        width = max(len(name) for name, _ in shown)
         lines = ["", "TwitBase devstack is up:"]
-        lines += [f"  {p.name:<{width}}  {p.where}" for p in self.parts]
+        lines += [f"  {name:<{width}}  {where}" for name, where in shown]
         lines += [
+            f"manage.py commands in another terminal find these ports in {self.ports_file}.",
             "A part that dies is restarted; logs are appended to.",
             "Press Ctrl-C to stop everything.",
             "",
@@ -152,6 +258,7 @@ class DevStack:
         return "\n".join(lines)
 
     def stop(self) -> None:
+        portsfile.remove(self.data, os.getpid())
         for part in reversed(self.parts):
             self._say(f"devstack: stopping the {part.name}")
             part.process.stop()

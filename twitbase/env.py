@@ -21,6 +21,11 @@ def _raw(name: str) -> str | None:
     return value.strip() if value is not None and value.strip() else None
 
 
+def env_is_set(name: str) -> bool:
+    """Whether ``name`` is set to something (an empty value counts as unset)."""
+    return _raw(name) is not None
+
+
 def env_str(name: str, default: str) -> str:
     value = _raw(name)
     return default if value is None else value

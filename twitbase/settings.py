@@ -8,7 +8,8 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .env import env_bool, env_choice, env_header, env_int, env_list, env_str
+from . import portsfile
+from .env import env_bool, env_choice, env_header, env_int, env_is_set, env_list, env_str
 from .secret_key import data_dir_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -148,8 +149,29 @@ CONTENT_SECURITY_POLICY = {
 # -- HBase ---------------------------------------------------------------------
 # The Thrift1 server to talk to: the local HBase server (`manage.py localhbase`)
 # or a real HBase ThriftServer. Both speak the same API.
-TWITBASE_HBASE_HOST = env_str("TWITBASE_HBASE_HOST", "127.0.0.1")
-TWITBASE_HBASE_PORT = env_int("TWITBASE_HBASE_PORT", 9090, minimum=1, maximum=65535)
+# Environment variables win; without them, the ports file of a devstack
+# running on TWITBASE_DATA_DIR (twitbase/portsfile.py); without it, HBase's
+# usual Thrift port.
+_DEVSTACK = portsfile.read(TWITBASE_DATA_DIR)
+TWITBASE_HBASE_HOST = env_str(
+    "TWITBASE_HBASE_HOST", _DEVSTACK.hbase_host if _DEVSTACK else "127.0.0.1"
+)
+TWITBASE_HBASE_PORT = env_int(
+    "TWITBASE_HBASE_PORT", _DEVSTACK.hbase_port if _DEVSTACK else 9090, minimum=1, maximum=65535
+)
+# Where the two above came from, for messages that say where HBase was looked for.
+_HBASE_VARS = [v for v in ("TWITBASE_HBASE_HOST", "TWITBASE_HBASE_PORT") if env_is_set(v)]
+if _HBASE_VARS:
+    TWITBASE_HBASE_SOURCE = "from " + " and ".join(_HBASE_VARS)
+elif _DEVSTACK:
+    TWITBASE_HBASE_SOURCE = (
+        f"from devstack's ports file {portsfile.path_in(TWITBASE_DATA_DIR)} (pid {_DEVSTACK.pid})"
+    )
+else:
+    TWITBASE_HBASE_SOURCE = (
+        "the default: no TWITBASE_HBASE_HOST/PORT set and no running devstack's "
+        f"ports file in {TWITBASE_DATA_DIR}"
+    )
 TWITBASE_HBASE_TRANSPORT = env_choice(
     "TWITBASE_HBASE_TRANSPORT", "buffered", ["buffered", "framed"]
 )
@@ -168,7 +190,9 @@ TWITBASE_LOGIN_FAILS_PER_ACCOUNT = env_int("TWITBASE_LOGIN_FAILS_PER_ACCOUNT", 1
 TWITBASE_LOGIN_FAILS_PER_ADDRESS = env_int("TWITBASE_LOGIN_FAILS_PER_ADDRESS", 50, minimum=1)
 
 # -- Celery (the broker for background work) ------------------------------------
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/0")
+CELERY_BROKER_URL = env_str(
+    "CELERY_BROKER_URL", _DEVSTACK.broker_url if _DEVSTACK else "redis://127.0.0.1:6379/0"
+)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True

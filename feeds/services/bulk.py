@@ -24,17 +24,13 @@ from dataclasses import dataclass, field
 import happybase
 from django.contrib.auth.hashers import make_password
 
+from feeds.services.demotext import demo_name, twit_text
 from storage import keys, rows
 from storage.connection import connection, table_name
 
 Progress = Callable[[str, int, int], None]
 BATCH = 5_000
 DEMO_PASSWORD = "twitbase-demo"
-WORDS = (
-    "hbase region row key scan stream follow twit tall narrow wide hash salt "
-    "prefix cursor page coprocessor fan out worker queue redis celery django "
-    "compaction memstore hfile wal thrift python rocksdb timeline feed reversed"
-).split()
 
 
 @dataclass
@@ -140,15 +136,18 @@ def load_demo(
     span = 30 * 24 * 3600 * 1000
     times = sorted(now - span + rng.randrange(span) for _ in range(twits))
 
+    names = [demo_name(i) for i in range(users)]
     with connection() as conn:
         out = _Writer(conn)
+        # Each stage reports 0 done when it starts, so its rate is timed from there.
+        report("users", 0, users)
         for i in range(users):
             uid = demo_userid(i)
             out.put(
                 "users",
                 keys.user_key(uid),
                 rows.encode_user(
-                    rows.encode_account(uid, f"Demo User {i}", f"{uid}@example.com", password, now),
+                    rows.encode_account(uid, names[i], f"{uid}@example.com", password, now),
                     twits=twit_count[i],
                     followers=len(followers[i]),
                     following=len(graph[i]),
@@ -160,23 +159,24 @@ def load_demo(
         report("users", users, users)
 
         done = 0
+        report("follows", 0, stats.edges)
         for a, targets in enumerate(graph):
             ua = demo_userid(a)
             for b in targets:
                 ub = demo_userid(b)
                 op = rng.getrandbits(128).to_bytes(16, "big")
-                _edge(out, ua, f"Demo User {a}", ub, f"Demo User {b}", generation, op)
+                _edge(out, ua, names[a], ub, names[b], generation, op)
                 done += 1
                 if done % 5000 == 0:
                     report("follows", done, stats.edges)
         out.flush()
         report("follows", stats.edges, stats.edges)
 
+        report("twits", 0, twits)
         for n, (author, millis) in enumerate(zip(twit_authors, times, strict=True)):
             uid = demo_userid(author)
             key = keys.twit_key(uid, millis, rng.getrandbits(32).to_bytes(4, "big"))
-            text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 14)))
-            twit = rows.TwitRow(uid, f"Demo User {author}", text, millis)
+            twit = rows.TwitRow(uid, names[author], twit_text(rng), millis)
             out.put("twits", key, rows.encode_twit(twit))
             cells = rows.encode_stream(twit)
             # All demo stream rows carry the demo edges' generation (see fanout).

@@ -53,6 +53,11 @@ class DevstackRun:
                 "devstack",
                 "--port",
                 str(port),
+                # Free ports, not the usual 9090 and 6379 (other runs may want them).
+                "--hbase-port",
+                "0",
+                "--redis-port",
+                "0",
                 "--data",
                 str(data),
                 "--backoff",

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from devtools.devstack import DevStack
+from devtools.devstack import DevStack, parse_hostport
 
 
 class Command(BaseCommand):
@@ -20,19 +20,39 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--port", type=int, default=8000, help="web port (default 8000)")
+        parser.add_argument(
+            "--port",
+            type=int,
+            default=None,
+            help="web port (default 8000, or a free one if 8000 is taken)",
+        )
         parser.add_argument("--host", default="127.0.0.1", help="web address (default 127.0.0.1)")
         parser.add_argument(
             "--data",
             type=Path,
             default=None,
-            help="directory for the store and logs (default $TWITBASE_DATA_DIR or ./var/data)",
+            help="directory for the store, logs and ports.json "
+            "(default $TWITBASE_DATA_DIR or ./var/data)",
         )
         parser.add_argument(
             "--hbase-port",
             type=int,
-            default=0,
-            help="port of the local HBase server (default: a free one)",
+            default=None,
+            help="port of the local HBase server (default 9090, or a free one if taken; "
+            "0: a free one)",
+        )
+        parser.add_argument(
+            "--redis-port",
+            type=int,
+            default=None,
+            help="port of Redis (default 6379, or a free one if taken; 0: a free one)",
+        )
+        parser.add_argument(
+            "--hbase",
+            metavar="HOST:PORT",
+            default=None,
+            help="use this HBase Thrift server (e.g. Apache HBase's) instead of starting "
+            "the local one; its tables are created at start",
         )
         parser.add_argument(
             "--backoff",
@@ -44,11 +64,21 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         data = (opts["data"] or settings.TWITBASE_DATA_DIR).resolve()
+        hbase = None
+        if opts["hbase"] is not None:
+            if opts["hbase_port"] is not None:
+                raise CommandError("--hbase and --hbase-port exclude each other")
+            try:
+                hbase = parse_hostport(opts["hbase"])
+            except ValueError as exc:
+                raise CommandError(f"--hbase: {exc}") from None
         stack = DevStack(
             data=data,
             host=opts["host"],
             port=opts["port"],
             hbase_port=opts["hbase_port"],
+            redis_port=opts["redis_port"],
+            hbase=hbase,
             backoff=opts["backoff"],
         )
         try:

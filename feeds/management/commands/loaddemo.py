@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
@@ -15,30 +16,42 @@ from storage.schema import create_tables
 
 
 class ProgressBar:
-    """One line per stage on stderr, redrawn in place: done/total, rate, ETA."""
+    """One line per stage on stderr, redrawn in place: done/total, rate, ETA.
 
-    def __init__(self, stream: Any = sys.stderr) -> None:
+    The rate is the stage's average since it started (its first report, of 0
+    done). Until MIN_RATE_S have passed it shows as ``--``: a rate over a few
+    milliseconds (one batch sent) says nothing and can be off by orders of
+    magnitude. A stage that finishes sooner shows its true average.
+    """
+
+    MIN_RATE_S = 1.0
+    REDRAW_S = 0.2
+
+    def __init__(self, stream: Any = sys.stderr, clock: Callable[[], float] = time.monotonic):
         self.stream = stream
+        self.clock = clock
         self.stage = ""
         self.started = 0.0
         self.last_draw = 0.0
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        now = time.monotonic()
+        now = self.clock()
         if stage != self.stage:
-            self.stage, self.started = stage, now
-        if done < total and now - self.last_draw < 0.2:
+            self.stage, self.started, self.last_draw = stage, now, 0.0
+        elif done < total and now - self.last_draw < self.REDRAW_S:
             return
         self.last_draw = now
-        elapsed = max(now - self.started, 1e-9)
-        rate = done / elapsed
-        eta = (total - done) / rate if rate else 0
+        elapsed = now - self.started
+        if done >= total or elapsed >= self.MIN_RATE_S:
+            rate = done / elapsed if elapsed > 0 else 0.0
+            shown = f"{rate:>9,.0f}/s"
+            eta = f"{(total - done) / rate:4.0f}s" if rate else "  --"
+        else:
+            shown, eta = f"{'--':>9}/s", "  --"
         width = 30
         filled = int(width * done / total) if total else width
         bar = "#" * filled + "-" * (width - filled)
-        self.stream.write(
-            f"\r{stage:8} [{bar}] {done:>10,}/{total:,}  {rate:>9,.0f}/s  eta {eta:4.0f}s"
-        )
+        self.stream.write(f"\r{stage:8} [{bar}] {done:>10,}/{total:,}  {shown}  eta {eta}")
         if done >= total:
             self.stream.write(f"  done in {elapsed:.1f}s\n")
         self.stream.flush()
@@ -61,6 +74,14 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **o: Any) -> None:
         if o["users"] < 1 or o["twits"] < 0 or o["follows"] < 0:
             raise CommandError("--users must be >= 1; --twits and --follows >= 0")
+        # First, so it is on screen before the progress bars (and above them
+        # in a scroll-back), not only at the end of a long load.
+        last = bulk.demo_userid(o["users"] - 1)
+        self.stdout.write(
+            f"demo password: {bulk.DEMO_PASSWORD}  (every demo user has it; log in as "
+            f"{bulk.demo_userid(0)}, or any user up to {last})"
+        )
+        self.stdout.flush()
         with connection() as conn:
             create_tables(conn)
         stats = bulk.load_demo(

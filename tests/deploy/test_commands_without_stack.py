@@ -1,0 +1,105 @@
+"""A command that cannot reach HBase prints one line (where it looked, where
+that address came from, how to start the app) and exits 1: no traceback.
+
+Each command runs as a real `manage.py` process pointed at a loopback port
+this test holds without listening, so every connection is refused.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from devtools.processes import free_port
+from tests.deploy.clone import ROOT, bare_env, hold_port
+from twitbase import portsfile
+
+COMMANDS = [
+    "users list",
+    "users get alice",
+    "users add alice --name Alice --email a@example.com --password correct-horse-7",
+    "follows list bob --followers",
+    "twits post alice hello",
+    "twits list alice --stream",
+    "createtables",
+    "loaddemo --users 10 --twits 10",
+    "sweepfanout",
+]
+
+
+@pytest.fixture
+def dead_port() -> Iterator[int]:
+    while (held := hold_port(port := free_port())) is None:
+        pass
+    yield port
+    held.close()
+
+
+def manage(args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args.split()],
+        cwd=ROOT,
+        env={**bare_env(), **env},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def assert_one_line(result: subprocess.CompletedProcess[str]) -> str:
+    shown = f"--- stdout\n{result.stdout}--- stderr\n{result.stderr}"
+    assert result.returncode == 1, shown
+    assert "Traceback" not in result.stderr + result.stdout, shown
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, shown
+    assert "`make run`" in lines[0] and "manage.py devstack" in lines[0], shown
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_command_with_no_hbase_says_where_it_looked_in_one_line(
+    command: str, dead_port: int, tmp_path: Path
+) -> None:
+    line = assert_one_line(
+        manage(command, {"TWITBASE_DATA_DIR": str(tmp_path), "TWITBASE_HBASE_PORT": str(dead_port)})
+    )
+    name = command.split()[0]
+    assert line.startswith(f"manage.py {name}: cannot reach HBase at 127.0.0.1:{dead_port} "), line
+    assert "(from TWITBASE_HBASE_PORT)" in line, line
+
+
+def test_the_line_names_the_ports_file_it_followed(dead_port: int, tmp_path: Path) -> None:
+    # A devstack whose HBase is gone: the file is current, the server is not.
+    stand_in = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)", "manage.py", "devstack"]
+    )
+    try:
+        portsfile.write(
+            tmp_path,
+            portsfile.StackPorts(
+                pid=stand_in.pid,
+                hbase_host="127.0.0.1",
+                hbase_port=dead_port,
+                broker_url=f"redis://127.0.0.1:{dead_port}/0",
+                web_url="http://127.0.0.1:1",
+            ),
+        )
+        line = assert_one_line(manage("users list", {"TWITBASE_DATA_DIR": str(tmp_path)}))
+    finally:
+        stand_in.kill()
+        stand_in.wait()
+    assert f"at 127.0.0.1:{dead_port} (from devstack's ports file {tmp_path}" in line, line
+
+
+def test_other_errors_keep_their_traceback(tmp_path: Path) -> None:
+    """Only an unreachable HBase is shortened: a bug still shows where it is."""
+    env = {"TWITBASE_DATA_DIR": str(tmp_path), "TWITBASE_HBASE_PORT": "not-a-port"}
+    result = manage("users list", env)
+    assert result.returncode != 0
+    assert "TWITBASE_HBASE_PORT='not-a-port' is not an integer" in result.stderr
+    assert "Traceback" in result.stderr

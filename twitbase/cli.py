@@ -1,0 +1,73 @@
+"""``manage.py``'s entry point: Django's, plus one line instead of a
+traceback when HBase cannot be reached.
+
+Every command that touches storage (users, follows, twits, createtables,
+loaddemo, sweepfanout, the benchmarks...) fails the same way when nothing
+listens where the settings point: so it is handled here, once, rather than
+in each command. The line says where HBase was looked for, where that
+address came from (environment, devstack's ports file, or the default) and
+how to start it. Any other error keeps Django's behaviour.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Sequence
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    seen = {id(exc)}
+    while exc.__cause__ is not None and id(exc.__cause__) not in seen:
+        exc = exc.__cause__
+        seen.add(id(exc))
+    return exc
+
+
+def unreachable_line(command: str, exc: BaseException) -> str:
+    """The one line printed when ``command`` could not reach HBase."""
+    from django.conf import settings
+
+    cause = _root_cause(exc)
+    # thriftpy2's exceptions print as their repr; their message is the readable part.
+    text = str(getattr(cause, "message", None) or cause).strip()
+    why = text.splitlines()[0] if text else type(cause).__name__
+    return (
+        f"manage.py {command}: cannot reach HBase at "
+        f"{settings.TWITBASE_HBASE_HOST}:{settings.TWITBASE_HBASE_PORT} "
+        f"({settings.TWITBASE_HBASE_SOURCE}): {why}. "
+        "Start the app with `make run` (or `python manage.py devstack`) in another "
+        "terminal, or set TWITBASE_HBASE_HOST and TWITBASE_HBASE_PORT."
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    argv = list(sys.argv if argv is None else argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
+    from django.core.management import execute_from_command_line
+
+    command = argv[1] if len(argv) > 1 else ""
+    if command != "runserver":
+        # happybase says at INFO that it replaced the connection that failed:
+        # a second line, before ours, that tells a command-line user nothing.
+        logging.getLogger("happybase.pool").setLevel(logging.WARNING)
+    try:
+        execute_from_command_line(argv)
+    except Exception as exc:
+        from storage.connection import is_unreachable
+
+        chain = [exc, *_causes(exc)]
+        if not any(is_unreachable(e) for e in chain) or "--traceback" in argv:
+            raise
+        print(unreachable_line(command, exc), file=sys.stderr)
+        sys.exit(1)
+
+
+def _causes(exc: BaseException) -> list[BaseException]:
+    found: list[BaseException] = []
+    cur: BaseException | None = exc.__cause__ or exc.__context__
+    while cur is not None and cur not in found and len(found) < 10:
+        found.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    return found
