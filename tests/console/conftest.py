@@ -14,7 +14,7 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.types import User
 from tests.helpers import ServerAddr, register
-from tests.web.helpers import log_in
+from tests.web.helpers import logged_in
 
 
 @pytest.fixture
@@ -32,13 +32,9 @@ def sam(tables: ServerAddr) -> User:
 
 @pytest.fixture
 def staff_client(sam: User) -> Client:
-    client = Client()
-    log_in(client, "sam")
-    return client
+    return logged_in("sam")
 
 
 @pytest.fixture
 def alice_client(alice: User) -> Client:
-    client = Client()
-    log_in(client, "alice")
-    return client
+    return logged_in("alice")

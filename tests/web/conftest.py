@@ -13,7 +13,7 @@ from pytest_django.fixtures import Settings
 
 from feeds.types import User
 from tests.helpers import ServerAddr
-from tests.web.helpers import log_in
+from tests.web.helpers import logged_in
 
 
 @pytest.fixture
@@ -30,13 +30,9 @@ def tables(web: ServerAddr) -> ServerAddr:
 
 @pytest.fixture
 def alice_client(alice: User) -> Client:
-    client = Client()
-    log_in(client, "alice")
-    return client
+    return logged_in("alice")
 
 
 @pytest.fixture
 def bob_client(bob: User) -> Client:
-    client = Client()
-    log_in(client, "bob")
-    return client
+    return logged_in("bob")
