@@ -1,6 +1,7 @@
-"""The sub-commands of ``manage.py follows``, ``twits`` and ``users`` take the
-arguments their help promises (they share the argument-adding helpers of
-feeds/management/commands/_base.py)."""
+"""Commands take the arguments their help promises: the sub-commands of
+``manage.py follows``, ``twits`` and ``users`` (which share the helpers of
+feeds/management/commands/_base.py), and the benchmarks' ``--targets``
+(devtools/management/options.py)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 from django.core.management.base import BaseCommand, CommandError
 
+from devtools.management.commands import benchfanout, benchstorage
 from feeds.management.commands import follows, twits, users
 
 
@@ -66,3 +68,13 @@ def test_subcommand_refuses_missing_or_unknown_arguments(
 ) -> None:
     with pytest.raises(CommandError):
         parse(command, *argv)
+
+
+def test_benchmarks_take_a_subset_of_their_targets_and_refuse_others() -> None:
+    assert parse(benchstorage.Command)["targets"] == ("raw", "local", "hbase")
+    assert parse(benchstorage.Command, "--targets", " hbase,raw ")["targets"] == ("hbase", "raw")
+    assert parse(benchstorage.Command, "--rows", "500")["rows"] == 500
+    assert parse(benchfanout.Command)["targets"] == ("local", "hbase")
+    for command, bad in [(benchfanout.Command, "raw"), (benchstorage.Command, ",")]:
+        with pytest.raises(CommandError, match="--targets"):
+            parse(command, "--targets", bad)
