@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
@@ -18,10 +17,8 @@ from tests.web.helpers import logged_in
 
 
 @pytest.fixture
-def tables(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
-    """Fresh tables on the local server, and a rate limit no test reaches by accident."""
-    settings.TWITBASE_POSTS_PER_MINUTE = 1000
-    return local_twitbase
+def tables(web: ServerAddr) -> ServerAddr:
+    return web
 
 
 @pytest.fixture

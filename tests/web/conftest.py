@@ -9,18 +9,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from pytest_django.fixtures import Settings
 
 from feeds.types import User
 from tests.helpers import ServerAddr
 from tests.web.helpers import logged_in
-
-
-@pytest.fixture
-def web(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
-    """Fresh tables on the local server, and a rate limit no test reaches by accident."""
-    settings.TWITBASE_POSTS_PER_MINUTE = 1000
-    return local_twitbase
 
 
 @pytest.fixture
