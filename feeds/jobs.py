@@ -22,8 +22,17 @@ from typing import ClassVar
 from django.core.exceptions import ImproperlyConfigured
 
 
+class _Job:
+    """What every kind of job says about itself, besides its ids."""
+
+    # Whether a job lost on its way to the broker is queued again by someone
+    # else. When nothing records that a job is owed, lost it would be lost for
+    # good, so with the broker down it runs in the caller instead.
+    requeued_if_lost: ClassVar[bool] = False
+
+
 @dataclass(frozen=True)
-class FanOutChunk:
+class FanOutChunk(_Job):
     """Write one chunk of a twit's fan-out (see fanout.start_chunk), under
     the fan-out's lease (see pending; "": the chunk takes the lease itself)."""
 
@@ -39,48 +48,38 @@ class FanOutChunk:
 
 
 @dataclass(frozen=True)
-class BackfillStream:
+class BackfillStream(_Job):
     """Copy the followee's newest twits into the follower's stream (after a follow)."""
 
     follower: str
     followed: str
 
-    # Nothing records that this job is owed: lost, it would be lost for good,
-    # so when the broker is down it runs in the caller. Likewise below.
-    requeued_if_lost: ClassVar[bool] = False
-
 
 @dataclass(frozen=True)
-class RemoveFolloweeFromStream:
+class RemoveFolloweeFromStream(_Job):
     """Delete the followee's twits from the follower's stream (after an unfollow)."""
 
     follower: str
     followed: str
 
-    requeued_if_lost: ClassVar[bool] = False
-
 
 @dataclass(frozen=True)
-class RemoveTwitFromStreams:
+class RemoveTwitFromStreams(_Job):
     """Delete a twit's row from its author's and every follower's stream."""
 
     author: str
     twit_id: str
 
-    requeued_if_lost: ClassVar[bool] = False
-
 
 @dataclass(frozen=True)
-class TrimStream:
+class TrimStream(_Job):
     """Keep only the newest TWITBASE_STREAM_MAX rows of the reader's stream."""
 
     reader: str
 
-    requeued_if_lost: ClassVar[bool] = False
-
 
 @dataclass(frozen=True)
-class SweepPendingFanouts:
+class SweepPendingFanouts(_Job):
     """Queue again the fan-outs whose lease expired (Celery beat runs it)."""
 
     # Beat sends it again at its next tick.

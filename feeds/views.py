@@ -12,9 +12,11 @@ followed, an address typed) gets a page saying how to do it, with 405.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import TypeAlias
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -69,6 +71,29 @@ def favicon(request: HttpRequest) -> HttpResponse:
 def not_found(request: HttpRequest) -> HttpResponse:
     """The friendly 404 page, rendered by the view so that it shows with DEBUG on too."""
     return render(request, "404.html", status=404)
+
+
+@dataclass
+class FormAnswer:
+    """The status of a page with a form on it, and how long a rate limit that
+    refused the form asks the client to wait (sent as Retry-After)."""
+
+    status: int
+    retry_after: int | None = None
+
+    def refuse(self, form: forms.Form, exc: ServiceError) -> None:
+        """Show ``exc`` on ``form`` and answer with its status."""
+        add_service_error(form, exc)
+        self.status = exc.status
+        self.retry_after = exc.retry_after if isinstance(exc, services.RateLimited) else None
+
+    def render(
+        self, request: HttpRequest, template: str, context: dict[str, object]
+    ) -> HttpResponse:
+        response = render(request, template, context, status=self.status)
+        if self.retry_after is not None:
+            response["Retry-After"] = str(self.retry_after)
+        return response
 
 
 def service_errors(view: View) -> View:
@@ -201,28 +226,20 @@ def login(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(after)
     form = LoginForm(request.POST or None)
-    status = 400 if request.method == "POST" else 200
-    retry_after: int | None = None
+    answer = FormAnswer(400 if request.method == "POST" else 200)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             user = services.log_in(data["userid"], data["password"], client_address(request))
-        except services.RateLimited as exc:
-            form.add_error(None, exc.message)
-            status, retry_after = exc.status, exc.retry_after
-        except Forbidden as exc:
-            form.add_error(None, exc.message)
-            status = exc.status
+        except (services.RateLimited, Forbidden) as exc:
+            answer.refuse(form, exc)
         else:
             if user is not None:
                 auth.login(request, user)
                 return redirect(after)
             form.add_error(None, "That userid and password do not match an account.")
     next_field = request.POST.get("next") or request.GET.get("next") or ""
-    response = render(request, "login.html", {"form": form, "next": next_field}, status=status)
-    if retry_after is not None:
-        response["Retry-After"] = str(retry_after)
-    return response
+    return answer.render(request, "login.html", {"form": form, "next": next_field})
 
 
 @post_only(_explain_logout)
@@ -249,8 +266,7 @@ def account(request: HttpRequest) -> HttpResponse:
         return redirect_to_login(reverse("account"))
     me = _me(request)
     form = PasswordForm(request.POST or None)
-    status = 400 if request.method == "POST" else 200
-    retry_after: int | None = None
+    answer = FormAnswer(400 if request.method == "POST" else 200)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -261,21 +277,14 @@ def account(request: HttpRequest) -> HttpResponse:
                 auth.session_id(request),
                 client_address(request),
             )
-        except services.RateLimited as exc:
-            form.add_error(None, exc.message)
-            status, retry_after = exc.status, exc.retry_after
         except ServiceError as exc:
-            add_service_error(form, exc)
-            status = exc.status
+            answer.refuse(form, exc)
         else:
             messages.success(
                 request, "Your password is changed. Every other session and API token is ended."
             )
             return redirect("account")
-    response = render(request, "account.html", {"form": form}, status=status)
-    if retry_after is not None:
-        response["Retry-After"] = str(retry_after)
-    return response
+    return answer.render(request, "account.html", {"form": form})
 
 
 # -- home --------------------------------------------------------------------------
@@ -295,35 +304,25 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(request, "landing.html")
     me = _me(request)
     form = TwitForm(request.POST or None)
-    status = 200
-    retry_after: int | None = None
-    if request.method == "POST":
-        status = 400
-        if form.is_valid():
-            try:
-                services.post_twit(me, form.cleaned_data["text"])
-            except services.RateLimited as exc:
-                form.add_error(None, exc.message)
-                status, retry_after = exc.status, exc.retry_after
-            except InvalidInput as exc:
-                add_service_error(form, exc)
-            else:
-                messages.success(request, "Your twit is posted.")
-                return redirect("home")
+    answer = FormAnswer(400 if request.method == "POST" else 200)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.post_twit(me, form.cleaned_data["text"])
+        except (services.RateLimited, InvalidInput) as exc:
+            answer.refuse(form, exc)
+        else:
+            messages.success(request, "Your twit is posted.")
+            return redirect("home")
     cursor = None if request.method == "POST" else cursor_param(request)
     page = services.home_stream(me, cursor)
     suggestions: list[User] = []
     if cursor is None and (not page.items or me.following == 0):
         suggestions = _who_to_follow(me)
-    response = render(
+    return answer.render(
         request,
         "home.html",
         {"form": form, "page": page, "cursor": cursor, "suggestions": suggestions},
-        status=status,
     )
-    if retry_after is not None:
-        response["Retry-After"] = str(retry_after)
-    return response
 
 
 # -- users ----------------------------------------------------------------------------

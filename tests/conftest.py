@@ -106,6 +106,14 @@ def local_twitbase(local_hbase: ServerAddr, settings: Settings) -> Iterator[Serv
 
 
 @pytest.fixture
+def web(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
+    """Fresh tables on the local server, and a rate limit no test reaches by
+    accident: for the pages of the web UI and of the staff console."""
+    settings.TWITBASE_POSTS_PER_MINUTE = 1000
+    return local_twitbase
+
+
+@pytest.fixture
 def live_url(
     local_twitbase: ServerAddr, redis_broker: RedisProcess, settings: Settings, tmp_path: Path
 ) -> Iterator[str]:

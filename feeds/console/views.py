@@ -131,15 +131,20 @@ def _page(request: HttpRequest, template: str, panel: str, **context: object) ->
 # -- overview, tables, key design ---------------------------------------------------
 
 
+def _fanout_state(pending: console.PendingList) -> dict[str, object]:
+    """What the overview and the fan-out panel both show: the fan-out counts
+    and ``pending``, the list of unfinished fan-outs."""
+    return {"fanout": console.fanout_overview(), "pending": pending}
+
+
 @staff_only
 def index(request: HttpRequest) -> HttpResponse:
     return _page(
         request,
         "console/index.html",
         "index",
-        fanout=console.fanout_overview(),
-        pending=console.pending_fanouts(limit=20),
         audit=console.audit_log(limit=8),
+        **_fanout_state(console.pending_fanouts(limit=20)),
     )
 
 
@@ -233,9 +238,8 @@ def fanout(request: HttpRequest) -> HttpResponse:
         request,
         "console/fanout.html",
         "fanout",
-        fanout=console.fanout_overview(),
-        pending=console.pending_fanouts(),
         sweep_after=settings.TWITBASE_SWEEP_AFTER_S,
+        **_fanout_state(console.pending_fanouts()),
     )
 
 

@@ -8,6 +8,7 @@ account's userid, name and email.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 import unicodedata
@@ -154,18 +155,11 @@ def register(userid: object, name: object, email: object, password: object) -> U
 def _user(stored: rows.UserRow | None) -> User | None:
     if stored is None:
         return None
-    return User(
-        userid=stored.userid,
-        name=stored.name,
-        email=stored.email,
-        created=from_millis(stored.created),
-        staff=stored.staff,
-        disabled=stored.disabled,
-        auth_generation=stored.auth_generation,
-        twits=stored.twits,
-        followers=stored.followers,
-        following=stored.following,
-    )
+    # A User is its row's fields of the same names (never the password hash
+    # or the raw account cell, which User has no field for), ``created`` as a
+    # datetime.
+    same = {f.name: getattr(stored, f.name) for f in dataclasses.fields(User)}
+    return User(**{**same, "created": from_millis(stored.created)})
 
 
 def _user_from_row(row: dict[bytes, bytes]) -> User | None:

@@ -4,6 +4,7 @@ and of the staff console: durations, and the tag that frames its tables."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 from django import template
@@ -14,6 +15,26 @@ from django.utils.html import format_html
 
 register = template.Library()
 
+# A scale of times: (below this many seconds, how to show them), shortest first.
+Scale = tuple[tuple[float, Callable[[float], str]], ...]
+
+
+def on_scale(seconds: float, scale: Scale) -> str | None:
+    """``seconds`` as the first row of ``scale`` it is below shows it; None
+    when it is beyond the scale's last row."""
+    for below, show in scale:
+        if seconds < below:
+            return show(seconds)
+    return None
+
+
+AGE: Scale = (
+    (5, lambda s: "now"),
+    (60, lambda s: f"{int(s)}s"),
+    (3600, lambda s: f"{int(s // 60)}m"),
+    (86400, lambda s: f"{int(s // 3600)}h"),
+)
+
 
 @register.filter
 def ago(when: datetime, now: datetime | None = None) -> str:
@@ -21,15 +42,9 @@ def ago(when: datetime, now: datetime | None = None) -> str:
     or "Mar 4, 2024" for another year. A time in the future (a clock a little
     ahead of ours) reads as "now"."""
     now = now or timezone.now()
-    seconds = int((now - when).total_seconds())
-    if seconds < 5:
-        return "now"
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m"
-    if seconds < 86400:
-        return f"{seconds // 3600}h"
+    recent = on_scale(int((now - when).total_seconds()), AGE)
+    if recent is not None:
+        return recent
     local = timezone.localtime(when)
     if local.year == timezone.localtime(now).year:
         return f"{local:%b} {local.day}"
@@ -63,18 +78,25 @@ def hue_class(userid: str) -> str:
     return f"hue-{hue(userid) // HUE_STEP}"
 
 
+def _hours(seconds: float) -> str:
+    hours, minutes = divmod(int(seconds) // 60, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+SPAN: Scale = (
+    (10, lambda s: f"{s:.1f} s"),
+    (120, lambda s: f"{int(s)} s"),
+    (3600, lambda s: f"{int(s // 60)} min"),
+    (86400, _hours),
+)
+
+
 @register.filter
 def duration(seconds: float) -> str:
     """A span of time, short: "0.4 s", "42 s", "5 min", "3 h 5 min", "2 days"."""
-    if seconds < 10:
-        return f"{seconds:.1f} s"
-    if seconds < 120:
-        return f"{int(seconds)} s"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min"
-    if seconds < 86400:
-        hours, minutes = divmod(int(seconds) // 60, 60)
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    short = on_scale(seconds, SPAN)
+    if short is not None:
+        return short
     days = int(seconds // 86400)
     return f"{days} day{'s' if days != 1 else ''}"
 

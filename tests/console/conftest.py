@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
 from tests.helpers import ServerAddr, register
-from tests.web.helpers import log_in
+from tests.web.helpers import logged_in
 
 
 @pytest.fixture
-def tables(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
-    """Fresh tables on the local server, and a rate limit no test reaches by accident."""
-    settings.TWITBASE_POSTS_PER_MINUTE = 1000
-    return local_twitbase
+def tables(web: ServerAddr) -> ServerAddr:
+    return web
 
 
 @pytest.fixture
@@ -32,13 +29,9 @@ def sam(tables: ServerAddr) -> User:
 
 @pytest.fixture
 def staff_client(sam: User) -> Client:
-    client = Client()
-    log_in(client, "sam")
-    return client
+    return logged_in("sam")
 
 
 @pytest.fixture
 def alice_client(alice: User) -> Client:
-    client = Client()
-    log_in(client, "alice")
-    return client
+    return logged_in("alice")

@@ -31,3 +31,9 @@ def text_of(response: object) -> str:
 def audit_actions() -> list[tuple[str, str, str]]:
     """(actor, action, target) of the audit log, newest first."""
     return [(e.actor, e.action, e.target) for e in console.audit_log(limit=100).items]
+
+
+def assert_answers(response: object, status: int, message: str) -> None:
+    """``response`` has ``status`` and shows ``message`` in its text."""
+    assert response.status_code == status  # type: ignore[attr-defined]
+    assert message in text_of(response)

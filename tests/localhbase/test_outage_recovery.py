@@ -10,17 +10,20 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from django.http import HttpResponse
-from django.test import Client
 from pytest_django.fixtures import Settings
 
 from devtools.localhbase_process import LocalHBaseProcess
 from feeds import services
 from storage import connection as storage_connection
 from storage.connection import StorageUnavailable, connection
-from tests.helpers import PASSWORD, ServerAddr, register, tables_on
-
-POOL_SIZE = 4
+from tests.helpers import ServerAddr, register, tables_on
+from tests.outage import (
+    POOL_SIZE,
+    asked_while_down,
+    fill_the_pool,
+    no_request_fails_after_restart,
+    token,
+)
 
 
 class Crashable:
@@ -54,32 +57,6 @@ def crashable(tmp_path: Path, settings: Settings) -> Iterator[Crashable]:
         crashable.server.stop()
 
 
-def fill_the_pool() -> None:
-    """Open every pooled connection at once, so that all of them are in the
-    pool (and open) when the server dies."""
-    barrier = threading.Barrier(POOL_SIZE)
-
-    def hold() -> None:
-        with connection() as conn:
-            conn.tables()
-            barrier.wait(timeout=10)
-
-    with ThreadPoolExecutor(POOL_SIZE) as ex:
-        for f in [ex.submit(hold) for _ in range(POOL_SIZE)]:
-            f.result()
-
-
-def token(userid: str) -> str:
-    issued = services.issue_token(userid, PASSWORD)
-    assert issued is not None
-    return issued[0]
-
-
-def concurrently(calls: list[Callable[[], HttpResponse]]) -> list[HttpResponse]:
-    with ThreadPoolExecutor(POOL_SIZE * 2) as ex:
-        return list(ex.map(lambda call: call(), calls))
-
-
 @pytest.mark.parametrize("retry_reads", [True, False])
 @pytest.mark.parametrize("asked_during_outage", [True, False])
 def test_after_a_kill_9_and_restart_no_request_fails(
@@ -96,34 +73,12 @@ def test_after_a_kill_9_and_restart_no_request_fails(
     crashable.kill()
 
     if asked_during_outage:
-        during = Client().get("/api/users/alice", headers=headers)
-        assert during.status_code == 503
-        assert int(during["Retry-After"]) > 0
-        page = Client().get("/u/alice")
-        assert page.status_code == 503
-        assert page["Retry-After"]
+        assert asked_while_down(headers)["Retry-After"]
     # Otherwise every pooled connection still holds its socket from before
     # the crash when the requests below arrive.
 
     crashable.restart()
-    # The first requests after the restart, reads and writes, several
-    # times the pool size, at once.
-    calls: list[Callable[[], HttpResponse]] = []
-    for i in range(POOL_SIZE * 3):
-        calls += [
-            lambda: Client().get("/api/users/bob/twits", headers=headers),
-            lambda: Client().get("/api/stream", headers=headers),
-            lambda i=i: Client().post(  # type: ignore[misc]
-                "/api/twits",
-                {"text": f"after the restart {i}"},
-                content_type="application/json",
-                headers=headers,
-            ),
-            lambda: Client().get("/u/bob"),
-        ]
-    responses = concurrently(calls)
-    assert [r.status_code for r in responses] == [200, 200, 201, 200] * POOL_SIZE * 3
-    assert services.get_user("alice").twits == POOL_SIZE * 3
+    no_request_fails_after_restart(headers, "/api/users/bob/twits", "/api/stream")
 
 
 def on_every_pooled_connection(work: Callable[[], object]) -> list[object]:

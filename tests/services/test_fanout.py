@@ -19,7 +19,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import jobs, services
 from feeds.services import console, fanout, metrics, pending
-from feeds.types import User
+from feeds.types import Twit, User
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
 from tests.helpers import ServerAddr
@@ -44,6 +44,28 @@ def fans(alice: User, settings: Settings) -> Iterator[list[str]]:
     yield names
 
 
+def post_with_second_chunk_crashing(monkeypatch: pytest.MonkeyPatch, text: str) -> Twit:
+    """alice posts ``text`` and the second chunk of its fan-out dies, as its
+    worker would; returns the twit, stored with its fan-out unfinished."""
+    real = fanout._write_stream_rows
+    calls = {"n": 0}
+
+    def crash_on_second_chunk(*args: object, **kwargs: object) -> int:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise RuntimeError("worker died")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fanout, "_write_stream_rows", crash_on_second_chunk)
+    # Eagerly, Celery's autoretry surfaces as Retry instead of retrying later.
+    with pytest.raises((RuntimeError, Retry)):
+        services.post_twit("alice", text)
+    monkeypatch.setattr(fanout, "_write_stream_rows", real)
+    crashed = services.timeline("alice").items[0]
+    assert crashed.text == text
+    return crashed
+
+
 def test_running_a_fan_out_twice_leaves_the_same_rows(fans: list[str]) -> None:
     twit = services.post_twit("alice", "once")
     before = streams_snapshot()
@@ -58,22 +80,7 @@ def test_a_fan_out_retried_after_a_crash_half_way_leaves_the_same_rows(
     clean = services.post_twit("alice", "clean run")
     expected = {k.replace(bytes.fromhex(clean.id)[16:], b"") for k in streams_snapshot()}
     assert expected  # sanity: rows were written
-    real = fanout._write_stream_rows
-    calls = {"n": 0}
-
-    def crash_on_second_chunk(*args: object, **kwargs: object) -> int:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise RuntimeError("worker died")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(fanout, "_write_stream_rows", crash_on_second_chunk)
-    # Eagerly, Celery's autoretry surfaces as Retry instead of retrying later.
-    with pytest.raises((RuntimeError, Retry)):
-        services.post_twit("alice", "crashed run")
-    monkeypatch.setattr(fanout, "_write_stream_rows", real)
-    crashed = services.timeline("alice").items[0]
-    assert crashed.text == "crashed run"
+    crashed = post_with_second_chunk_crashing(monkeypatch, "crashed run")
     assert not all(crashed.id in {t.id for t in services.home_stream(f).items} for f in fans)
     tasks.fan_out_twit(crashed.id)  # the retry
     for reader in ["alice", *fans]:
@@ -156,20 +163,7 @@ def _stream_ids(reader: str) -> list[str]:
 def test_a_fan_out_run_again_skips_the_chunks_already_done(
     fans: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = fanout._write_stream_rows
-    calls = {"n": 0}
-
-    def crash_on_second_chunk(*args: object, **kwargs: object) -> int:
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise RuntimeError("worker died")
-        return real(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(fanout, "_write_stream_rows", crash_on_second_chunk)
-    with pytest.raises((RuntimeError, Retry)):
-        services.post_twit("alice", "crashed run")
-    monkeypatch.setattr(fanout, "_write_stream_rows", real)
-    crashed = services.timeline("alice").items[0]
+    crashed = post_with_second_chunk_crashing(monkeypatch, "crashed run")
     # Chunks run last first here (each queues the next before writing): the
     # last (one follower) finished, the middle one died, the first never wrote.
     assert len([f for f in fans if crashed.id in _stream_ids(f)]) == 1

@@ -6,17 +6,20 @@ connection predates the crash."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.http import HttpResponse
-from django.test import Client
 from pytest_django.fixtures import Settings
 
-from feeds import services
 from tests.helpers import ServerAddr, register, tables_on
-from tests.localhbase.test_outage_recovery import POOL_SIZE, concurrently, fill_the_pool, token
+from tests.outage import (
+    POOL_SIZE,
+    asked_while_down,
+    fill_the_pool,
+    no_request_fails_after_restart,
+    token,
+)
 
 pytestmark = pytest.mark.hbase
 
@@ -49,24 +52,7 @@ def test_after_the_thrift_server_is_killed_and_restarted_no_request_fails(
         headers = {"Authorization": f"Bearer {token('alice')}"}
         fill_the_pool()
         own_hbase.kill_thrift()
-        during = Client().get("/api/users/alice", headers=headers)
-        assert during.status_code == 503
-        assert int(during["Retry-After"]) > 0
-        assert Client().get("/u/alice").status_code == 503
+        asked_while_down(headers)
 
         own_hbase.start_thrift()
-        calls: list[Callable[[], HttpResponse]] = []
-        for i in range(POOL_SIZE * 3):
-            calls += [
-                lambda: Client().get("/api/users/bob/twits", headers=headers),
-                lambda i=i: Client().post(  # type: ignore[misc]
-                    "/api/twits",
-                    {"text": f"after the restart {i}"},
-                    content_type="application/json",
-                    headers=headers,
-                ),
-                lambda: Client().get("/u/bob"),
-            ]
-        responses = concurrently(calls)
-        assert [r.status_code for r in responses] == [200, 201, 200] * POOL_SIZE * 3
-        assert services.get_user("alice").twits == POOL_SIZE * 3
+        no_request_fails_after_restart(headers, "/api/users/bob/twits")

@@ -9,18 +9,10 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from pytest_django.fixtures import Settings
 
 from feeds.types import User
 from tests.helpers import ServerAddr
-from tests.web.helpers import log_in
-
-
-@pytest.fixture
-def web(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
-    """Fresh tables on the local server, and a rate limit no test reaches by accident."""
-    settings.TWITBASE_POSTS_PER_MINUTE = 1000
-    return local_twitbase
+from tests.web.helpers import logged_in
 
 
 @pytest.fixture
@@ -30,13 +22,9 @@ def tables(web: ServerAddr) -> ServerAddr:
 
 @pytest.fixture
 def alice_client(alice: User) -> Client:
-    client = Client()
-    log_in(client, "alice")
-    return client
+    return logged_in("alice")
 
 
 @pytest.fixture
 def bob_client(bob: User) -> Client:
-    client = Client()
-    log_in(client, "bob")
-    return client
+    return logged_in("bob")

@@ -31,6 +31,13 @@ def log_in(client: Client, userid: str, password: str = PASSWORD) -> None:
     assert response.status_code == 302, response.content.decode()
 
 
+def logged_in(userid: str) -> Client:
+    """A test client with ``userid``'s session, as after the log-in form."""
+    client = Client()
+    log_in(client, userid)
+    return client
+
+
 def csrf_token(html: str) -> str:
     """The token of the first form on a page, as a browser would submit it."""
     found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)

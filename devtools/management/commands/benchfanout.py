@@ -7,10 +7,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
 from bench import fanout as bench_fanout
 from devtools.localhbase_process import LocalHBaseProcess
+from devtools.management.options import add_targets
 
 
 class Command(BaseCommand):
@@ -21,7 +22,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--targets", default="local,hbase")
+        add_targets(parser, ("local", "hbase"))
         parser.add_argument("--followers", type=int, default=10_000)
         parser.add_argument("--posts", type=int, default=3, help="twits per throughput measurement")
         parser.add_argument("--latency-posts", type=int, default=10)
@@ -29,9 +30,6 @@ class Command(BaseCommand):
         parser.add_argument("--reads", type=int, default=200)
 
     def handle(self, *args: Any, **o: Any) -> None:
-        targets = [t.strip() for t in o["targets"].split(",") if t.strip()]
-        if set(targets) - {"local", "hbase"}:
-            raise CommandError("--targets takes local and/or hbase")
         kwargs = dict(
             star_followers=o["followers"],
             posts=o["posts"],
@@ -42,7 +40,7 @@ class Command(BaseCommand):
         rows = []
         with tempfile.TemporaryDirectory(prefix="benchfanout-") as tmp:
             work = Path(tmp)
-            for target in targets:
+            for target in o["targets"]:
                 if target == "local":
                     with LocalHBaseProcess(work / "local") as server:
                         rows += bench_fanout.run("local", server.host, server.port, work, **kwargs)

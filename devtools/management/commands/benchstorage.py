@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from bench import storage as bench
+from devtools.management.options import add_targets
 
 
 def _csv_ints(text: str) -> tuple[int, ...]:
@@ -37,43 +39,26 @@ class Command(BaseCommand):
     help = "Benchmark the local HBase server against real HBase and raw in-process RocksDB."
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--targets",
-            default="raw,local,hbase",
-            help="comma-separated: raw, local, hbase (default all three)",
-        )
+        add_targets(parser, ("raw", "local", "hbase"))
         parser.add_argument(
             "--clients",
             type=_csv_ints,
             default=(1, 4),
             help="concurrent client counts (default 1,4)",
         )
-        parser.add_argument("--rows", type=int, default=bench.Workload.rows)
-        parser.add_argument("--batch", type=int, default=bench.Workload.batch)
-        parser.add_argument("--gets", type=int, default=bench.Workload.gets)
-        parser.add_argument("--scans", type=int, default=bench.Workload.scans)
-        parser.add_argument("--increments", type=int, default=bench.Workload.increments)
-        parser.add_argument("--repeats", type=int, default=bench.Workload.repeats)
+        for size in dataclasses.fields(bench.Workload):
+            parser.add_argument(f"--{size.name}", type=int, default=size.default)
         parser.add_argument("--svg", help="also draw the results as an SVG chart to this file")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        targets = tuple(t.strip() for t in opts["targets"].split(",") if t.strip())
-        unknown = set(targets) - {"raw", "local", "hbase"}
-        if unknown:
-            raise CommandError(f"--targets: unknown {', '.join(sorted(unknown))}")
         if opts["rows"] % opts["batch"] or opts["rows"] % bench.GROUP:
             raise CommandError(f"--rows must be a multiple of --batch and of {bench.GROUP}")
         w = bench.Workload(
-            rows=opts["rows"],
-            batch=opts["batch"],
-            gets=opts["gets"],
-            scans=opts["scans"],
-            increments=opts["increments"],
-            repeats=opts["repeats"],
+            **{size.name: opts[size.name] for size in dataclasses.fields(bench.Workload)}
         )
         self.stderr.write(f"machine: {machine()}")
         self.stderr.write(f"workload: {w}")
-        results = bench.run(targets, opts["clients"], w)
+        results = bench.run(opts["targets"], opts["clients"], w)
         self.stdout.write(f"machine: {machine()}\n")
         self.stdout.write(bench.format_table(results))
         self.stdout.write("\nWhere a batch put's time goes (same run, one process):\n")

@@ -12,6 +12,7 @@ from feeds.errors import InvalidInput, ServiceError
 from feeds.types import Page
 
 T = TypeVar("T")
+Configure = Callable[[argparse.ArgumentParser], None]
 
 
 def paged(p: argparse.ArgumentParser) -> None:
@@ -20,10 +21,33 @@ def paged(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cursor")
 
 
+def positionals(*names: str) -> Configure:
+    """A sub-command that takes these arguments, in this order, and no option."""
+
+    def configure(p: argparse.ArgumentParser) -> None:
+        for name in names:
+            p.add_argument(name)
+
+    return configure
+
+
+def userid_and_switch(switch: str, help_text: str, *, listing: bool = False) -> Configure:
+    """A sub-command on one USERID with an on/off ``switch`` (off by default);
+    ``listing``: it lists, so it also takes :func:`paged`'s options."""
+
+    def configure(p: argparse.ArgumentParser) -> None:
+        p.add_argument("userid")
+        p.add_argument(switch, action="store_true", help=help_text)
+        if listing:
+            paged(p)
+
+    return configure
+
+
 class ServiceCommand(BaseCommand):
     """A command with sub-commands, each calling services."""
 
-    def subcommands(self) -> dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]]:
+    def subcommands(self) -> dict[str, tuple[str, Configure]]:
         raise NotImplementedError
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

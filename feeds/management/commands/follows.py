@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from feeds import services
 
-from ._base import ServiceCommand, paged
+from ._base import ServiceCommand, positionals, userid_and_switch
 
 
 class Command(ServiceCommand):
     help = "Follow, unfollow, and list followers or following."
 
     def subcommands(self) -> dict[str, Any]:
-        def pair(p: argparse.ArgumentParser) -> None:
-            p.add_argument("follower")
-            p.add_argument("followed")
-
-        def lst(p: argparse.ArgumentParser) -> None:
-            p.add_argument("userid")
-            p.add_argument(
-                "--followers",
-                action="store_true",
-                help="who follows USERID (default: whom USERID follows)",
-            )
-            paged(p)
-
+        pair = positionals("follower", "followed")
+        lst = userid_and_switch(
+            "--followers", "who follows USERID (default: whom USERID follows)", listing=True
+        )
         return {
             "add": ("FOLLOWER follows FOLLOWED", pair),
             "remove": ("FOLLOWER unfollows FOLLOWED", pair),

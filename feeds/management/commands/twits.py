@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from feeds import services
 from feeds.types import Twit
 
-from ._base import ServiceCommand, paged
+from ._base import ServiceCommand, positionals, userid_and_switch
 
 
 def _show(t: Twit) -> str:
@@ -19,27 +18,13 @@ class Command(ServiceCommand):
     help = "Post twits and list a user's timeline or home stream."
 
     def subcommands(self) -> dict[str, Any]:
-        def post(p: argparse.ArgumentParser) -> None:
-            p.add_argument("userid")
-            p.add_argument("text")
-
-        def lst(p: argparse.ArgumentParser) -> None:
-            p.add_argument("userid")
-            p.add_argument(
-                "--stream",
-                action="store_true",
-                help="the home stream instead of the user's own twits",
-            )
-            paged(p)
-
-        def delete(p: argparse.ArgumentParser) -> None:
-            p.add_argument("userid")
-            p.add_argument("twit_id")
-
+        lst = userid_and_switch(
+            "--stream", "the home stream instead of the user's own twits", listing=True
+        )
         return {
-            "post": ("post a twit as USERID", post),
+            "post": ("post a twit as USERID", positionals("userid", "text")),
             "list": ("a user's twits (or --stream: home stream), newest first", lst),
-            "delete": ("delete one of USERID's twits", delete),
+            "delete": ("delete one of USERID's twits", positionals("userid", "twit_id")),
         }
 
     def do_post(self, o: dict[str, Any]) -> None:

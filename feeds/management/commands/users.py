@@ -9,7 +9,7 @@ from typing import Any
 from feeds import services
 from feeds.types import User
 
-from ._base import ServiceCommand, paged
+from ._base import ServiceCommand, paged, positionals, userid_and_switch
 
 
 def _show(user: User) -> str:
@@ -30,20 +30,11 @@ class Command(ServiceCommand):
             p.add_argument("--email", required=True)
             p.add_argument("--password", help="prompted for when not given")
 
-        def get(p: argparse.ArgumentParser) -> None:
-            p.add_argument("userid")
-
-        def lst(p: argparse.ArgumentParser) -> None:
-            paged(p)
-
-        def flag(p: argparse.ArgumentParser) -> None:
-            p.add_argument("userid")
-            p.add_argument("--revoke", action="store_true", help="turn the flag off")
-
+        flag = userid_and_switch("--revoke", "turn the flag off")
         return {
             "add": ("register a user", add),
-            "get": ("show a user's profile and counts", get),
-            "list": ("list users (key order), a page at a time", lst),
+            "get": ("show a user's profile and counts", positionals("userid")),
+            "list": ("list users (key order), a page at a time", paged),
             "staff": ("grant (or --revoke) the staff flag", flag),
             "disable": ("disable (or --revoke: enable) an account", flag),
         }
