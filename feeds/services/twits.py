@@ -323,10 +323,24 @@ def _reply_decoder(
     return decode
 
 
+def _suspended(conn: happybase.Connection, found: tuple[Twit, ...]) -> set[str]:
+    """The authors of ``found`` whose accounts are suspended (lower-cased): one multi-get."""
+    authors = sorted({t.userid.lower() for t in found})
+    if not authors:
+        return set()
+    got = conn.table(table_name("users")).rows(
+        [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
+    )
+    hidden = {key for key, row in got if rows.decode_flag(row.get(rows.DISABLED))}
+    return {a for a in authors if keys.user_key(a) in hidden}
+
+
 @read_only
 def replies(twit_id: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
     """The replies to ``twit_id``, oldest first: one prefix scan of the
-    replies table under the twit's key, and one multi-get for their counts.
+    replies table under the twit's key, one multi-get for their counts and
+    one for their authors' suspensions: a suspended author's replies are
+    hidden while they are (a page may then hold fewer than ``limit``).
     NotFound if the twit does not exist (or was deleted)."""
     parent = public_twit(twit_id)
     with connection() as conn:
@@ -338,7 +352,9 @@ def replies(twit_id: str, cursor: str | None = None, limit: int = 20) -> Page[Tw
             limit,
             _reply_decoder(parent),
         )
-        return Page(with_counts(conn, page.items), page.next_cursor)
+        hidden = _suspended(conn, page.items)
+        shown = tuple(t for t in page.items if t.userid.lower() not in hidden)
+        return Page(with_counts(conn, shown), page.next_cursor)
 
 
 @read_only
@@ -348,6 +364,7 @@ def ancestors(twit: Twit, depth: int = THREAD_DEPTH) -> tuple[Twit | None, ...]:
     None stands for a deleted twit, and is then the first item: a deleted
     twit no longer says what it replied to. A chain longer than ``depth``
     starts with a twit whose own ``reply_to`` is set (where to read on).
+    Twits of suspended authors are left out (the chain goes on above them).
     """
     chain: list[Twit | None] = []
     parent = twit.reply_to
@@ -359,4 +376,6 @@ def ancestors(twit: Twit, depth: int = THREAD_DEPTH) -> tuple[Twit | None, ...]:
             break
         chain.append(found)
         parent = found.reply_to
-    return tuple(reversed(chain))
+    with connection() as conn:
+        hidden = _suspended(conn, tuple(t for t in chain if t is not None))
+    return tuple(t for t in reversed(chain) if t is None or t.userid.lower() not in hidden)

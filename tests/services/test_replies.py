@@ -149,3 +149,18 @@ def test_a_cursor_from_another_twits_replies_is_refused(alice: User, bob: User) 
     with pytest.raises(InvalidInput) as caught:
         services.replies(other.id, cursor)
     assert caught.value.field == "cursor"
+
+
+def test_a_suspended_authors_replies_and_ancestors_are_hidden_while_suspended(
+    alice: User, bob: User, charlie: User
+) -> None:
+    root = services.post_twit("alice", "root")
+    by_bob = services.post_twit("bob", "bob's", reply_to=root.id)
+    by_charlie = services.post_twit("charlie", "charlie's", reply_to=by_bob.id)
+    services.post_twit("charlie", "charlie's too", reply_to=root.id)
+    services.set_disabled("bob", True)
+    assert texts(services.replies(root.id).items) == ["charlie's too"]
+    assert [t.id for t in services.ancestors(by_charlie) if t] == [root.id]
+    services.set_disabled("bob", False)
+    assert texts(services.replies(root.id).items) == ["bob's", "charlie's too"]
+    assert [t.id for t in services.ancestors(by_charlie) if t] == [root.id, by_bob.id]
