@@ -205,6 +205,8 @@ REPLY_USERID = b"t:reply_userid"
 COUNT_REPLIES = b"t:replies"
 # Written on a reply (at its own time) once its parent's count includes it.
 REPLY_COUNTED = b"t:rcounted"
+# Written on a reply being deleted once its parent's count no longer includes it.
+REPLY_UNCOUNTED = b"t:runcounted"
 _PROGRESS_RE = re.compile(rb"t:p(\d+)")
 
 
@@ -633,6 +635,7 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
         REPLY_USERID,
         COUNT_REPLIES,
         REPLY_COUNTED,
+        REPLY_UNCOUNTED,
     ),
     "pendingFanouts": (PENDING_AUTHOR,),
     "follows": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP, EDGE_COUNTED),

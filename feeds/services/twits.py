@@ -262,17 +262,24 @@ def _leave_parent(conn: happybase.Connection, key: bytes, parent: bytes) -> None
     parent deleted already keeps no count to lower.
     """
     twits = conn.table(table_name("twits"))
-    reply = twits.row(key, columns=[rows.TEXT, rows.REPLY_COUNTED])
+    reply = twits.row(key, columns=[rows.TEXT, rows.REPLY_COUNTED, rows.REPLY_UNCOUNTED])
     # No reply row: a delete racing this one has finished, -1 included (it
-    # lowers the count before it deletes the row). Counting "once" again from
-    # here could re-apply a +1 older than apply_once's window of recent ops.
-    if rows.TEXT in reply and rows.TEXT in twits.row(parent, columns=[rows.TEXT]):
+    # lowers the count before it deletes the row). The marks, not only the
+    # operation ids, say what is done: apply_once remembers the last 64
+    # operations on a counter, and a busy thread can see more than that
+    # between a delete and its retry.
+    if (
+        rows.TEXT in reply
+        and rows.REPLY_UNCOUNTED not in reply
+        and rows.TEXT in twits.row(parent, columns=[rows.TEXT])
+    ):
         # A post that died before counting the reply: count it first, or the
         # -1 would take away a reply the count never had.
         count_reply_once(conn, key, parent, counted=rows.REPLY_COUNTED in reply)
         apply_once(
             conn, table_name("twits"), parent, rows.COUNT_REPLIES, -1, op_id(b"unreply", key)
         )
+        twits.put(key, {rows.REPLY_UNCOUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
     conn.table(table_name("replies")).delete(keys.reply_key(parent, key))
 
 

@@ -4,6 +4,7 @@ and readable after their parent is deleted. Each test runs on both servers."""
 from __future__ import annotations
 
 import pytest
+from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import InvalidInput, NotFound
@@ -164,3 +165,22 @@ def test_a_suspended_authors_replies_and_ancestors_are_hidden_while_suspended(
     services.set_disabled("bob", False)
     assert texts(services.replies(root.id).items) == ["bob's", "charlie's too"]
     assert [t.id for t in services.ancestors(by_charlie) if t] == [root.id, by_bob.id]
+
+
+def test_a_retried_delete_lowers_the_count_once_even_after_many_other_replies(
+    alice: User, bob: User, settings: Settings
+) -> None:
+    settings.TWITBASE_POSTS_PER_MINUTE = 1000
+    parent = services.post_twit("alice", "busy thread")
+    gone = services.post_twit("bob", "gone", reply_to=parent.id)
+    with connection() as conn:
+        # The delete died after lowering the count, before the reply's rows went.
+        twits_service._leave_parent(
+            conn, keys.twit_key_from_id(gone.id), keys.twit_key_from_id(parent.id)
+        )
+    # More count operations than apply_once remembers (storage.ops.WINDOW).
+    for i in range(70):
+        services.post_twit("alice", f"filler {i}", reply_to=parent.id)
+    services.delete_twit("bob", gone.id)
+    assert services.get_twit(parent.id).replies == 70
+    assert len(all_replies(parent.id, limit=100)) == 70
