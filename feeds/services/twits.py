@@ -98,7 +98,10 @@ def _parent(reply_to: object) -> Twit:
     try:
         return public_twit(reply_to)
     except Suspended:
-        raise
+        # A Suspended is a NotFound, but the twit is there: say why instead.
+        raise InvalidInput(
+            "reply_to", "The author of the twit you reply to is suspended."
+        ) from None
     except NotFound:
         raise InvalidInput(
             "reply_to", "The twit you reply to does not exist: it may have been deleted."

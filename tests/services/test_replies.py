@@ -161,6 +161,9 @@ def test_a_suspended_authors_replies_and_ancestors_are_hidden_while_suspended(
     services.post_twit("charlie", "charlie's too", reply_to=root.id)
     services.set_disabled("bob", True)
     assert texts(services.replies(root.id).items) == ["charlie's too"]
+    with pytest.raises(InvalidInput, match="suspended") as caught:
+        services.post_twit("alice", "to bob", reply_to=by_bob.id)
+    assert caught.value.field == "reply_to"
     assert [t.id for t in services.ancestors(by_charlie) if t] == [root.id]
     services.set_disabled("bob", False)
     assert texts(services.replies(root.id).items) == ["bob's", "charlie's too"]
