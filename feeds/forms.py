@@ -145,3 +145,13 @@ class TwitForm(SiteForm):
         ),
         error_messages={"required": "Write something to post."},
     )
+
+
+class ReplyForm(TwitForm):
+    """A twit that replies to the one on the page (its id is in the URL)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["text"].label = "Your reply"
+        self.fields["text"].widget.attrs["placeholder"] = "Post your reply"
+        self.fields["text"].widget.attrs["rows"] = 2

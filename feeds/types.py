@@ -44,6 +44,10 @@ class Twit:
     name: str
     text: str
     created: datetime
+    # A reply names its parent's id and author; None and "" otherwise.
+    reply_to: str | None = None
+    reply_userid: str = ""
+    replies: int = 0  # how many replies it has
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods
 
 from . import auth, services
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError, Suspended
-from .forms import LoginForm, PasswordForm, SignupForm, TwitForm, add_service_error
+from .forms import LoginForm, PasswordForm, ReplyForm, SignupForm, TwitForm, add_service_error
 from .types import User
 from .viewhelpers import (
     Explain,
@@ -418,16 +418,52 @@ unfollow = _follow_view(
 # -- twits ------------------------------------------------------------------------------
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @service_errors
 def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
-    """One twit on a page of its own; 404 unless ``userid`` is its author,
-    and while the author is suspended."""
+    """One twit on a page of its own, with the chain it replies to above it
+    and its replies below, oldest first, paged; 404 unless ``userid`` is its
+    author, and while the author is suspended.
+
+    A POST (the Reply form) posts a reply and goes to the reply's own page,
+    where it shows under this twit; a rejected reply re-renders the page with
+    the text kept and the reason: 400, or 429 over the rate limit.
+    """
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     found = services.public_twit(twit_id)
     if found.userid.lower() != userid.lower():
         return not_found(request)
-    if found.userid != userid:
+    if found.userid != userid and request.method != "POST":
         return redirect("twit", found.userid, found.id)
-    return render(request, "twit.html", {"twit": found})
+    form = ReplyForm(request.POST or None)
+    status = 200
+    retry_after: int | None = None
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            try:
+                reply = services.post_twit(_me(request), form.cleaned_data["text"], found.id)
+            except services.RateLimited as exc:
+                form.add_error(None, exc.message)
+                status, retry_after = exc.status, exc.retry_after
+            except InvalidInput as exc:
+                add_service_error(form, exc)
+            else:
+                messages.success(request, "Your reply is posted.")
+                return redirect("twit", reply.userid, reply.id)
+    cursor = None if request.method == "POST" else cursor_param(request)
+    context = {
+        "twit": found,
+        "chain": services.ancestors(found),
+        "page": services.replies(found.id, cursor),
+        "cursor": cursor,
+        "form": form,
+    }
+    response = render(request, "twit.html", context, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -8,6 +8,7 @@ Layouts (``+`` is concatenation, all parts fixed width)::
     twits       md5(author) + rts + suffix                    28 bytes
     pendingFanouts  the twit's key                            28 bytes
     streams     md5(reader) + rts + md5(author) + suffix      44 bytes
+    replies     parent's twit key + ms + md5(author) + suffix 56 bytes
     audit       rts + suffix                                  12 bytes
     logins      md5(userid or "addr " + address) + window     24 bytes
 
@@ -21,6 +22,13 @@ big-endian, so that a prefix scan over one user returns the newest first.
 ``suffix`` is 4 bytes that keep two twits of one user in one millisecond
 apart. A stream row embeds the twit's own key parts, so the stream rows of a
 twit can be computed (and deleted) without reading anything.
+
+A replies row is the reply's key parts under its parent's key, with the time
+forward (``ms``, milliseconds big-endian) instead of reversed: a thread is
+read oldest first, so one prefix scan of the parent's key pages its replies
+in the order people read them. The reply's key can be computed from it, and
+its replies row from the reply's key and its parent's: a delete reads nothing
+to find the row.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ USER_KEY_LEN = MD5_LEN
 EDGE_KEY_LEN = 2 * MD5_LEN
 TWIT_KEY_LEN = MD5_LEN + RTS_LEN + SUFFIX_LEN
 STREAM_KEY_LEN = MD5_LEN + TWIT_KEY_LEN
+REPLY_KEY_LEN = 2 * TWIT_KEY_LEN
 AUDIT_KEY_LEN = RTS_LEN + SUFFIX_LEN
 
 _RTS = struct.Struct(">q")
@@ -129,6 +138,24 @@ def twit_key_from_stream_key(key: bytes) -> bytes:
     rts = key[MD5_LEN : MD5_LEN + RTS_LEN]
     author = key[MD5_LEN + RTS_LEN : MD5_LEN + RTS_LEN + MD5_LEN]
     return author + rts + key[-SUFFIX_LEN:]
+
+
+def reply_key(parent: bytes, reply: bytes) -> bytes:
+    """The row of ``reply`` among ``parent``'s replies: oldest first under the
+    parent's key (forward time, then the reply's author and suffix)."""
+    split_twit_key(parent)
+    parts = split_twit_key(reply)
+    return parent + parts.millis.to_bytes(RTS_LEN, "big") + parts.author_hash + parts.suffix
+
+
+def twit_key_from_reply_key(key: bytes) -> bytes:
+    """The reply's own twit key, from its row in the replies table."""
+    if len(key) != REPLY_KEY_LEN:
+        raise BadKey(f"reply key must be {REPLY_KEY_LEN} bytes, got {len(key)}")
+    at = TWIT_KEY_LEN
+    millis = int.from_bytes(key[at : at + RTS_LEN], "big")
+    author = key[at + RTS_LEN : at + RTS_LEN + MD5_LEN]
+    return author + reverse_ts(millis) + key[-SUFFIX_LEN:]
 
 
 def pending_fanout_key(twit: bytes) -> bytes:
@@ -264,7 +291,8 @@ def decode_cursor(cursor: str, prefix: bytes, key_len: int | None) -> bytes:
 
 # Each table's key as its parts, in order: (name, kind, width). Kinds: "md5"
 # (of a userid), "rts", "suffix" (random), "sha256" (of an API token),
-# "minute" (a rate-limit window, 8 bytes big-endian). metrics has no fixed
+# "minute" (a rate-limit window, 8 bytes big-endian), "ms" (milliseconds
+# since the epoch, 8 bytes big-endian: forward time). metrics has no fixed
 # layout: its keys are text ("totals", "lag:" + rts + 4 bytes, "worker:" + name).
 LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
     "users": (("user", "md5", MD5_LEN),),
@@ -283,6 +311,14 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
     "streams": (
         ("reader", "md5", MD5_LEN),
         ("time", "rts", RTS_LEN),
+        ("author", "md5", MD5_LEN),
+        ("suffix", "suffix", SUFFIX_LEN),
+    ),
+    "replies": (
+        ("parent author", "md5", MD5_LEN),
+        ("parent time", "rts", RTS_LEN),
+        ("parent suffix", "suffix", SUFFIX_LEN),
+        ("time", "ms", RTS_LEN),
         ("author", "md5", MD5_LEN),
         ("suffix", "suffix", SUFFIX_LEN),
     ),
@@ -310,7 +346,7 @@ def layout_text(table: str) -> str:
     parts = LAYOUTS.get(table)
     if parts is None:
         return TEXT_LAYOUTS.get(table, "text")
-    shown = {"md5": "md5({})", "sha256": "sha256({})", "rts": "rts", "suffix": "suffix"}
+    shown = {"md5": "md5({})", "sha256": "sha256({})", "rts": "rts", "suffix": "suffix", "ms": "ms"}
     return " + ".join(shown.get(kind, "{}").format(name) for name, kind, _ in parts)
 
 
@@ -345,6 +381,7 @@ SEQUENTIAL_LAYOUTS: dict[str, str] = {
     "twits": "millis + md5(author) + suffix",
     "pendingFanouts": "millis + md5(author) + suffix",
     "streams": "millis + md5(reader) + md5(author) + suffix",
+    "replies": "millis + parent's key + md5(author) + suffix",
     "ratelimits": "minute + md5(user)",
 }
 
@@ -366,6 +403,8 @@ def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
         return None if userid is None else userid.lower().encode()
     if table in ("twits", "pendingFanouts", "streams"):
         return millis_from_rts(parts[1].raw).to_bytes(RTS_LEN, "big")
+    if table == "replies":
+        return parts[3].raw
     if table == "ratelimits":
         return parts[1].raw
     return None

@@ -196,6 +196,17 @@ TWIT_COUNTED = b"t:counted"
 # holding "start next" (follower keys in hex; "" for the first chunk's start
 # and for the end).
 PROGRESS = b"t:p"
+# A reply: the parent's twit id (hex), and its author, so "replying to @x"
+# renders without reading the parent.
+REPLY_TO = b"t:reply_to"
+REPLY_USERID = b"t:reply_userid"
+# The twit's counts, side by side (apply-once cells): replies now; likes and
+# reposts are meant to sit beside it.
+COUNT_REPLIES = b"t:replies"
+# Written on a reply (at its own time) once its parent's count includes it.
+REPLY_COUNTED = b"t:rcounted"
+# Written on a reply being deleted once its parent's count no longer includes it.
+REPLY_UNCOUNTED = b"t:runcounted"
 _PROGRESS_RE = re.compile(rb"t:p(\d+)")
 
 
@@ -207,6 +218,8 @@ class TwitRow:
     name: str  # the author's name when posted
     text: str
     created: int  # ms
+    reply_to: str | None = None  # the parent's twit id, for a reply
+    reply_userid: str = ""  # the parent's author, for a reply
 
 
 @dataclass(frozen=True)
@@ -218,28 +231,47 @@ class TwitCells:
     name: bytes
     text: bytes
     created: bytes
+    # Where the row keeps what the twit replies to; None: rows that need not
+    # (a replies row's parent is in its key).
+    reply_to: bytes | None = None
+    reply_userid: bytes | None = None
 
     def encode(self, twit: TwitRow) -> dict[bytes, bytes]:
-        return {
+        cells = {
             self.userid: twit.userid.encode(),
             self.name: twit.name.encode(),
             self.text: twit.text.encode(),
             self.created: _millis(twit.created),
         }
+        if twit.reply_to is not None and self.reply_to and self.reply_userid:
+            cells[self.reply_to] = twit.reply_to.encode()
+            cells[self.reply_userid] = twit.reply_userid.encode()
+        return cells
 
     def decode(self, row: dict[bytes, bytes]) -> TwitRow | None:
         """None when the row has no text (see :func:`decode_twit`)."""
         if self.text not in row:
             return None
+        reply_to = row.get(self.reply_to) if self.reply_to else None
+        reply_userid = row.get(self.reply_userid, b"") if self.reply_userid else b""
         return TwitRow(
             userid=row[self.userid].decode(),
             name=row[self.name].decode(),
             text=row[self.text].decode(),
             created=int(row[self.created]),
+            reply_to=None if reply_to is None else reply_to.decode(),
+            reply_userid=reply_userid.decode(),
         )
 
 
-TWIT_CELLS = TwitCells(userid=AUTHOR, name=NAME, text=TEXT, created=CREATED)
+TWIT_CELLS = TwitCells(
+    userid=AUTHOR,
+    name=NAME,
+    text=TEXT,
+    created=CREATED,
+    reply_to=REPLY_TO,
+    reply_userid=REPLY_USERID,
+)
 
 
 def encode_twit(twit: TwitRow) -> dict[bytes, bytes]:
@@ -250,6 +282,11 @@ def decode_twit(row: dict[bytes, bytes]) -> TwitRow | None:
     """The twit in a twits row; None when it has no text: what is left of a
     deleted twit (a fan-out's bookkeeping cell written just after the delete)."""
     return TWIT_CELLS.decode(row)
+
+
+def decode_replies(row: dict[bytes, bytes]) -> int:
+    """How many replies a twits row counts (0 when it counts none)."""
+    return decode_count(row.get(COUNT_REPLIES))
 
 
 def twit_author(row: dict[bytes, bytes]) -> str:
@@ -356,10 +393,17 @@ STREAM_USERID = b"s:userid"
 STREAM_NAME = b"s:name"
 STREAM_TEXT = b"s:text"
 STREAM_CREATED = b"s:created"
+STREAM_REPLY_TO = b"s:reply_to"
+STREAM_REPLY_USERID = b"s:reply_userid"
 
 
 STREAM_CELLS = TwitCells(
-    userid=STREAM_USERID, name=STREAM_NAME, text=STREAM_TEXT, created=STREAM_CREATED
+    userid=STREAM_USERID,
+    name=STREAM_NAME,
+    text=STREAM_TEXT,
+    created=STREAM_CREATED,
+    reply_to=STREAM_REPLY_TO,
+    reply_userid=STREAM_REPLY_USERID,
 )
 
 
@@ -370,6 +414,28 @@ def encode_stream(twit: TwitRow) -> dict[bytes, bytes]:
 
 def decode_stream(row: dict[bytes, bytes]) -> TwitRow | None:
     return STREAM_CELLS.decode(row)
+
+
+# -- replies: parent's key + ms + md5(author) + suffix -------------------------------------
+
+REPLIES_USERID = b"r:userid"
+REPLIES_NAME = b"r:name"
+REPLIES_TEXT = b"r:text"
+REPLIES_CREATED = b"r:created"
+
+# A replies row carries the reply as a stream row does: the permalink renders
+# a page of replies from one scan. Its parent is the key's first part.
+REPLY_CELLS = TwitCells(
+    userid=REPLIES_USERID, name=REPLIES_NAME, text=REPLIES_TEXT, created=REPLIES_CREATED
+)
+
+
+def encode_reply(twit: TwitRow) -> dict[bytes, bytes]:
+    return REPLY_CELLS.encode(twit)
+
+
+def decode_reply(row: dict[bytes, bytes]) -> TwitRow | None:
+    return REPLY_CELLS.decode(row)
 
 
 # -- tokens: sha256(token) ---------------------------------------------------------------
@@ -528,6 +594,9 @@ USERID_CELLS = frozenset(
     {
         AUTHOR,
         STREAM_USERID,
+        REPLY_USERID,
+        STREAM_REPLY_USERID,
+        REPLIES_USERID,
         EDGE_USERID,
         CELEBRITY_USERID,
         TOKEN_USERID,
@@ -536,11 +605,13 @@ USERID_CELLS = frozenset(
     }
 )
 # Apply-once cells: a count followed by the ids of the operations applied.
-COUNTED_CELLS = frozenset({COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING})
+COUNTED_CELLS = frozenset({COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING, COUNT_REPLIES})
 # Plain HBase counters (8 bytes, big-endian).
 COUNTER_CELLS = frozenset({FANOUTS, STREAM_ROWS, FAILURES, TASKS, POSTS})
 # Milliseconds since the epoch, as decimal text.
-MILLIS_CELLS = frozenset({CREATED, STREAM_CREATED, EDGE_CREATED, TOKEN_CREATED, SEEN})
+MILLIS_CELLS = frozenset(
+    {CREATED, STREAM_CREATED, REPLIES_CREATED, EDGE_CREATED, TOKEN_CREATED, SEEN}
+)
 # 16-byte operation ids.
 OP_CELLS = frozenset({EDGE_OP, EDGE_COUNTED})
 # "1" or "0".
@@ -552,11 +623,32 @@ DURATION_MS_CELLS = frozenset({LAG_MS})
 # families. Progress cells are PROGRESS + a chunk number.
 COLUMNS: dict[str, tuple[bytes, ...]] = {
     "users": (ACCOUNT, STAFF, DISABLED, AUTHGEN, COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING),
-    "twits": (TEXT, AUTHOR, NAME, CREATED, FANOUT, TWIT_COUNTED, PROGRESS),
+    "twits": (
+        TEXT,
+        AUTHOR,
+        NAME,
+        CREATED,
+        FANOUT,
+        TWIT_COUNTED,
+        PROGRESS,
+        REPLY_TO,
+        REPLY_USERID,
+        COUNT_REPLIES,
+        REPLY_COUNTED,
+        REPLY_UNCOUNTED,
+    ),
     "pendingFanouts": (PENDING_AUTHOR,),
     "follows": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP, EDGE_COUNTED),
     "followedBy": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP),
-    "streams": (STREAM_USERID, STREAM_NAME, STREAM_TEXT, STREAM_CREATED),
+    "streams": (
+        STREAM_USERID,
+        STREAM_NAME,
+        STREAM_TEXT,
+        STREAM_CREATED,
+        STREAM_REPLY_TO,
+        STREAM_REPLY_USERID,
+    ),
+    "replies": (REPLIES_USERID, REPLIES_NAME, REPLIES_TEXT, REPLIES_CREATED),
     "tokens": (TOKEN_USERID, TOKEN_CREATED, TOKEN_GEN, TOKEN_KIND),
     "ratelimits": (POSTS,),
     "logins": (LOGIN_FAILS,),

@@ -27,6 +27,9 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     "follows": {"f": ONE},
     "followedBy": {"f": ONE},
     "streams": {"s": ONE},
+    # A twit's replies, oldest first under its key, each carrying what the
+    # permalink shows of it (see keys.reply_key).
+    "replies": {"r": ONE},
     # API bearer tokens and web sessions, 30 days.
     "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
     # Counters per time window: HBase expires old windows.

@@ -137,6 +137,14 @@ class NewTwit(BaseModel):
         "other control characters not.",
         json_schema_extra=dict(minLength=1, maxLength=twits.TEXT_MAX),
     )
+    # The service looks the twit up and refuses, naming reply_to, one that
+    # does not exist (a malformed id included): the pattern is only shown.
+    reply_to: StrictStr | None = Field(
+        default=None,
+        description="The id of the twit this one replies to; it must exist. "
+        "Omit (or null) for a twit that replies to none.",
+        json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
+    )
 
 
 # -- responses ---------------------------------------------------------------------
@@ -176,12 +184,26 @@ class UserRef(Answer):
     name: str
 
 
+def _none_if_blank(value: object) -> object:
+    return None if value == "" else value
+
+
 class Twit(Answer):
     id: str = Field(json_schema_extra=dict(pattern=TWIT_ID_PATTERN))
     userid: Userid
     name: str
     text: str = Field(json_schema_extra=dict(minLength=1, maxLength=twits.TEXT_MAX))
     created: Timestamp
+    reply_to: str | None = Field(
+        description="The id of the twit this one replies to (null if none). "
+        "That twit may have been deleted since.",
+        json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
+    )
+    reply_userid: Annotated[str | None, BeforeValidator(_none_if_blank)] = Field(
+        description="The author of the twit this one replies to (null if none).",
+        json_schema_extra=dict(pattern=USERID_PATTERN),
+    )
+    replies: Count = Field(description="How many replies it has.")
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."

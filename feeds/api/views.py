@@ -238,7 +238,7 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     ),
 )
 def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
-    twit = services.post_twit(caller(request).user, new.text)
+    twit = services.post_twit(caller(request).user, new.text, reply_to=new.reply_to)
     return created(response, f"/api/twits/{twit.id}", twit)
 
 
@@ -250,6 +250,16 @@ def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit
 )
 def twit(request: HttpRequest, twit_id: TwitId) -> Twit:
     return services.public_twit(twit_id)
+
+
+@get(
+    "/twits/{str:twit_id}/replies",
+    operation_id="getReplies",
+    summary="The replies to a twit, oldest first",
+    **operation({200: schemas.TwitPage}, 400, 404, descriptions={200: _PAGE}),
+)
+def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor) -> Page[Twit]:
+    return services.replies(twit_id, cursor, limit)
 
 
 @api.delete(

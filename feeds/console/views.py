@@ -58,6 +58,12 @@ NOTES: dict[str, tuple[str, str | None]] = {
         "Keyed by time first, every fan-out writes at the end of bucket 0x00: one region "
         "takes every stream write.",
     ),
+    "replies": (
+        "A reply sits under its parent's key, md5(parent author) first, so threads spread "
+        "as twits do, and one thread's replies are one contiguous range, oldest first.",
+        "Keyed by time first, every reply falls at the end of one bucket: one region "
+        "takes every reply, and a thread is scattered among all the others.",
+    ),
     "tokens": (
         "sha256 of a random token is uniform by construction; no sequential key to compare.",
         None,

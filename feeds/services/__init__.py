@@ -35,22 +35,27 @@ from .tokens import (
     token_user,
 )
 from .twits import (
+    THREAD_DEPTH,
     TWIT_ID_LEN,
+    ancestors,
     delete_twit,
     get_twit,
     own_twit,
     post_twit,
     public_twit,
+    replies,
     timeline,
 )
 
 __all__ = [
     "MAX_CURSOR_LEN",
     "MAX_LIMIT",
+    "THREAD_DEPTH",
     "TWIT_ID_LEN",
     "Health",
     "RateLimited",
     "StorageUnavailable",
+    "ancestors",
     "authenticate",
     "change_password",
     "delete_twit",
@@ -73,6 +78,7 @@ __all__ = [
     "public_twit",
     "public_user",
     "register",
+    "replies",
     "revoke_token",
     "session_user",
     "set_disabled",

@@ -409,6 +409,8 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
         decoded = f"@{names[raw]}" if raw in names else "md5 of an unknown userid"
     elif part.kind == "rts":
         decoded = _when(keys.millis_from_rts(raw))
+    elif part.kind == "ms":
+        decoded = _when(int.from_bytes(raw, "big"))
     elif part.kind == "minute":
         decoded = "minute from " + _when(int.from_bytes(raw, "big") * 60_000)
     elif part.kind == "suffix":

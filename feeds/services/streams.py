@@ -14,7 +14,7 @@ from storage.connection import connection, read_only, table_name
 
 from . import accounts
 from ._paging import check_limit, scan_page, start_row
-from .twits import twit_of
+from .twits import twit_of, with_counts
 
 
 def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
@@ -95,11 +95,10 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
         found = conn.table(table_name("users")).rows(
             [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
         )
-    hidden = {key for key, row in found if rows.decode_flag(row.get(rows.DISABLED))}
-    if not hidden:
-        return page
-    shown = tuple(t for t in page.items if keys.user_key(t.userid) not in hidden)
-    return Page(shown, page.next_cursor)
+        hidden = {key for key, row in found if rows.decode_flag(row.get(rows.DISABLED))}
+        shown = tuple(t for t in page.items if keys.user_key(t.userid) not in hidden)
+        # Stream rows carry a twit's content, not its counts, which change.
+        return Page(with_counts(conn, shown), page.next_cursor)
 
 
 def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:

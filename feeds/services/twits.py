@@ -1,12 +1,22 @@
-"""Twits: post, delete, look up, and a user's timeline."""
+"""Twits: post (a reply too), delete, look up, a user's timeline, and threads.
+
+A reply is a twit like any other (its author's timeline, the fan-out) that
+also names its parent, and is listed under the parent's key in the replies
+table, oldest first. The parent counts its replies exactly: each reply's +1
+and its delete's -1 are apply-once operations named by the reply's key, and
+the reply row records once its +1 is in (as a twit does for its author's
+count), so a retry after a crash anywhere never counts twice.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from collections.abc import Callable
 
 import happybase
 
-from feeds.errors import Forbidden, InvalidInput, NotFound
+from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
 from feeds.jobs import FanOutChunk, RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, User, from_millis
 from storage import keys, rows
@@ -36,7 +46,10 @@ def clean_text(text: object) -> str:
     return text
 
 
-def twit_of(key: bytes, stored: rows.TwitRow) -> Twit:
+THREAD_DEPTH = 10  # how many ancestors a permalink shows at most
+
+
+def twit_of(key: bytes, stored: rows.TwitRow, replies: int = 0) -> Twit:
     """The twit whose row (or stream row, keyed by the twit's key) holds ``stored``."""
     return Twit(
         id=keys.twit_id(key),
@@ -44,6 +57,27 @@ def twit_of(key: bytes, stored: rows.TwitRow) -> Twit:
         name=stored.name,
         text=stored.text,
         created=from_millis(stored.created),
+        reply_to=stored.reply_to,
+        reply_userid=stored.reply_userid,
+        replies=replies,
+    )
+
+
+def with_counts(conn: happybase.Connection, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
+    """``found`` with each twit's counts as its twits row holds them: one
+    multi-get, for lists whose rows do not carry counts (streams, replies)."""
+    if not found:
+        return found
+    got = dict(
+        conn.table(table_name("twits")).rows(
+            [keys.twit_key_from_id(t.id) for t in found], columns=[rows.COUNT_REPLIES]
+        )
+    )
+    return tuple(
+        dataclasses.replace(
+            t, replies=rows.decode_replies(got.get(keys.twit_key_from_id(t.id), {}))
+        )
+        for t in found
     )
 
 
@@ -57,9 +91,29 @@ def write_own_stream_row(
     )
 
 
-def post_twit(author: User | str, text: object) -> Twit:
+def _parent(reply_to: object) -> Twit:
+    """The twit a reply answers: it must exist, and its author not be suspended."""
+    if not isinstance(reply_to, str):
+        raise InvalidInput("reply_to", "reply_to must be a twit id.")
+    try:
+        return public_twit(reply_to)
+    except Suspended:
+        # A Suspended is a NotFound, but the twit is there: say why instead.
+        raise InvalidInput(
+            "reply_to", "The author of the twit you reply to is suspended."
+        ) from None
+    except NotFound:
+        raise InvalidInput(
+            "reply_to", "The twit you reply to does not exist: it may have been deleted."
+        ) from None
+
+
+def post_twit(author: User | str, text: object, reply_to: str | None = None) -> Twit:
     """Store a twit by ``author`` (a profile loaded already, or a userid), count
     it, and queue its fan-out to followers' streams.
+
+    With ``reply_to`` (a twit id), the twit replies to that twit: it is
+    listed among the parent's replies and counted in its reply count.
 
     The twit row is written first: it is the truth the streams are derived
     from. It carries the fan-out's lease (the pending mark) until the fan-out
@@ -68,10 +122,18 @@ def post_twit(author: User | str, text: object) -> Twit:
     """
     author = accounts.loaded(author)
     body = clean_text(text)
+    parent = None if reply_to is None else _parent(reply_to)
     check_post_rate(author.userid)
     millis = int(time.time() * 1000)
     key = keys.twit_key(author.userid, millis, keys.new_suffix())
-    stored = rows.TwitRow(author.userid, author.name, body, millis)
+    stored = rows.TwitRow(
+        author.userid,
+        author.name,
+        body,
+        millis,
+        reply_to=None if parent is None else parent.id,
+        reply_userid="" if parent is None else parent.userid,
+    )
     # A new row: nobody else can hold its lease yet, so it is simply written
     # with the row. The fan-out task carries the lease's id.
     lease = pending.new_lease()
@@ -83,6 +145,12 @@ def post_twit(author: User | str, text: object) -> Twit:
         # The author sees the twit at once; followers get it from the workers.
         write_own_stream_row(conn, author.userid, key, stored)
         count_once(conn, key, author.userid, counted=False)
+        if parent is not None:
+            parent_key = keys.twit_key_from_id(parent.id)
+            conn.table(table_name("replies")).put(
+                keys.reply_key(parent_key, key), rows.encode_reply(stored), timestamp=millis
+            )
+            count_reply_once(conn, key, parent_key, counted=False)
     twit = twit_of(key, stored)
     dispatch(FanOutChunk(twit.id, lease.owner))
     return twit
@@ -109,6 +177,21 @@ def count_once(
     twits.put(key, {rows.TWIT_COUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
 
 
+def count_reply_once(
+    conn: happybase.Connection, key: bytes, parent: bytes, counted: bool | None = None
+) -> None:
+    """Put the reply ``key`` in its parent's reply count, once: the post, or
+    the reply's delete if the post died first, applies the same operation id,
+    and the reply row's mark says it is done (as :func:`count_once`)."""
+    twits = conn.table(table_name("twits"))
+    if counted is None:
+        counted = rows.REPLY_COUNTED in twits.row(key, columns=[rows.REPLY_COUNTED])
+    if counted:
+        return
+    apply_once(conn, table_name("twits"), parent, rows.COUNT_REPLIES, 1, op_id(b"reply", key))
+    twits.put(key, {rows.REPLY_COUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+
+
 def _key(twit_id: str) -> bytes:
     try:
         return keys.twit_key_from_id(twit_id)
@@ -120,10 +203,11 @@ def _key(twit_id: str) -> bytes:
 def get_twit(twit_id: str) -> Twit:
     key = _key(twit_id)
     with connection() as conn:
-        stored = rows.decode_twit(conn.table(table_name("twits")).row(key))
+        row = conn.table(table_name("twits")).row(key)
+    stored = rows.decode_twit(row)
     if stored is None:
         raise NotFound(f"No twit {twit_id!r}.")
-    return twit_of(key, stored)
+    return twit_of(key, stored, rows.decode_replies(row))
 
 
 def public_twit(twit_id: str) -> Twit:
@@ -143,10 +227,19 @@ def own_twit(userid: str, twit_id: str) -> Twit:
 
 
 def delete_twit(userid: str, twit_id: str) -> None:
-    """Delete one's own twit, from the twits table and from every stream."""
+    """Delete one's own twit, from the twits table and from every stream.
+
+    A reply leaves its parent's replies, and the parent's count goes down
+    once however often the delete is retried. The twit's own replies stay:
+    their threads show "this twit was deleted" in its place; only their
+    entries under its key go, as nobody can page them any more.
+    """
     twit = own_twit(userid, twit_id)
     key = _key(twit_id)
     with connection() as conn:
+        if twit.reply_to is not None:
+            _leave_parent(conn, key, keys.twit_key_from_id(twit.reply_to))
+        _drop_reply_entries(conn, key)
         # A post that died after storing the twit never counted it: count it
         # first, or this -1 would take away a twit the count never had.
         count_once(conn, key, twit.userid)
@@ -164,11 +257,51 @@ def delete_twit(userid: str, twit_id: str) -> None:
         conn.table(table_name("twits")).delete(key)
 
 
+def _leave_parent(conn: happybase.Connection, key: bytes, parent: bytes) -> None:
+    """Take the reply ``key`` out of its parent's replies and count (retry-safe).
+
+    The reply row is deleted last (by the caller), so a retry finds it and
+    redoes this: the -1 is an apply-once operation named by the reply. A
+    parent deleted already keeps no count to lower.
+    """
+    twits = conn.table(table_name("twits"))
+    reply = twits.row(key, columns=[rows.TEXT, rows.REPLY_COUNTED, rows.REPLY_UNCOUNTED])
+    # No reply row: a delete racing this one has finished, -1 included (it
+    # lowers the count before it deletes the row). The marks, not only the
+    # operation ids, say what is done: apply_once remembers the last 64
+    # operations on a counter, and a busy thread can see more than that
+    # between a delete and its retry.
+    if (
+        rows.TEXT in reply
+        and rows.REPLY_UNCOUNTED not in reply
+        and rows.TEXT in twits.row(parent, columns=[rows.TEXT])
+    ):
+        # A post that died before counting the reply: count it first, or the
+        # -1 would take away a reply the count never had.
+        count_reply_once(conn, key, parent, counted=rows.REPLY_COUNTED in reply)
+        apply_once(
+            conn, table_name("twits"), parent, rows.COUNT_REPLIES, -1, op_id(b"unreply", key)
+        )
+        twits.put(key, {rows.REPLY_UNCOUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+    conn.table(table_name("replies")).delete(keys.reply_key(parent, key))
+
+
+def _drop_reply_entries(conn: happybase.Connection, key: bytes) -> None:
+    """Delete the replies-table entries under the twit ``key`` (its replies'
+    own twits stay). Keys only, in batches."""
+    table = conn.table(table_name("replies"))
+    only_keys = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
+    found = [k for k, _ in table.scan(row_prefix=key, filter=only_keys, batch_size=500)]
+    with table.batch(batch_size=500) as b:
+        for k in found:
+            b.delete(k)
+
+
 def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     # A fan-out's bookkeeping cell written just after a delete can leave a
     # row with no text behind: that is no twit.
     stored = rows.decode_twit(row)
-    return None if stored is None else twit_of(key, stored)
+    return None if stored is None else twit_of(key, stored, rows.decode_replies(row))
 
 
 @read_only
@@ -185,3 +318,74 @@ def timeline(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Tw
             _timeline_twit,
             columns=[rows.TWIT],
         )
+
+
+def _reply_decoder(
+    parent: Twit,
+) -> Callable[[bytes, dict[bytes, bytes]], Twit | None]:
+    def decode(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
+        stored = rows.decode_reply(row)
+        if stored is None:
+            return None
+        stored = dataclasses.replace(stored, reply_to=parent.id, reply_userid=parent.userid)
+        return twit_of(keys.twit_key_from_reply_key(key), stored)
+
+    return decode
+
+
+def _suspended(conn: happybase.Connection, found: tuple[Twit, ...]) -> set[str]:
+    """The authors of ``found`` whose accounts are suspended (lower-cased): one multi-get."""
+    authors = sorted({t.userid.lower() for t in found})
+    if not authors:
+        return set()
+    got = conn.table(table_name("users")).rows(
+        [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
+    )
+    hidden = {key for key, row in got if rows.decode_flag(row.get(rows.DISABLED))}
+    return {a for a in authors if keys.user_key(a) in hidden}
+
+
+@read_only
+def replies(twit_id: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """The replies to ``twit_id``, oldest first: one prefix scan of the
+    replies table under the twit's key, one multi-get for their counts and
+    one for their authors' suspensions: a suspended author's replies are
+    hidden while they are (a page may then hold fewer than ``limit``).
+    NotFound if the twit does not exist (or was deleted)."""
+    parent = public_twit(twit_id)
+    with connection() as conn:
+        page = scan_page(
+            conn.table(table_name("replies")),
+            _key(twit_id),
+            keys.REPLY_KEY_LEN,
+            cursor,
+            limit,
+            _reply_decoder(parent),
+        )
+        hidden = _suspended(conn, page.items)
+        shown = tuple(t for t in page.items if t.userid.lower() not in hidden)
+        return Page(with_counts(conn, shown), page.next_cursor)
+
+
+@read_only
+def ancestors(twit: Twit, depth: int = THREAD_DEPTH) -> tuple[Twit | None, ...]:
+    """The chain ``twit`` replies to, oldest first, at most ``depth`` twits.
+
+    None stands for a deleted twit, and is then the first item: a deleted
+    twit no longer says what it replied to. A chain longer than ``depth``
+    starts with a twit whose own ``reply_to`` is set (where to read on).
+    Twits of suspended authors are left out (the chain goes on above them).
+    """
+    chain: list[Twit | None] = []
+    parent = twit.reply_to
+    while parent is not None and len(chain) < depth:
+        try:
+            found = get_twit(parent)
+        except NotFound:
+            chain.append(None)
+            break
+        chain.append(found)
+        parent = found.reply_to
+    with connection() as conn:
+        hidden = _suspended(conn, tuple(t for t in chain if t is not None))
+    return tuple(t for t in reversed(chain) if t is None or t.userid.lower() not in hidden)

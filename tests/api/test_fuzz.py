@@ -82,7 +82,10 @@ def world(local_twitbase: ServerAddr, settings: Settings) -> World:
         schema,
         issued[0],
         [{"userid": "bob", "twit_id": theirs.id}, {"userid": "alice", "twit_id": mine.id}],
-        {"/api/login": {"userid": "alice", "password": PASSWORD}},
+        {
+            "/api/login": {"userid": "alice", "password": PASSWORD},
+            "/api/twits": {"text": "a reply", "reply_to": theirs.id},
+        },
     )
 
 

@@ -245,3 +245,20 @@ def test_key_design_for_one_table_and_an_unknown_one(staff_client: Client, alice
     response = staff_client.get("/console/keys?table=nope")
     assert response.status_code == 404
     assert "No table 'nope'" in text_of(response)
+
+
+def test_reply_keys_decode_to_the_parent_and_the_reply(
+    staff_client: Client, alice: User, bob: User
+) -> None:
+    parent = services.post_twit("alice", "the parent")
+    reply = services.post_twit("bob", "the reply", reply_to=parent.id)
+    when = reply.created.strftime("%Y-%m-%d %H:%M:%S.") + f"{reply.created.microsecond // 1000:03d}"
+    status, page = rows_page(staff_client, table="replies", by="userid", prefix="alice")
+    assert status == 200
+    assert "parent author @alice" in page and "author @bob" in page
+    assert f"time {when} UTC" in page
+    assert "r:text" in page and "the reply" in page
+    status, page = rows_page(staff_client, table="twits", by="userid", prefix="bob")
+    assert "t:reply_to" in page and parent.id in page
+    spread = text_of(staff_client.get("/console/keys?table=replies"))
+    assert "A reply sits under its parent's key" in spread

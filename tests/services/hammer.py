@@ -6,6 +6,10 @@ SEED SECONDS USER...``, several at once, each with the test's HBase address and
 table prefix in its environment. Every service call is a real one; errors a
 user could see (a twit deleted meanwhile) are part of the game and ignored.
 Prints the number of operations it made.
+
+With ``--replies TWIT_ID`` first, it replies to that one twit and deletes
+replies of its users instead (two processes share each user, so deletes of
+one reply race), for the reply count's exactness test.
 """
 
 from __future__ import annotations
@@ -19,12 +23,34 @@ import time
 import django
 
 
+def replies(seed: int, seconds: float, parent: str, users: list[str]) -> int:
+    from feeds import services
+    from feeds.errors import NotFound
+
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    ops = 0
+    while time.monotonic() < deadline:
+        a = rng.choice(users)
+        if rng.random() < 0.6:
+            services.post_twit(a, f"reply {seed} {ops}", reply_to=parent)
+        else:
+            mine = [t for t in services.replies(parent, limit=20).items if t.userid == a]
+            if mine:
+                with contextlib.suppress(NotFound):  # another process deleted it first
+                    services.delete_twit(a, rng.choice(mine).id)
+        ops += 1
+    return ops
+
+
 def main(seed: int, seconds: float, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
     from feeds import services
     from feeds.errors import NotFound
 
+    if users[0] == "--replies":
+        return replies(seed, seconds, users[1], users[2:])
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     ops = 0

@@ -20,7 +20,7 @@ USERS = ["ana", "ben", "cat", "dan"]
 PROCESSES = 8
 
 
-def hammer(server: ServerAddr, seconds: float) -> int:
+def hammer(server: ServerAddr, seconds: float, *mode: str) -> int:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "twitbase.settings",
@@ -34,7 +34,7 @@ def hammer(server: ServerAddr, seconds: float) -> int:
     }
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.services.hammer", str(seed), str(seconds), *USERS],
+            [sys.executable, "-m", "tests.services.hammer", str(seed), str(seconds), *mode, *USERS],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -73,3 +73,16 @@ def test_counts_equal_rows_after_concurrent_follows_posts_and_deletes(
         for f in following:
             assert services.is_following(userid, f.userid)
     assert not drift, f"counts differ from rows after {ops} operations: {drift}"
+
+
+def test_reply_count_equals_replies_after_concurrent_replies_and_deletes(
+    twitbase: ServerAddr,
+) -> None:
+    for userid in USERS:
+        register(userid)
+    parent = services.post_twit("ana", "reply to me, all at once")
+    ops = hammer(twitbase, 10 if twitbase.kind == "local" else 15, "--replies", parent.id)
+    assert ops > 100, f"only {ops} operations: the test did not hammer"
+    listed = all_pages(lambda c: services.replies(parent.id, c, limit=100))
+    assert len(listed) > 0
+    assert services.get_twit(parent.id).replies == len(listed), f"after {ops} operations"

@@ -1,5 +1,5 @@
-"""Model-based test: random sequences of register, follow, unfollow, post and
-delete, checked after every step against a small in-memory reference."""
+"""Model-based test: random sequences of register, follow, unfollow, post,
+reply and delete, checked after every step against a small in-memory reference."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class Reference:
     users: set[str] = field(default_factory=set)
     follows: set[tuple[str, str]] = field(default_factory=set)
     twits: dict[str, str] = field(default_factory=dict)  # twit id -> author
+    parents: dict[str, str] = field(default_factory=dict)  # reply id -> parent id
 
     def home(self, reader: str) -> set[str]:
         return {
@@ -61,6 +62,20 @@ def check(ref: Reference) -> None:
         assert {f.userid for f in following} == {b for a, b in ref.follows if a == u}
         profile = services.get_user(u)
         assert profile.twits == sum(1 for a in ref.twits.values() if a == u)
+    for tid in ref.twits:
+        replies = all_pages(lambda c, t=tid: services.replies(t, c, limit=2))
+        assert {r.id for r in replies} == {r for r, p in ref.parents.items() if p == tid}
+        created = [r.created for r in replies]
+        assert created == sorted(created), "replies not oldest first"
+        assert services.get_twit(tid).replies == len(replies)
+        parent = ref.parents.get(tid)
+        chain = services.ancestors(services.get_twit(tid))
+        if parent is None:
+            assert chain == ()
+        elif parent in ref.twits:
+            assert chain[-1] is not None and chain[-1].id == parent
+        else:
+            assert chain == (None,), "a deleted parent is shown as deleted"
         assert profile.followers == len(followers)
         assert profile.following == len(following)
 
@@ -68,7 +83,9 @@ def check(ref: Reference) -> None:
 def run_sequence(rng: random.Random, steps: int) -> None:
     ref = Reference()
     for _ in range(steps):
-        action = rng.choice(["register", "follow", "follow", "unfollow", "post", "post", "delete"])
+        action = rng.choice(
+            ["register", "follow", "follow", "unfollow", "post", "post", "reply", "reply", "delete"]
+        )
         if action == "register" or not ref.users:
             name = rng.choice(NAMES)
             if name in ref.users:
@@ -89,11 +106,17 @@ def run_sequence(rng: random.Random, steps: int) -> None:
         elif action == "post":
             twit = services.post_twit(a, f"twit by {a} #{rng.randrange(10**6)}")
             ref.twits[twit.id] = a
+        elif action == "reply" and ref.twits:
+            parent = rng.choice(sorted(ref.twits))
+            twit = services.post_twit(a, f"reply by {a}", reply_to=parent)
+            ref.twits[twit.id] = a
+            ref.parents[twit.id] = parent
         elif action == "delete" and ref.twits:
             tid = rng.choice(sorted(ref.twits))
             if ref.twits[tid] == a:
                 services.delete_twit(a, tid)
                 del ref.twits[tid]
+                ref.parents.pop(tid, None)
             else:
                 with pytest.raises(Forbidden):
                     services.delete_twit(a, tid)

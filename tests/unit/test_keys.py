@@ -168,3 +168,21 @@ def test_happybase_row_prefix_stops_where_prefix_stop_does(prefix: bytes) -> Non
     # scan at bytes_increment(prefix); a cursor page ends at prefix_stop. The
     # two must agree, 0xFF edge included, or a page would see other rows.
     assert bytes_increment(prefix) == keys.prefix_stop(prefix)
+
+
+def test_reply_keys_sort_oldest_first_under_their_parent_and_give_back_the_reply() -> None:
+    # A parent whose key ends in 0xFF bytes: its replies must still fall inside
+    # the prefix range the permalink scans.
+    parent = keys.user_hash("alice") + keys.reverse_ts(1000) + b"\xff" * keys.SUFFIX_LEN
+    replies = [
+        keys.twit_key(who, ms, b"\x00\x00\x00\x01")
+        for who, ms in [("bob", 2000), ("carol", 1500), ("bob", 1700), ("dan", 10**12)]
+    ]
+    rows = [keys.reply_key(parent, r) for r in replies]
+    assert all(len(k) == keys.REPLY_KEY_LEN and k.startswith(parent) for k in rows)
+    by_time = sorted(range(len(replies)), key=lambda i: keys.split_twit_key(replies[i]).millis)
+    assert sorted(rows) == [rows[i] for i in by_time]
+    stop = keys.prefix_stop(parent)
+    assert stop is not None and all(k < stop for k in rows)
+    assert [keys.twit_key_from_reply_key(k) for k in rows] == replies
+    assert keys.layout_text("replies").startswith("md5(parent author) + rts")

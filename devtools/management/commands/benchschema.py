@@ -1,4 +1,5 @@
-"""``manage.py benchschema``: tall-narrow vs flat-wide for a user's twits."""
+"""``manage.py benchschema``: tall-narrow vs flat-wide for a user's twits, and
+a permalink with 100 replies against a raw scan of the same rows."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from bench import schema as bench_schema
+from bench import threads as bench_threads
 from devtools.localhbase_process import LocalHBaseProcess
 
 
@@ -23,7 +25,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--sizes",
             default="10,100,1000,5000",
-            help="twits per user, comma-separated (default 10,100,1000,5000)",
+            help="twits per user, comma-separated (default 10,100,1000,5000; '' for none)",
+        )
+        parser.add_argument(
+            "--replies",
+            type=int,
+            default=100,
+            help="replies under the benchmarked permalink (default 100; 0 skips it)",
         )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
@@ -31,13 +39,20 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=9090)
 
     def handle(self, *args: Any, **o: Any) -> None:
-        sizes = tuple(int(x) for x in o["sizes"].split(","))
+        sizes = tuple(int(x) for x in o["sizes"].split(",") if x.strip())
         if o["host"]:
-            results = bench_schema.run(o["host"], o["port"], sizes, o["users"], o["reads"])
+            self._run(o["host"], o["port"], sizes, o)
         else:
             with (
                 tempfile.TemporaryDirectory() as tmp,
                 LocalHBaseProcess(Path(tmp) / "data") as server,
             ):
-                results = bench_schema.run(server.host, server.port, sizes, o["users"], o["reads"])
-        self.stdout.write(bench_schema.format_table(results))
+                self._run(server.host, server.port, sizes, o)
+
+    def _run(self, host: str, port: int, sizes: tuple[int, ...], o: dict[str, Any]) -> None:
+        if sizes:
+            results = bench_schema.run(host, port, sizes, o["users"], o["reads"])
+            self.stdout.write(bench_schema.format_table(results))
+        if o["replies"] > 0:
+            thread = bench_threads.run(host, port, o["replies"], o["reads"])
+            self.stdout.write("\n" + bench_threads.format_table(thread))

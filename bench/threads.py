@@ -1,0 +1,130 @@
+"""Reading a thread: a permalink with 100 replies through the services,
+against a raw happybase scan of the same replies rows, in the same run.
+
+The services' read of a permalink is: the twit (a get, with its counts), the
+chain above it (one get per ancestor), and a page of replies (one prefix scan
+of the replies table, then one multi-get of those replies' counts). The raw
+read is the prefix scan alone, with no decoding: the floor the key design
+allows. Fan-out runs inline (Celery's eager mode) while the thread is built:
+the benchmark reads, it does not measure posting.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from storage import keys
+from storage.connection import connection, reset_pool, table_name
+from storage.schema import create_tables, drop_tables
+from twitbase.celery import app as celery_app
+
+
+@dataclass(frozen=True)
+class ThreadResult:
+    read: str
+    rows: int
+    p50_ms: float
+    p90_ms: float
+
+
+@contextmanager
+def _configured(host: str, port: int) -> Iterator[None]:
+    """This process pointed at the server, with tables of a fresh prefix."""
+    names = (
+        "TWITBASE_HBASE_HOST",
+        "TWITBASE_HBASE_PORT",
+        "TWITBASE_TABLE_PREFIX",
+        "TWITBASE_POSTS_PER_MINUTE",
+        "PASSWORD_HASHERS",
+    )
+    saved = {k: getattr(settings, k) for k in names}
+    eager = celery_app.conf.task_always_eager
+    settings.TWITBASE_HBASE_HOST, settings.TWITBASE_HBASE_PORT = host, port
+    settings.TWITBASE_TABLE_PREFIX = "th" + uuid.uuid4().hex[:8]
+    settings.TWITBASE_POSTS_PER_MINUTE = 1_000_000
+    # Registering the bench's users is not what is measured.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    celery_app.conf.task_always_eager = True
+    reset_pool()
+    with connection() as conn:
+        create_tables(conn)
+    try:
+        yield
+    finally:
+        with connection() as conn:
+            drop_tables(conn)
+        celery_app.conf.task_always_eager = eager
+        for k, v in saved.items():
+            setattr(settings, k, v)
+        reset_pool()
+
+
+def _timed(read: Callable[[], int], reads: int) -> tuple[int, list[float]]:
+    read()  # warm: connections open, regions located
+    times, got = [], 0
+    for _ in range(reads):
+        t0 = time.perf_counter()
+        got = read()
+        times.append((time.perf_counter() - t0) * 1000)
+    return got, times
+
+
+def run(host: str, port: int, replies: int = 100, reads: int = 50) -> list[ThreadResult]:
+    from feeds import services
+
+    with _configured(host, port):
+        authors = ["ana", "ben", "cat", "dan", "eve"]
+        for userid in authors:
+            services.register(userid, userid.title(), f"{userid}@example.com", "bench-password-1")
+        root = services.post_twit("ana", "Where does a thread live in HBase?")
+        middle = services.post_twit("ben", "Under its parent's key.", reply_to=root.id)
+        shown = services.post_twit("cat", "Oldest first, then.", reply_to=middle.id)
+        for i in range(replies):
+            services.post_twit(authors[i % len(authors)], f"reply number {i}", reply_to=shown.id)
+        parent = keys.twit_key_from_id(shown.id)
+
+        def permalink(limit: int) -> Callable[[], int]:
+            def read() -> int:
+                twit = services.public_twit(shown.id)
+                services.ancestors(twit)
+                return len(services.replies(shown.id, limit=limit).items)
+
+            return read
+
+        def raw(limit: int) -> Callable[[], int]:
+            def read() -> int:
+                with connection() as conn:
+                    table = conn.table(table_name("replies"))
+                    scan = table.scan(row_prefix=parent, limit=limit, batch_size=limit + 1)
+                    return sum(1 for _ in scan)
+
+            return read
+
+        results = []
+        for label, read in (
+            (f"permalink, all {replies} replies (services)", permalink(min(replies, 100))),
+            (f"raw scan of the same {min(replies, 100)} rows", raw(min(replies, 100))),
+            ("permalink, first page of 20 (services)", permalink(20)),
+            ("raw scan of the same 20 rows", raw(20)),
+        ):
+            got, times = _timed(read, reads)
+            deciles = statistics.quantiles(times, n=10)
+            results.append(ThreadResult(label, got, statistics.median(times), deciles[-1]))
+    return results
+
+
+def format_table(results: list[ThreadResult]) -> str:
+    lines = [
+        "| read | replies | p50 ms | p90 ms |",
+        "|---|---:|---:|---:|",
+    ]
+    for r in results:
+        lines.append(f"| {r.read} | {r.rows} | {r.p50_ms:.2f} | {r.p90_ms:.2f} |")
+    return "\n".join(lines)
