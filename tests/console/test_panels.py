@@ -245,3 +245,16 @@ def test_key_design_for_one_table_and_an_unknown_one(staff_client: Client, alice
     response = staff_client.get("/console/keys?table=nope")
     assert response.status_code == 404
     assert "No table 'nope'" in text_of(response)
+
+
+@pytest.mark.parametrize("by", ["userid", "hex", "text"])
+def test_an_empty_prefix_starts_at_the_beginning_of_the_table(
+    staff_client: Client, alice: User, bob: User, by: str
+) -> None:
+    # The form's default is "userid": an empty prefix must not ask for one.
+    status, page = rows_page(staff_client, table="users", by=by, prefix="  ")
+    assert status == 200
+    # sam (staff), alice and bob: every row, in key order.
+    assert "3 rows of users" in page and "from the start of the table" in page
+    hexes = sorted(keys.user_key(u).hex() for u in ("sam", "alice", "bob"))
+    assert [page.index(h) for h in hexes] == sorted(page.index(h) for h in hexes)
