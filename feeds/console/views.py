@@ -227,15 +227,24 @@ def rows(request: HttpRequest) -> HttpResponse:
 # -- fan-out -------------------------------------------------------------------------------
 
 
+# How often the fan-out page reloads itself while a fan-out is pending.
+FANOUT_REFRESH_S = 5
+
+
 @staff_only
 def fanout(request: HttpRequest) -> HttpResponse:
+    """The fan-out panel. While a fan-out is pending the page reloads itself
+    every FANOUT_REFRESH_S seconds (a meta refresh: no script, so the CSP
+    stays strict), and stops once none is; a link refreshes it by hand."""
+    pending = console.pending_fanouts()
     return _page(
         request,
         "console/fanout.html",
         "fanout",
         fanout=console.fanout_overview(),
-        pending=console.pending_fanouts(),
+        pending=pending,
         sweep_after=settings.TWITBASE_SWEEP_AFTER_S,
+        refresh_s=FANOUT_REFRESH_S if pending.items else None,
     )
 
 
@@ -329,9 +338,30 @@ def _set_disabled(request: HttpRequest, userid: str, disabled: bool) -> HttpResp
     return redirect(safe_next(request, reverse("console:user", args=[found.userid])))
 
 
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether a destructive POST comes from its confirmation page. The first
+    POST (the button on the user's page) only shows that page: without script
+    (the site's CSP allows none inline) a second form is the confirmation."""
+    return request.POST.get("confirm") == "yes"
+
+
 @require_POST
 @staff_only
 def disable(request: HttpRequest, userid: str) -> HttpResponse:
+    """Disable an account, once confirmed: ending its sessions cannot be undone."""
+    if not _confirmed(request):
+        found = console.check_disable(_staff(request), userid)
+        return _page(
+            request,
+            "console/confirm.html",
+            "users",
+            action=reverse("console:disable", args=[found.userid]),
+            title=f"Disable @{found.userid}?",
+            what="disable",
+            user=found,
+            next=safe_next(request, reverse("console:user", args=[found.userid])),
+            cancel=reverse("console:user", args=[found.userid]),
+        )
     return _set_disabled(request, userid, True)
 
 
@@ -344,7 +374,20 @@ def enable(request: HttpRequest, userid: str) -> HttpResponse:
 @require_POST
 @staff_only
 def delete_twit(request: HttpRequest) -> HttpResponse:
-    """Delete anyone's twit by id; it leaves every stream too."""
+    """Delete anyone's twit by id, once confirmed; it leaves every stream too."""
+    if not _confirmed(request):
+        found = console.find_twit(request.POST.get("twit_id", "").strip())
+        return _page(
+            request,
+            "console/confirm.html",
+            "users",
+            action=reverse("console:delete_twit"),
+            title=f"Delete this twit of @{found.userid}?",
+            what="delete",
+            twit=found,
+            next=safe_next(request, reverse("console:user", args=[found.userid])),
+            cancel=safe_next(request, reverse("console:user", args=[found.userid])),
+        )
     twit = console.delete_twit(_staff(request), request.POST.get("twit_id", "").strip())
     messages.success(request, f"@{twit.userid}'s twit is deleted, and removed from every stream.")
     return redirect(safe_next(request, reverse("console:user", args=[twit.userid])))
