@@ -25,7 +25,7 @@ from feeds.services import console
 from feeds.viewhelpers import cursor_param, redirect_to_login, safe_next, visitor
 from feeds.views import View
 
-from .charts import bucket_chart
+from .charts import bucket_chart, percent_scale
 
 # What each table's key-spread charts show, in one sentence each: the real
 # keys, then the sequential alternative (None where there is none).
@@ -167,14 +167,20 @@ def key_design(request: HttpRequest) -> HttpResponse:
     for name in names:
         spread = console.key_spread(name)
         actual_note, alt_note = NOTES.get(name, ("", None))
+        # One y-scale for the pair, so the sequential keys' pile-up shows
+        # against the real keys' spread instead of each filling its own plot.
+        scale = percent_scale(spread.actual, spread.alternative)
         charts.append(
             {
                 "spread": spread,
-                "actual_svg": bucket_chart(spread.actual, f"{name}: {spread.layout}"),
+                "actual_svg": bucket_chart(spread.actual, f"{name}: {spread.layout}", scale=scale),
                 "actual_note": actual_note,
                 "alt_svg": (
                     bucket_chart(
-                        spread.alternative, f"{name}: {spread.alternative_layout}", "alternative"
+                        spread.alternative,
+                        f"{name}: {spread.alternative_layout}",
+                        "alternative",
+                        scale=scale,
                     )
                     if spread.alternative is not None
                     else None
