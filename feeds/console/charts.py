@@ -18,7 +18,7 @@ from feeds.services.console import BUCKETS, Histogram
 
 # Plot geometry in SVG user units: 2 units per bucket, room on the left for
 # the y-axis labels.
-LEFT = 40
+LEFT = 48
 TOP = 24
 BAR = 2
 PLOT_W = BUCKETS * BAR
@@ -39,8 +39,8 @@ def percent_scale(*hists: Histogram | None) -> float:
 
 
 def _percent(value: float) -> str:
-    """A share for a label: 2 significant digits under 10 %, whole above."""
-    return f"{value:.2g}%" if value < 10 else f"{value:.0f}%"
+    """A share for a label, to one decimal as the stats under a chart give it."""
+    return f"{value:.1f}%"
 
 
 def bar_path(counts: tuple[int, ...], top: float | None = None) -> str:
@@ -104,7 +104,7 @@ def bucket_chart(
         )
         parts.append(
             f'<text class="chart-label chart-label-even" x="{LEFT + PLOT_W}" y="{TOP - 8}" '
-            f'text-anchor="end">- - even spread: {_percent(even)}</text>'
+            f'text-anchor="end">- - even spread: {even:.2f}%</text>'
         )
         # The busiest bucket's share, beside the top of its bar, on the side
         # with room for the text.

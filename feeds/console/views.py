@@ -58,6 +58,15 @@ NOTES: dict[str, tuple[str, str | None]] = {
         "Keyed by time first, every fan-out writes at the end of bucket 0x00: one region "
         "takes every stream write.",
     ),
+    "pendingFanouts": (
+        "The twit's own key, so the index of fan-outs in flight spreads by author, like the twits.",
+        "Keyed by time first, every post's index entry lands at the end of bucket 0x00.",
+    ),
+    "logins": (
+        "md5 of the user or the address first spreads the log-in throttle's counters "
+        "over the whole key space.",
+        None,
+    ),
     "tokens": (
         "sha256 of a random token is uniform by construction; no sequential key to compare.",
         None,

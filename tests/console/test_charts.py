@@ -51,10 +51,10 @@ def test_the_y_axis_is_in_percent_of_keys_with_round_ticks() -> None:
 def test_the_busiest_bucket_is_labelled_with_its_share() -> None:
     svg = bucket_chart(_hist(b10=3, bff=1), "t")
     labels = re.findall(r'class="chart-label chart-busiest"[^>]*>([^<]+)<', svg)
-    assert labels == ["0x10: 75%"]
+    assert labels == ["0x10: 75.0%"]
     # On the right half the label sits left of the bar, so it stays in the plot.
     svg = bucket_chart(_hist(bf0=5, b01=1), "t")
-    assert re.search(r'chart-busiest" x="(\d+)"[^>]*text-anchor="end">0xf0: 83%', svg)
+    assert re.search(r'chart-busiest" x="(\d+)"[^>]*text-anchor="end">0xf0: 83.3%', svg)
 
 
 def test_a_pair_of_charts_shares_one_scale() -> None:
