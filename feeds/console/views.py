@@ -25,7 +25,7 @@ from feeds.services import console
 from feeds.viewhelpers import cursor_param, redirect_to_login, safe_next, visitor
 from feeds.views import View
 
-from .charts import bucket_chart
+from .charts import bucket_chart, percent_scale
 
 # What each table's key-spread charts show, in one sentence each: the real
 # keys, then the sequential alternative (None where there is none).
@@ -63,6 +63,15 @@ NOTES: dict[str, tuple[str, str | None]] = {
         "as twits do, and one thread's replies are one contiguous range, oldest first.",
         "Keyed by time first, every reply falls at the end of one bucket: one region "
         "takes every reply, and a thread is scattered among all the others.",
+    ),
+    "pendingFanouts": (
+        "The twit's own key, so the index of fan-outs in flight spreads by author, like the twits.",
+        "Keyed by time first, every post's index entry lands at the end of bucket 0x00.",
+    ),
+    "logins": (
+        "md5 of the user or the address first spreads the log-in throttle's counters "
+        "over the whole key space.",
+        None,
     ),
     "tokens": (
         "sha256 of a random token is uniform by construction; no sequential key to compare.",
@@ -178,14 +187,20 @@ def key_design(request: HttpRequest) -> HttpResponse:
     for name in names:
         spread = console.key_spread(name)
         actual_note, alt_note = NOTES.get(name, ("", None))
+        # One y-scale for the pair, so the sequential keys' pile-up shows
+        # against the real keys' spread instead of each filling its own plot.
+        scale = percent_scale(spread.actual, spread.alternative)
         charts.append(
             {
                 "spread": spread,
-                "actual_svg": bucket_chart(spread.actual, f"{name}: {spread.layout}"),
+                "actual_svg": bucket_chart(spread.actual, f"{name}: {spread.layout}", scale=scale),
                 "actual_note": actual_note,
                 "alt_svg": (
                     bucket_chart(
-                        spread.alternative, f"{name}: {spread.alternative_layout}", "alternative"
+                        spread.alternative,
+                        f"{name}: {spread.alternative_layout}",
+                        "alternative",
+                        scale=scale,
                     )
                     if spread.alternative is not None
                     else None
@@ -238,14 +253,23 @@ def rows(request: HttpRequest) -> HttpResponse:
 # -- fan-out -------------------------------------------------------------------------------
 
 
+# How often the fan-out page reloads itself while a fan-out is pending.
+FANOUT_REFRESH_S = 5
+
+
 @staff_only
 def fanout(request: HttpRequest) -> HttpResponse:
+    """The fan-out panel. While a fan-out is pending the page reloads itself
+    every FANOUT_REFRESH_S seconds (a meta refresh: no script, so the CSP
+    stays strict), and stops once none is; a link refreshes it by hand."""
+    pending = console.pending_fanouts()
     return _page(
         request,
         "console/fanout.html",
         "fanout",
         sweep_after=settings.TWITBASE_SWEEP_AFTER_S,
-        **_fanout_state(console.pending_fanouts()),
+        refresh_s=FANOUT_REFRESH_S if pending.items else None,
+        **_fanout_state(pending),
     )
 
 
@@ -339,9 +363,30 @@ def _set_disabled(request: HttpRequest, userid: str, disabled: bool) -> HttpResp
     return redirect(safe_next(request, reverse("console:user", args=[found.userid])))
 
 
+def _confirmed(request: HttpRequest) -> bool:
+    """Whether a destructive POST comes from its confirmation page. The first
+    POST (the button on the user's page) only shows that page: without script
+    (the site's CSP allows none inline) a second form is the confirmation."""
+    return request.POST.get("confirm") == "yes"
+
+
 @require_POST
 @staff_only
 def disable(request: HttpRequest, userid: str) -> HttpResponse:
+    """Disable an account, once confirmed: ending its sessions cannot be undone."""
+    if not _confirmed(request):
+        found = console.check_disable(_staff(request), userid)
+        return _page(
+            request,
+            "console/confirm.html",
+            "users",
+            action=reverse("console:disable", args=[found.userid]),
+            title=f"Disable @{found.userid}?",
+            what="disable",
+            user=found,
+            next=safe_next(request, reverse("console:user", args=[found.userid])),
+            cancel=reverse("console:user", args=[found.userid]),
+        )
     return _set_disabled(request, userid, True)
 
 
@@ -354,7 +399,20 @@ def enable(request: HttpRequest, userid: str) -> HttpResponse:
 @require_POST
 @staff_only
 def delete_twit(request: HttpRequest) -> HttpResponse:
-    """Delete anyone's twit by id; it leaves every stream too."""
+    """Delete anyone's twit by id, once confirmed; it leaves every stream too."""
+    if not _confirmed(request):
+        found = console.find_twit(request.POST.get("twit_id", "").strip())
+        return _page(
+            request,
+            "console/confirm.html",
+            "users",
+            action=reverse("console:delete_twit"),
+            title=f"Delete this twit of @{found.userid}?",
+            what="delete",
+            twit=found,
+            next=safe_next(request, reverse("console:user", args=[found.userid])),
+            cancel=safe_next(request, reverse("console:user", args=[found.userid])),
+        )
     twit = console.delete_twit(_staff(request), request.POST.get("twit_id", "").strip())
     messages.success(request, f"@{twit.userid}'s twit is deleted, and removed from every stream.")
     return redirect(safe_next(request, reverse("console:user", args=[twit.userid])))

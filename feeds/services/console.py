@@ -289,11 +289,17 @@ def row_prefix(table: str, by: str, value: str) -> tuple[bytes, str]:
     """The row prefix a console user asked for, and how it was made.
 
     ``by`` is "userid" (hashed here: the table must be keyed by user, and the
-    user must exist), "hex", or "text" (UTF-8). An empty hex or text prefix
-    is the whole table.
+    user must exist), "hex", or "text" (UTF-8). An empty prefix, given any
+    way, is the whole table from its first row.
     """
     check_table(table)
     value = value.strip()
+    if by not in BY_CHOICES:
+        raise InvalidInput("by", f"Give the prefix as one of: {', '.join(BY_CHOICES)}.")
+    if not value:
+        # Nothing typed is the whole table in every mode: the browser then
+        # starts at the table's first row instead of asking for a userid.
+        return b"", by
     if by == "userid":
         if not keys.keyed_by_user(table):
             raise InvalidInput("by", f"Rows of {table} are not keyed by user: give a hex prefix.")
@@ -762,22 +768,35 @@ def find_user(userid: str) -> User:
     return accounts.get_user(accounts.check_userid(userid.strip().lstrip("@"), "q"))
 
 
+def check_disable(actor: str, userid: str) -> User:
+    """The user ``actor`` may disable, found (NotFound if none): what the
+    console's confirmation page shows before anything changes."""
+    if actor.lower() == userid.lower():
+        raise InvalidInput(None, "You cannot disable your own account.")
+    return accounts.get_user(userid)
+
+
 def set_disabled(actor: str, userid: str, disabled: bool) -> User:
     """Disable (or enable) an account. Disabling ends its sessions and API
     tokens for good (enabling does not revive them); it cannot log in or be
     followed, and its profile and twits show as suspended. Staff cannot
     disable themselves: the console would lock them out at once."""
-    if disabled and actor.lower() == userid.lower():
-        raise InvalidInput(None, "You cannot disable your own account.")
+    if disabled:
+        check_disable(actor, userid)
     user = accounts.set_disabled(userid, disabled)
     record(actor, "user.disable" if disabled else "user.enable", user.userid)
     return user
 
 
+def find_twit(twit_id: str) -> Twit:
+    """The twit given by id or permalink, to confirm its deletion; nothing changes."""
+    return twits_service.get_twit(twit_id_from(twit_id))
+
+
 def delete_twit(actor: str, twit_id: str) -> Twit:
     """Delete anyone's twit (given by id or permalink): from the twits table,
     and from every stream."""
-    twit = twits_service.get_twit(twit_id_from(twit_id))
+    twit = find_twit(twit_id)
     twits_service.delete_twit(twit.userid, twit.id)
     record(actor, "twit.delete", twit.id, f"by @{twit.userid}: {twit.text[:80]}")
     return twit

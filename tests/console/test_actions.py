@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -15,6 +16,9 @@ from storage.connection import connection, table_name
 from tests.jobqueue import jobs_recorded
 
 from .helpers import assert_answers, audit_actions, text_of
+
+# What the confirmation page's form adds to a disable or a delete.
+CONFIRM = {"confirm": "yes"}
 
 # -- fan-out ------------------------------------------------------------------------------
 
@@ -35,6 +39,25 @@ def test_fanout_panel_shows_a_pending_fan_out(staff_client: Client, stuck: Twit)
     page = text_of(staff_client.get("/console/fanout"))
     assert "stuck in the pipes" in page and stuck.id in page
     assert "in progress" in page  # younger than the sweep's delay
+
+
+def test_fanout_panel_refreshes_itself_only_while_a_fan_out_is_pending(
+    staff_client: Client, stuck: Twit
+) -> None:
+    html = staff_client.get("/console/fanout").content.decode()
+    assert re.search(r'<meta http-equiv="refresh" content="\d+">', html)
+    page = text_of(staff_client.get("/console/fanout"))
+    assert "this page refreshes itself" in page
+    # Without script or meta refresh, a person can still refresh by hand.
+    assert '<a href="/console/fanout">Refresh now</a>' in html
+    # Only the fan-out panel reloads itself: not the overview, with the same tiles.
+    assert 'http-equiv="refresh"' not in staff_client.get("/console/").content.decode()
+
+    staff_client.post("/console/fanout/requeue", {"twit_id": stuck.id})
+    html = staff_client.get("/console/fanout").content.decode()
+    assert 'http-equiv="refresh"' not in html
+    assert "does not refresh itself" in text_of(staff_client.get("/console/fanout"))
+    assert '<a href="/console/fanout">Refresh now</a>' in html
 
 
 def test_requeue_a_stuck_fan_out_delivers_it(
@@ -148,7 +171,7 @@ def test_users_list_and_a_users_follows(
 def test_disable_and_enable_an_account(
     staff_client: Client, alice_client: Client, alice: User
 ) -> None:
-    response = staff_client.post("/console/users/alice/disable")
+    response = staff_client.post("/console/users/alice/disable", CONFIRM)
     assert response.status_code == 302 and response["Location"] == "/console/users/alice"
     assert services.get_user("alice").disabled
     page = text_of(staff_client.get("/console/users/alice"))
@@ -189,7 +212,8 @@ def test_delete_a_twit_removes_it_from_every_stream(
     for reader in ("alice", "bob", "charlie"):
         assert [t.text for t in services.home_stream(reader).items] == ["against the rules"]
     response = staff_client.post(
-        "/console/twits/delete", {"twit_id": twit.id, "next": "/console/users/alice"}
+        "/console/twits/delete",
+        {"twit_id": twit.id, "next": "/console/users/alice", **CONFIRM},
     )
     assert response.status_code == 302 and response["Location"] == "/console/users/alice"
     for reader in ("alice", "bob", "charlie"):
@@ -204,7 +228,9 @@ def test_delete_a_twit_removes_it_from_every_stream(
 
 def test_delete_a_twit_by_its_permalink(staff_client: Client, alice: User) -> None:
     twit = services.post_twit("alice", "linked")
-    staff_client.post("/console/twits/delete", {"twit_id": f"http://x/u/alice/t/{twit.id}"})
+    staff_client.post(
+        "/console/twits/delete", {"twit_id": f"http://x/u/alice/t/{twit.id}", **CONFIRM}
+    )
     assert services.timeline("alice").items == ()
 
 
@@ -226,7 +252,7 @@ def test_audit_log_lists_actions_newest_first_a_page_at_a_time(
     staff_client: Client, alice: User
 ) -> None:
     for _ in range(3):
-        staff_client.post("/console/users/alice/disable")
+        staff_client.post("/console/users/alice/disable", CONFIRM)
         staff_client.post("/console/users/alice/enable")
     page = text_of(staff_client.get("/console/audit"))
     assert page.index("user.enable") < page.index("user.disable")
@@ -240,6 +266,58 @@ def test_audit_log_lists_actions_newest_first_a_page_at_a_time(
 
 
 def test_overview_shows_recent_actions(staff_client: Client, alice: User) -> None:
-    staff_client.post("/console/users/alice/disable")
+    staff_client.post("/console/users/alice/disable", CONFIRM)
     page = text_of(staff_client.get("/console/"))
     assert "Recent actions" in page and "user.disable" in page and "@sam" in page
+
+
+# -- confirmation of a disable or a delete -----------------------------------------------
+
+
+def test_disable_asks_for_confirmation_first(staff_client: Client, alice: User) -> None:
+    response = staff_client.post("/console/users/alice/disable")
+    assert response.status_code == 200
+    page = text_of(response)
+    assert "Disable @alice?" in page and "Cancel" in page
+    assert "Their sessions and API tokens end at once and for good" in page
+    html = response.content.decode()
+    assert 'name="confirm" value="yes"' in html
+    assert 'action="/console/users/alice/disable"' in html
+    assert not services.get_user("alice").disabled
+    assert audit_actions() == []
+
+    response = staff_client.post("/console/users/alice/disable", CONFIRM)
+    assert response.status_code == 302
+    assert services.get_user("alice").disabled
+
+
+def test_delete_asks_for_confirmation_showing_the_twit(staff_client: Client, alice: User) -> None:
+    twit = services.post_twit("alice", "maybe against the rules")
+    response = staff_client.post(
+        "/console/twits/delete", {"twit_id": f"/u/alice/t/{twit.id}", "next": "/console/users"}
+    )
+    assert response.status_code == 200
+    page = text_of(response)
+    assert "Delete this twit of @alice?" in page and "maybe against the rules" in page
+    html = response.content.decode()
+    # The confirmation posts the twit's id, and keeps where to go back to.
+    assert f'name="twit_id" value="{twit.id}"' in html
+    assert 'name="next" value="/console/users"' in html
+    assert [t.id for t in services.timeline("alice").items] == [twit.id]
+    assert audit_actions() == []
+
+    response = staff_client.post(
+        "/console/twits/delete", {"twit_id": twit.id, "next": "/console/users", **CONFIRM}
+    )
+    assert response.status_code == 302 and response["Location"] == "/console/users"
+    assert services.timeline("alice").items == ()
+
+
+def test_a_confirmation_is_refused_where_the_action_would_be(
+    staff_client: Client, alice: User
+) -> None:
+    # Errors come before the question, not after it is answered.
+    assert staff_client.post("/console/users/sam/disable").status_code == 400
+    assert staff_client.post("/console/users/nobody/disable").status_code == 404
+    assert staff_client.post("/console/twits/delete", {"twit_id": ""}).status_code == 400
+    assert audit_actions() == []

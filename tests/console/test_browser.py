@@ -89,6 +89,8 @@ def test_staff_moderate_in_the_console_and_others_are_kept_out(
     ui.click("form[role=search] button")
     assert ui.path() == "/console/users/cyd"
     ui.click("form[action='/console/users/cyd/disable'] button")
+    assert "Disable @cyd?" in ui.text()  # asked first, since issue 11
+    ui.click("form.confirm-actions button[type=submit]")
     assert "@cyd's account is disabled." in ui.text()
     ui.screenshot("console-08-user-disabled")
 
@@ -98,6 +100,8 @@ def test_staff_moderate_in_the_console_and_others_are_kept_out(
     ui.screenshot("console-09-user")
     # Newest first: the spam is the first twit on the page.
     ui.click("li.mod-twit:first-child form button")
+    assert "Delete this twit of @ada?" in ui.text()
+    ui.click("form.confirm-actions button[type=submit]")
     assert "@ada's twit is deleted, and removed from every stream." in ui.text()
     assert "Buy cheap watches" not in ui.text()
 

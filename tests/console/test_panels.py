@@ -262,3 +262,16 @@ def test_reply_keys_decode_to_the_parent_and_the_reply(
     assert "t:reply_to" in page and parent.id in page
     spread = text_of(staff_client.get("/console/keys?table=replies"))
     assert "A reply sits under its parent's key" in spread
+
+
+@pytest.mark.parametrize("by", ["userid", "hex", "text"])
+def test_an_empty_prefix_starts_at_the_beginning_of_the_table(
+    staff_client: Client, alice: User, bob: User, by: str
+) -> None:
+    # The form's default is "userid": an empty prefix must not ask for one.
+    status, page = rows_page(staff_client, table="users", by=by, prefix="  ")
+    assert status == 200
+    # sam (staff), alice and bob: every row, in key order.
+    assert "3 rows of users" in page and "from the start of the table" in page
+    hexes = sorted(keys.user_key(u).hex() for u in ("sam", "alice", "bob"))
+    assert [page.index(h) for h in hexes] == sorted(page.index(h) for h in hexes)
