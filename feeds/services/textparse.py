@@ -4,9 +4,9 @@ Written by hand with ``re``: the maintained parsers (twitter-text) have no curre
 our rules are short and ours: a mention is a valid userid (``accounts.USERID_RE``) after ``@`` that
 does not follow a word character (so ``ann@example.com`` is not a mention); a hashtag is ``#``
 and up to ``MAX_TAG`` unicode word characters, not all digits, not following a word character
-or ``&`` (so
-``&#39;`` and ``a#b`` are not tags); a link is ``http://`` or ``https://`` up to whitespace, with
-trailing punctuation left out unless it closes a bracket the link opened.
+or ``&`` (so ``&#39;`` and ``a#b`` are not tags); a link is ``http://`` or
+``https://`` up to whitespace, with trailing punctuation left out unless it closes a bracket
+the link opened.
 """
 
 from __future__ import annotations
