@@ -82,3 +82,13 @@ def test_entities_are_ordered_spans_of_the_text(text: str) -> None:
         assert last <= e.start < e.end <= len(text)
         assert e.value in text[e.start : e.end]
         last = e.end
+
+
+def test_a_twit_keeps_its_parsed_mentions_and_hashtags() -> None:
+    from datetime import UTC, datetime
+
+    from feeds.types import Twit
+
+    twit = Twit("1", "ann", "Ann", "hi @Bob and @cat_9 #Tea #tea", datetime.now(UTC))
+    assert twit.mentions == ["bob", "cat_9"]
+    assert twit.hashtags == ["tea"]
