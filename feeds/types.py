@@ -49,6 +49,20 @@ class Twit:
     reply_userid: str = ""
     replies: int = 0  # how many replies it has
 
+    @property
+    def mentions(self) -> list[str]:
+        """The userids its text mentions (lowercased, each once), for the mentions slice."""
+        from feeds.services.textparse import mentions
+
+        return mentions(self.text)
+
+    @property
+    def hashtags(self) -> list[str]:
+        """Its hashtags, lowercased, each once."""
+        from feeds.services.textparse import hashtags
+
+        return hashtags(self.text)
+
 
 @dataclass(frozen=True)
 class Page(Generic[T]):

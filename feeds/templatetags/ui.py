@@ -12,6 +12,9 @@ from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from feeds.services import textparse
 
 register = template.Library()
 
@@ -131,3 +134,9 @@ def datatable(parser: Parser, token: Token) -> DataTableNode:
     inner = parser.parse(("enddatatable",))
     parser.delete_first_token()
     return DataTableNode(parser.compile_filter(bits[1]), parser.compile_filter(bits[2]), inner)
+
+
+@register.filter
+def twit_text(text: str) -> SafeString:
+    """A twit's text with its mentions, hashtags and links marked up; escaped first."""
+    return textparse.render(text)

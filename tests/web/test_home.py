@@ -145,3 +145,17 @@ def test_followees_twits_come_and_go_with_the_follow(alice: User, bob_client: Cl
     assert twit_texts(bob_client.get("/").content.decode()) == ["from alice"]
     bob_client.post("/u/alice/unfollow")
     assert twit_texts(bob_client.get("/").content.decode()) == []
+
+
+def test_mentions_and_links_in_a_twit_are_links_on_every_page(alice_client: Client) -> None:
+    alice_client.post("/", {"text": '<b>hi</b> @bob see https://example.com/?a=1&b="x" #tea'})
+    twit = services.timeline("alice").items[0]
+    for url in ("/", "/u/alice", f"/u/alice/t/{twit.id}"):
+        html = alice_client.get(url).content.decode()
+        assert "<b>hi</b>" not in html
+        assert '<a class="twit-mention" href="/u/bob">@bob</a>' in html
+        assert (
+            '<a class="twit-link" href="https://example.com/?a=1&amp;b=" rel="nofollow noopener">'
+            in html
+        )
+        assert '<span class="twit-hashtag">#tea</span>' in html
