@@ -73,7 +73,10 @@ def set_like(userid: str, twit_id: str, on: bool) -> Twit:
                 continue
             if was_on == on:
                 break
-            new_ms = int(time.time() * 1000) if on else ms
+            # A new like gets a later ms than the pair's last one: the same key
+            # would meet the unlike's delete (HBase masks a put at or before a
+            # delete's timestamp).
+            new_ms = max(int(time.time() * 1000), ms + 1) if on else ms
             new = _cell(on, gen + 1, new_ms, False)
             if check_and_put(
                 conn, table_name("likers"), row, rows.LIKE_STATE, cell, rows.LIKE_STATE, new
