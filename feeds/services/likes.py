@@ -138,6 +138,15 @@ def user_likes(userid: str, cursor: str | None = None, limit: int = 20) -> Page[
     prefix = keys.user_hash(userid)
 
     def decode(key: bytes, _: dict[bytes, bytes]) -> Twit | None:
+        # A racing twin's late finish can leave a stale row: the likers
+        # state (on, at this row's ms) is the truth.
+        twit = keys.twit_key_from_like_key(key)
+        ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
+        with connection() as c:
+            cell = c.table(table_name("likers")).row(keys.liker_key(twit, userid))
+        on, _gen, at, _counted = _state(cell.get(rows.LIKE_STATE))
+        if not on or at != ms:
+            return None
         try:
             return twits_service.get_twit(keys.twit_id(keys.twit_key_from_like_key(key)))
         except Exception:  # a deleted twit: its like rows go with its delete
