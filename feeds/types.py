@@ -48,6 +48,8 @@ class Twit:
     reply_to: str | None = None
     reply_userid: str = ""
     replies: int = 0  # how many replies it has
+    likes: int = 0  # how many users like it
+    liked: bool | None = None  # whether the signed-in reader likes it (None: no reader)
 
     @property
     def mentions(self) -> list[str]:

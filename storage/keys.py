@@ -148,6 +148,20 @@ def reply_key(parent: bytes, reply: bytes) -> bytes:
     return parent + parts.millis.to_bytes(RTS_LEN, "big") + parts.author_hash + parts.suffix
 
 
+def liker_key(twit: bytes, liker: str) -> bytes:
+    """A twit's liker: under the twit's key, so one multi-get answers a page."""
+    return twit + user_hash(liker)
+
+
+def like_key(liker: str, millis: int, twit: bytes) -> bytes:
+    """A user's like: newest first under their hash."""
+    return user_hash(liker) + reverse_ts(millis) + twit
+
+
+def twit_key_from_like_key(key: bytes) -> bytes:
+    return key[MD5_LEN + RTS_LEN :]
+
+
 def twit_key_from_reply_key(key: bytes) -> bytes:
     """The reply's own twit key, from its row in the replies table."""
     if len(key) != REPLY_KEY_LEN:
@@ -321,6 +335,19 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
         ("time", "ms", RTS_LEN),
         ("author", "md5", MD5_LEN),
         ("suffix", "suffix", SUFFIX_LEN),
+    ),
+    "likers": (
+        ("twit author", "md5", MD5_LEN),
+        ("twit time", "rts", RTS_LEN),
+        ("twit suffix", "suffix", SUFFIX_LEN),
+        ("liker", "md5", MD5_LEN),
+    ),
+    "likes": (
+        ("liker", "md5", MD5_LEN),
+        ("time", "rts", RTS_LEN),
+        ("twit author", "md5", MD5_LEN),
+        ("twit time", "rts", RTS_LEN),
+        ("twit suffix", "suffix", SUFFIX_LEN),
     ),
     "tokens": (("token", "sha256", 32),),
     "ratelimits": (("user", "md5", MD5_LEN), ("minute", "minute", 8)),

@@ -207,6 +207,15 @@ COUNT_REPLIES = b"t:replies"
 REPLY_COUNTED = b"t:rcounted"
 # Written on a reply being deleted once its parent's count no longer includes it.
 REPLY_UNCOUNTED = b"t:runcounted"
+# The twit's exact like count (apply-once cell), beside its replies.
+COUNT_LIKES = b"t:likes"
+# likers (twit key + md5(liker)): who likes it, and the like's state as one
+# cell so a compare-and-set moves it: b"on:gen:ms:counted" (see services/likes.py).
+LIKER_USERID = b"l:userid"
+LIKE_STATE = b"l:state"
+# likes (md5(liker) + rts(like) + twit key): the row key says it all; one cell
+# because HBase keeps no row without one.
+LIKE_MARK = b"l:x"
 _PROGRESS_RE = re.compile(rb"t:p(\d+)")
 
 
@@ -287,6 +296,24 @@ def decode_twit(row: dict[bytes, bytes]) -> TwitRow | None:
 def decode_replies(row: dict[bytes, bytes]) -> int:
     """How many replies a twits row counts (0 when it counts none)."""
     return decode_count(row.get(COUNT_REPLIES))
+
+
+def decode_likes(row: dict[bytes, bytes]) -> int:
+    """How many likes a twits row counts (0 when it counts none)."""
+    return decode_count(row.get(COUNT_LIKES))
+
+
+def decode_like_state(cell: bytes | None) -> tuple[bool, int, int, bool]:
+    """A likers row's state: (on, generation, like ms, counted); no cell is an
+    unliked pair with nothing left to count."""
+    if not cell:
+        return False, 0, 0, True
+    on, gen, ms, counted = cell.split(b":")
+    return on == b"1", int(gen), int(ms), counted == b"1"
+
+
+def encode_like_state(on: bool, gen: int, ms: int, counted: bool) -> bytes:
+    return b"%d:%d:%d:%d" % (on, gen, ms, counted)
 
 
 def twit_author(row: dict[bytes, bytes]) -> str:
@@ -636,7 +663,10 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
         COUNT_REPLIES,
         REPLY_COUNTED,
         REPLY_UNCOUNTED,
+        COUNT_LIKES,
     ),
+    "likers": (LIKER_USERID, LIKE_STATE),
+    "likes": (LIKE_MARK,),
     "pendingFanouts": (PENDING_AUTHOR,),
     "follows": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP, EDGE_COUNTED),
     "followedBy": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP),

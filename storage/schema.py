@@ -30,6 +30,10 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # A twit's replies, oldest first under its key, each carrying what the
     # permalink shows of it (see keys.reply_key).
     "replies": {"r": ONE},
+    # Likes: a twit's likers (twit key + md5(liker), one multi-get answers
+    # "did I like these?") and a user's likes, newest first.
+    "likers": {"l": ONE},
+    "likes": {"l": ONE},
     # API bearer tokens and web sessions, 30 days.
     "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
     # Counters per time window: HBase expires old windows.

@@ -204,6 +204,10 @@ class Twit(Answer):
         json_schema_extra=dict(pattern=USERID_PATTERN),
     )
     replies: Count = Field(description="How many replies it has.")
+    likes: Count = Field(default=0, description="How many users like it.")
+    liked: bool | None = Field(
+        default=None, description="Whether you like it (null when not signed in, or not read)."
+    )
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."

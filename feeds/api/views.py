@@ -262,6 +262,39 @@ def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor)
     return services.replies(twit_id, cursor, limit)
 
 
+@api.put(
+    "/twits/{str:twit_id}/like",
+    operation_id="likeTwit",
+    summary="Like a twit (idempotent)",
+    **operation({200: schemas.Twit}, 404, descriptions={200: "The twit; you like it."}, auth=True),
+)
+def like(request: HttpRequest, twit_id: TwitId) -> Twit:
+    return services.like(caller(request).user.userid, twit_id)
+
+
+@api.delete(
+    "/twits/{str:twit_id}/like",
+    operation_id="unlikeTwit",
+    summary="Stop liking a twit (idempotent)",
+    **operation(
+        {200: schemas.Twit}, 404, descriptions={200: "The twit; you do not like it."}, auth=True
+    ),
+)
+def unlike(request: HttpRequest, twit_id: TwitId) -> Twit:
+    return services.unlike(caller(request).user.userid, twit_id)
+
+
+@get(
+    "/users/{str:userid}/likes",
+    operation_id="getUserLikes",
+    summary="The twits a user likes, newest like first",
+    **operation({200: schemas.TwitPage}, 400, 404, descriptions={200: _PAGE}),
+)
+def user_likes(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[Twit]:
+    services.public_user(userid)
+    return services.user_likes(userid, cursor, limit)
+
+
 @api.delete(
     "/twits/{str:twit_id}",
     operation_id="deleteTwit",

@@ -23,6 +23,7 @@ from .accounts import (
 )
 from .follows import follow, followers, following, is_following, suggest_follows, unfollow
 from .health import Health, health
+from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
 from .streams import home_stream
 from .tokens import (
@@ -70,6 +71,10 @@ __all__ = [
     "is_following",
     "is_unreachable",
     "issue_token",
+    "like",
+    "like_count",
+    "liked",
+    "likers",
     "list_users",
     "log_in",
     "log_out_everywhere",
@@ -89,4 +94,7 @@ __all__ = [
     "timeline",
     "token_user",
     "unfollow",
+    "unlike",
+    "user_likes",
+    "with_likes",
 ]

@@ -49,7 +49,7 @@ def clean_text(text: object) -> str:
 THREAD_DEPTH = 10  # how many ancestors a permalink shows at most
 
 
-def twit_of(key: bytes, stored: rows.TwitRow, replies: int = 0) -> Twit:
+def twit_of(key: bytes, stored: rows.TwitRow, replies: int = 0, likes: int = 0) -> Twit:
     """The twit whose row (or stream row, keyed by the twit's key) holds ``stored``."""
     return Twit(
         id=keys.twit_id(key),
@@ -60,6 +60,7 @@ def twit_of(key: bytes, stored: rows.TwitRow, replies: int = 0) -> Twit:
         reply_to=stored.reply_to,
         reply_userid=stored.reply_userid,
         replies=replies,
+        likes=likes,
     )
 
 
@@ -70,12 +71,15 @@ def with_counts(conn: happybase.Connection, found: tuple[Twit, ...]) -> tuple[Tw
         return found
     got = dict(
         conn.table(table_name("twits")).rows(
-            [keys.twit_key_from_id(t.id) for t in found], columns=[rows.COUNT_REPLIES]
+            [keys.twit_key_from_id(t.id) for t in found],
+            columns=[rows.COUNT_REPLIES, rows.COUNT_LIKES],
         )
     )
     return tuple(
         dataclasses.replace(
-            t, replies=rows.decode_replies(got.get(keys.twit_key_from_id(t.id), {}))
+            t,
+            replies=rows.decode_replies(got.get(keys.twit_key_from_id(t.id), {})),
+            likes=rows.decode_likes(got.get(keys.twit_key_from_id(t.id), {})),
         )
         for t in found
     )
@@ -207,7 +211,7 @@ def get_twit(twit_id: str) -> Twit:
     stored = rows.decode_twit(row)
     if stored is None:
         raise NotFound(f"No twit {twit_id!r}.")
-    return twit_of(key, stored, rows.decode_replies(row))
+    return twit_of(key, stored, rows.decode_replies(row), rows.decode_likes(row))
 
 
 def public_twit(twit_id: str) -> Twit:
@@ -240,6 +244,8 @@ def delete_twit(userid: str, twit_id: str) -> None:
         if twit.reply_to is not None:
             _leave_parent(conn, key, keys.twit_key_from_id(twit.reply_to))
         _drop_reply_entries(conn, key)
+        # Its likes go before the twit row, so a retried delete finds them.
+        _drop_likes(conn, key)
         # A post that died after storing the twit never counted it: count it
         # first, or this -1 would take away a twit the count never had.
         count_once(conn, key, twit.userid)
@@ -297,11 +303,25 @@ def _drop_reply_entries(conn: happybase.Connection, key: bytes) -> None:
             b.delete(k)
 
 
+def _drop_likes(conn: happybase.Connection, key: bytes) -> None:
+    """A deleted twit's likes: its likers rows and each liker's likes row
+    (here, not in services/likes.py, which reads twits)."""
+    likers = conn.table(table_name("likers"))
+    likes = conn.table(table_name("likes"))
+    for row, d in likers.scan(row_prefix=key):
+        _, _, ms, _ = rows.decode_like_state(d.get(rows.LIKE_STATE))
+        if rows.LIKER_USERID in d:
+            likes.delete(keys.like_key(d[rows.LIKER_USERID].decode(), ms, key))
+        likers.delete(row)
+
+
 def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     # A fan-out's bookkeeping cell written just after a delete can leave a
     # row with no text behind: that is no twit.
     stored = rows.decode_twit(row)
-    return None if stored is None else twit_of(key, stored, rows.decode_replies(row))
+    if stored is None:
+        return None
+    return twit_of(key, stored, rows.decode_replies(row), rows.decode_likes(row))
 
 
 @read_only

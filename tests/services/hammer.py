@@ -43,6 +43,20 @@ def replies(seed: int, seconds: float, parent: str, users: list[str]) -> int:
     return ops
 
 
+def likes(seed: int, seconds: float, twit_id: str, users: list[str]) -> int:
+    """Like and unlike one twit as random users (two processes share each user)."""
+    from feeds import services
+
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    ops = 0
+    while time.monotonic() < deadline:
+        a = rng.choice(users)
+        (services.like if rng.random() < 0.5 else services.unlike)(a, twit_id)
+        ops += 1
+    return ops
+
+
 def main(seed: int, seconds: float, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -51,6 +65,8 @@ def main(seed: int, seconds: float, users: list[str]) -> int:
 
     if users[0] == "--replies":
         return replies(seed, seconds, users[1], users[2:])
+    if users[0] == "--likes":
+        return likes(seed, seconds, users[1], users[2:])
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     ops = 0

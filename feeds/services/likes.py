@@ -1,0 +1,163 @@
+"""Likes: like/unlike a twit, idempotent, with an exact count on the twit row.
+
+Hand-written on storage.ops (no library does HBase likes). A like's state is
+one cell of its likers row, b"on:gen:ms:counted", moved by compare-and-set:
+
+- a like or unlike that changes the state bumps ``gen`` and writes counted=0;
+- then it adds +1/-1 to the twit's ``t:likes`` with apply_once under an
+  operation id made of (twit, liker, gen), and sets counted=1 (compare-and-set
+  from the exact state it wrote).
+
+Whoever finds counted=0 (a retry, or the next like/unlike of the same pair
+after a crash) finishes the pending count with the same operation id, so it
+is applied once; once counted=1 nobody applies it again, so apply_once's
+window of 64 remembered operations is never relied on past the mark.
+Concurrent callers on one pair serialise on the state cell.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import happybase
+
+from feeds.services import twits as twits_service
+from feeds.services._paging import scan_page
+from feeds.types import Page, Twit
+from storage import keys, rows
+from storage.connection import connection, table_name
+from storage.ops import apply_once, check_and_put, op_id
+
+_state = rows.decode_like_state
+_cell = rows.encode_like_state
+
+
+def _finish(conn: happybase.Connection, twit: bytes, liker: str, cell: bytes) -> None:
+    """Apply the count of the state in ``cell`` once, and mark it counted."""
+    on, gen, ms, counted = _state(cell)
+    if counted:
+        return
+    like_row = keys.like_key(liker, ms, twit)
+    likes = conn.table(table_name("likes"))
+    if on:
+        likes.put(like_row, {rows.LIKE_MARK: b"1"})
+    else:
+        likes.delete(like_row)
+    op = op_id(b"like", twit, liker.encode(), str(gen).encode())
+    apply_once(conn, table_name("twits"), twit, rows.COUNT_LIKES, 1 if on else -1, op)
+    check_and_put(
+        conn,
+        table_name("likers"),
+        keys.liker_key(twit, liker),
+        rows.LIKE_STATE,
+        cell,
+        rows.LIKE_STATE,
+        _cell(on, gen, ms, True),
+    )
+
+
+def set_like(userid: str, twit_id: str, on: bool) -> Twit:
+    """Like (``on``) or unlike the twit as ``userid``; idempotent. Returns the twit."""
+    twit = twits_service.public_twit(twit_id)
+    key = keys.twit_key_from_id(twit.id)
+    row = keys.liker_key(key, userid)
+    with connection() as conn:
+        likers = conn.table(table_name("likers"))
+        while True:
+            cell = likers.row(row, columns=[rows.LIKE_STATE]).get(rows.LIKE_STATE)
+            was_on, gen, ms, counted = _state(cell)
+            if not counted:
+                # A change before this one did not finish counting: finish it first.
+                _finish(conn, key, userid, cell or b"")
+                continue
+            if was_on == on:
+                break
+            # A new like gets a later ms than the pair's last one: the same key
+            # would meet the unlike's delete (HBase masks a put at or before a
+            # delete's timestamp).
+            new_ms = max(int(time.time() * 1000), ms + 1) if on else ms
+            new = _cell(on, gen + 1, new_ms, False)
+            if check_and_put(
+                conn, table_name("likers"), row, rows.LIKE_STATE, cell, rows.LIKE_STATE, new
+            ):
+                likers.put(row, {rows.LIKER_USERID: userid.encode()})
+                _finish(conn, key, userid, new)
+                break
+    return with_likes(userid, (twits_service.get_twit(twit.id),))[0]
+
+
+def like(userid: str, twit_id: str) -> Twit:
+    return set_like(userid, twit_id, True)
+
+
+def unlike(userid: str, twit_id: str) -> Twit:
+    return set_like(userid, twit_id, False)
+
+
+def like_count(twit_id: str) -> int:
+    with connection() as conn:
+        key = keys.twit_key_from_id(twit_id)
+        cell = conn.table(table_name("twits")).row(key, columns=[rows.COUNT_LIKES])
+        return rows.decode_count(cell.get(rows.COUNT_LIKES))
+
+
+def liked(userid: str, twit_ids: list[str]) -> set[str]:
+    """Which of ``twit_ids`` ``userid`` likes: one multi-get."""
+    if not twit_ids:
+        return set()
+    with connection() as conn:
+        wanted = [keys.liker_key(keys.twit_key_from_id(t), userid) for t in twit_ids]
+        found = conn.table(table_name("likers")).rows(wanted, columns=[rows.LIKE_STATE])
+    on = {k[: keys.TWIT_KEY_LEN] for k, d in found if _state(d.get(rows.LIKE_STATE))[0]}
+    return {keys.twit_id(k) for k in on}
+
+
+def with_likes(userid: str | None, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
+    """``found`` with ``liked`` set for the reader ``userid`` (one multi-get)."""
+    if userid is None:
+        return found
+    mine = liked(userid, [t.id for t in found])
+    return tuple(dataclasses.replace(t, liked=t.id in mine) for t in found)
+
+
+def likers(twit_id: str) -> list[str]:
+    """Who likes the twit (a prefix scan of its likers rows)."""
+    key = keys.twit_key_from_id(twit_id)
+    with connection() as conn:
+        table = conn.table(table_name("likers"))
+        return [
+            d[rows.LIKER_USERID].decode()
+            for _, d in table.scan(row_prefix=key)
+            if _state(d.get(rows.LIKE_STATE))[0] and rows.LIKER_USERID in d
+        ]
+
+
+def user_likes(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """The twits ``userid`` likes, newest like first; deleted twits drop out."""
+    prefix = keys.user_hash(userid)
+
+    def decode(key: bytes, _: dict[bytes, bytes]) -> Twit | None:
+        # A racing twin's late finish can leave a stale row: the likers
+        # state (on, at this row's ms) is the truth.
+        twit = keys.twit_key_from_like_key(key)
+        ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
+        with connection() as c:
+            cell = c.table(table_name("likers")).row(keys.liker_key(twit, userid))
+        on, _gen, at, _counted = _state(cell.get(rows.LIKE_STATE))
+        if not on or at != ms:
+            return None
+        try:
+            return twits_service.get_twit(keys.twit_id(keys.twit_key_from_like_key(key)))
+        except Exception:  # a deleted twit: its like rows go with its delete
+            return None
+
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("likes")),
+            prefix,
+            keys.MD5_LEN + keys.RTS_LEN + keys.TWIT_KEY_LEN,
+            cursor,
+            limit,
+            decode,
+        )
