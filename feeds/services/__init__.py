@@ -20,6 +20,7 @@ from .accounts import (
     set_disabled,
     set_staff,
     signup_problems,
+    update_profile,
 )
 from .follows import follow, followers, following, is_following, suggest_follows, unfollow
 from .health import Health, health
@@ -89,4 +90,5 @@ __all__ = [
     "timeline",
     "token_user",
     "unfollow",
+    "update_profile",
 ]
