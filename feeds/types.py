@@ -27,6 +27,7 @@ class User:
     # Sessions and tokens issued at an older generation are refused; see
     # feeds/services/tokens.py.
     auth_generation: int = 0
+    bio: str = ""
 
 
 @dataclass(frozen=True)

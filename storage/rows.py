@@ -72,6 +72,7 @@ ACCOUNT = b"info:account"  # JSON: userid, name, email, password (hash), created
 STAFF = b"info:staff"  # b"1" or b"0"
 DISABLED = b"info:disabled"  # b"1" or b"0"
 AUTHGEN = b"info:authgen"  # an HBase counter, raised to end every session and token
+BIO = b"info:bio"  # UTF-8 text, absent or empty when the user wrote none
 COUNT_TWITS = b"c:twits"  # apply-once counters
 COUNT_FOLLOWERS = b"c:followers"
 COUNT_FOLLOWING = b"c:following"
@@ -90,6 +91,7 @@ class UserRow:
     twits: int
     followers: int
     following: int
+    bio: str
     account: bytes  # the account cell as read: what a checkAndPut replacing it compares
 
 
@@ -112,6 +114,17 @@ def with_password(account: bytes, password_hash: str) -> bytes:
     fields = json.loads(account)
     fields["password"] = password_hash
     return json.dumps(fields, separators=(",", ":")).encode()
+
+
+def with_name(account: bytes, name: str) -> bytes:
+    """The account cell ``account`` with its display name replaced (other keys kept)."""
+    fields = json.loads(account)
+    fields["name"] = name
+    return json.dumps(fields, separators=(",", ":")).encode()
+
+
+def encode_bio(bio: str) -> bytes:
+    return bio.encode()
 
 
 def account_fields(account: bytes) -> dict[str, object] | None:
@@ -178,6 +191,7 @@ def decode_user(row: dict[bytes, bytes]) -> UserRow | None:
         twits=decode_count(row.get(COUNT_TWITS)),
         followers=decode_count(row.get(COUNT_FOLLOWERS)),
         following=decode_count(row.get(COUNT_FOLLOWING)),
+        bio=row.get(BIO, b"").decode(),
         account=raw,
     )
 

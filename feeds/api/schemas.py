@@ -114,6 +114,20 @@ class PasswordChange(BaseModel):
     )
 
 
+class ProfileChange(BaseModel):
+    name: StrictStr | None = Field(
+        default=None,
+        description="Trimmed; not blank, no control characters. Left out: unchanged.",
+        json_schema_extra=dict(minLength=1, maxLength=accounts.NAME_MAX),
+    )
+    bio: StrictStr | None = Field(
+        default=None,
+        description="Trimmed; newlines allowed, no other control characters; "
+        "empty clears it. Left out: unchanged.",
+        json_schema_extra=dict(maxLength=accounts.BIO_MAX),
+    )
+
+
 class SignUp(BaseModel):
     userid: StrictStr = Field(
         description="Unique regardless of case.",
@@ -177,6 +191,7 @@ class Profile(Answer):
     twits: Count
     followers: Count
     following: Count
+    bio: str = Field(description="What the user says of themselves; empty if nothing.")
 
 
 class UserRef(Answer):

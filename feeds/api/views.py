@@ -14,6 +14,7 @@ from ninja import Path, Status
 from pydantic import WithJsonSchema
 
 from feeds import services
+from feeds.errors import Forbidden
 from feeds.types import Page, Twit, User
 from feeds.viewhelpers import client_address
 
@@ -141,6 +142,29 @@ def sign_up(request: HttpRequest, response: HttpResponse, account: schemas.SignU
 )
 def profile(request: HttpRequest, userid: Userid) -> User:
     return services.public_user(userid)
+
+
+@api.patch(
+    "/users/{str:userid}",
+    operation_id="updateProfile",
+    summary="Change your display name and/or bio; userid is `me` (or your own userid)",
+    **operation(
+        {200: schemas.Profile},
+        400,
+        403,
+        409,
+        descriptions={200: "Your profile as changed."},
+        auth=True,
+        body=True,
+    ),
+)
+def update_profile(request: HttpRequest, userid: Userid, change: schemas.ProfileChange) -> User:
+    # On the same path as getUser rather than a literal /users/me, which
+    # would hide the profile of a user who is called "me".
+    me = caller(request).user
+    if userid != "me" and userid.lower() != me.userid.lower():
+        raise Forbidden("You can change only your own profile.")
+    return services.update_profile(me.userid, change.name, change.bio)
 
 
 _PAGE = "One page of twits."

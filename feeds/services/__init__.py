@@ -20,6 +20,7 @@ from .accounts import (
     set_disabled,
     set_staff,
     signup_problems,
+    update_profile,
 )
 from .follows import follow, followers, following, is_following, suggest_follows, unfollow
 from .health import Health, health
@@ -95,6 +96,7 @@ __all__ = [
     "token_user",
     "unfollow",
     "unlike",
+    "update_profile",
     "user_likes",
     "with_likes",
 ]

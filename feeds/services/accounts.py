@@ -30,6 +30,7 @@ from ._paging import scan_page
 
 USERID_RE = re.compile(r"[A-Za-z0-9_]{3,20}")
 NAME_MAX = 50
+BIO_MAX = 160
 PASSWORD_MIN = 8
 
 
@@ -283,6 +284,50 @@ def change_password(userid: str, current: object, new: object, address: str) -> 
     if not won:
         raise Conflict("The password was changed meanwhile; try again.")
     bump_generation(user.userid)
+    return get_user(user.userid)
+
+
+def _check_bio(bio: object) -> str:
+    if not isinstance(bio, str):
+        raise InvalidInput("bio", "Send the bio as a string.")
+    bio = bio.strip()
+    if len(bio) > BIO_MAX:
+        raise InvalidInput("bio", f"A bio is at most {BIO_MAX} characters.")
+    if has_control_chars(bio, allow_newlines=True):
+        raise InvalidInput("bio", "A bio cannot contain control characters.")
+    return bio
+
+
+def update_profile(userid: str, name: object = None, bio: object = None) -> User:
+    """Change the display name and/or the bio (None leaves either as is).
+
+    Both are checked before anything is written, so bad input changes
+    nothing. The name lives in the account cell and is replaced by a
+    checkAndPut against the cell as read, as a password change is; twits
+    already written keep the name they were posted under (it is
+    denormalised into each twit row)."""
+    clean_name = None if name is None else _check_name(name)
+    clean_bio = None if bio is None else _check_bio(bio)
+    key = keys.user_key(userid)
+    with connection() as conn:
+        table = conn.table(table_name("users"))
+        user = rows.decode_user(table.row(key))
+        if user is None:
+            raise NotFound(f"No user {userid!r}.")
+        if clean_name is not None and clean_name != user.name:
+            won = check_and_put(
+                conn,
+                table_name("users"),
+                key,
+                rows.ACCOUNT,
+                user.account,
+                rows.ACCOUNT,
+                rows.with_name(user.account, clean_name),
+            )
+            if not won:
+                raise Conflict("The account was changed meanwhile; try again.")
+        if clean_bio is not None:
+            table.put(key, {rows.BIO: rows.encode_bio(clean_bio)})
     return get_user(user.userid)
 
 

@@ -27,6 +27,7 @@ def test_sign_up_returns_the_new_profile(api: Api) -> None:
         "twits": 0,
         "followers": 0,
         "following": 0,
+        "bio": "",
     }
     assert created.endswith("Z") and len(created) == len("2026-11-21T12:00:00.123Z")
     assert "email" not in api.get("/api/users/alice").json()
