@@ -110,7 +110,7 @@ def test_wrong_methods_are_405_with_allow(api: Api, method: str, path: str, allo
         "/api/",
         "/api/nope",
         "/api/users/",
-        "/api/users/alice/likes",
+        "/api/users/alice/bookmarks",
         "/api/twits/a/b",
         "/api/login/",
     ],
