@@ -17,6 +17,7 @@ from functools import wraps
 from typing import TypeAlias
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -321,8 +322,31 @@ def home(request: HttpRequest) -> HttpResponse:
     return answer.render(
         request,
         "home.html",
-        {"form": form, "page": page, "cursor": cursor, "suggestions": suggestions},
+        {
+            "form": form,
+            "page": page,
+            "cursor": cursor,
+            "suggestions": suggestions,
+            "live_poll_ms": settings.TWITBASE_LIVE_POLL_MS,
+        },
     )
+
+
+@require_http_methods(["GET"])
+def stream_new(request: HttpRequest) -> JsonResponse:
+    """``GET /stream/new?since=<twit id>``: how many twits arrived in the
+    signed-in user's stream above ``since`` (the newest the page shows), as
+    ``{"count": n, "more": bool}``; what the home page's banner polls
+    (feeds/static/feeds/live.js). 401 when logged out, 400 for a bad id."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"error": "Log in to see your stream."}, status=401)
+    try:
+        new = services.new_in_stream(_me(request), request.GET.get("since") or None)
+    except InvalidInput as exc:
+        return JsonResponse({"error": str(exc), "field": exc.field}, status=400)
+    response = JsonResponse({"count": new.count, "more": new.more, "cap": services.NEW_CAP})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 # -- users ----------------------------------------------------------------------------

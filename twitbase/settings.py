@@ -242,6 +242,11 @@ TWITBASE_CELEBRITY_CACHE_S = env_int("TWITBASE_CELEBRITY_CACHE_S", 30, minimum=0
 # takeover); the sweep queues again only fan-outs whose lease has expired.
 TWITBASE_SWEEP_AFTER_S = env_int("TWITBASE_SWEEP_AFTER_S", 60, minimum=0)
 
+# -- Live updates -------------------------------------------------------------------
+# How often (milliseconds) an open home page asks whether newer twits have
+# arrived; the page backs off from this when hidden or when requests fail.
+TWITBASE_LIVE_POLL_MS = env_int("TWITBASE_LIVE_POLL_MS", 20_000, minimum=100)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

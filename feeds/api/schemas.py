@@ -19,7 +19,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr, W
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import PydanticCustomError
 
-from feeds.services import MAX_CURSOR_LEN, MAX_LIMIT, TWIT_ID_LEN, accounts, twits
+from feeds.services import MAX_CURSOR_LEN, MAX_LIMIT, NEW_CAP, TWIT_ID_LEN, accounts, twits
 
 DEFAULT_LIMIT = 20
 # The services refuse longer ones themselves (accounts.py); the document says so.
@@ -242,3 +242,34 @@ class Follow(Answer):
     userid: str = Field(description="The other user, as given in the URL.")
     following: bool = Field(description="Whether you follow them now.")
     changed: bool = Field(description="False if it already was so.")
+
+
+# -- live updates ------------------------------------------------------------------
+
+
+def _since(raw: object) -> object:
+    if raw == "":
+        return None  # ?since= is "the client shows no twit yet", as if left out
+    return raw
+
+
+# Not a pattern pydantic checks: a bad id is the service's 400, naming "since".
+Since = Annotated[
+    str | None,
+    BeforeValidator(_since),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "description": "The id of the newest twit the client shows; "
+            "left out when it shows none (then every twit counts).",
+        }
+    ),
+    Query(None),
+]
+
+
+class NewTwits(Answer):
+    count: int = Field(
+        ge=0, le=NEW_CAP, description=f"How many new twits, counted up to {NEW_CAP}."
+    )
+    more: bool = Field(description=f"Whether there are more than {NEW_CAP}.")

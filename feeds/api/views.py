@@ -341,6 +341,21 @@ def stream(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Twit]:
 
 
 @get(
+    "/stream/new",
+    operation_id="countNewInStream",
+    summary="How many twits arrived in your stream above the newest you show (for a banner)",
+    **operation(
+        {200: schemas.NewTwits},
+        400,
+        descriptions={200: "The count, exact up to a cap; poll it every 15 s or more."},
+        auth=True,
+    ),
+)
+def stream_new(request: HttpRequest, since: schemas.Since) -> services.NewTwits:
+    return services.new_in_stream(caller(request).user, since)
+
+
+@get(
     "/schema",
     operation_id="getSchema",
     summary="This document",

@@ -26,7 +26,7 @@ from .follows import follow, followers, following, is_following, suggest_follows
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
-from .streams import home_stream
+from .streams import NEW_CAP, NewTwits, home_stream, new_in_stream
 from .tokens import (
     change_password,
     issue_token,
@@ -52,9 +52,11 @@ from .twits import (
 __all__ = [
     "MAX_CURSOR_LEN",
     "MAX_LIMIT",
+    "NEW_CAP",
     "THREAD_DEPTH",
     "TWIT_ID_LEN",
     "Health",
+    "NewTwits",
     "RateLimited",
     "StorageUnavailable",
     "ancestors",
@@ -79,6 +81,7 @@ __all__ = [
     "list_users",
     "log_in",
     "log_out_everywhere",
+    "new_in_stream",
     "own_twit",
     "post_twit",
     "public_twit",

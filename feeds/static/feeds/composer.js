@@ -1,0 +1,68 @@
+// The composer: a live character count and Ctrl/Cmd+Enter to post.
+//
+// Counts as the server does (feeds/services/twits.py, clean_text): CRLF as
+// one newline, leading and trailing white space trimmed, then characters
+// (code points, so an emoji is one, as Python's len counts it). The textarea's
+// maxlength (which browsers count in UTF-16 units, an emoji as two) is
+// dropped: the count warns near and past the limit, the server enforces it.
+// The visible count is hidden from screen readers; a polite live region
+// says it only when it crosses into "near" or "over", and how far over.
+(function () {
+  "use strict";
+  var NEAR = 20;
+
+  function length(text) {
+    return Array.from(text.replace(/\r\n/g, "\n").trim()).length;
+  }
+
+  function wire(form) {
+    var box = form.querySelector("textarea");
+    var count = form.querySelector(".composer-count");
+    var said = form.querySelector(".composer-count-said");
+    if (!box || !count) {
+      return;
+    }
+    var max = Number(count.getAttribute("data-max")) || 280;
+    var lastState = "ok";
+    box.removeAttribute("maxlength");
+    count.hidden = false;
+
+    function update() {
+      var n = length(box.value);
+      var left = max - n;
+      var state = left < 0 ? "over" : left <= NEAR ? "near" : "ok";
+      count.textContent = n + " / " + max;
+      count.classList.toggle("composer-count-near", state === "near");
+      count.classList.toggle("composer-count-over", state === "over");
+      if (state === "over") {
+        box.setAttribute("aria-invalid", "true");
+      } else if (!form.querySelector(".field-error")) {
+        box.removeAttribute("aria-invalid");
+      }
+      if (said && (state !== lastState || state === "over")) {
+        said.textContent =
+          state === "over"
+            ? -left + (left === -1 ? " character" : " characters") + " over the limit of " + max
+            : state === "near"
+              ? left + (left === 1 ? " character" : " characters") + " left"
+              : "";
+      }
+      lastState = state;
+    }
+
+    box.addEventListener("input", update);
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        if (form.requestSubmit) {
+          form.requestSubmit();
+        } else {
+          form.submit();
+        }
+      }
+    });
+    update();
+  }
+
+  document.querySelectorAll(".composer form").forEach(wire);
+})();
