@@ -42,9 +42,12 @@ FANOUT_WAIT_S = 20.0
 
 
 @contextmanager
-def live_server(redis_broker: RedisProcess, tmp_path: Path) -> Iterator[str]:
+def live_server(
+    redis_broker: RedisProcess, tmp_path: Path, extra_env: dict[str, str] | None = None
+) -> Iterator[str]:
     """The base URL of ``manage.py runserver`` serving the current settings'
-    tables, with a real Celery worker (and ``redis_broker``) doing the fan-out."""
+    tables, with a real Celery worker (and ``redis_broker``) doing the fan-out.
+    ``extra_env``: more settings for both (e.g. a short live-update poll)."""
     env = {
         "TWITBASE_HBASE_HOST": settings.TWITBASE_HBASE_HOST,
         "TWITBASE_HBASE_PORT": str(settings.TWITBASE_HBASE_PORT),
@@ -53,6 +56,7 @@ def live_server(redis_broker: RedisProcess, tmp_path: Path) -> Iterator[str]:
         # A test posts a page's worth of twits in a few seconds.
         "TWITBASE_POSTS_PER_MINUTE": "1000",
         "CELERY_BROKER_URL": redis_broker.url,
+        **(extra_env or {}),
     }
     with (
         CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=1),

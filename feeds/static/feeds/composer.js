@@ -6,7 +6,7 @@
 // maxlength (which browsers count in UTF-16 units, an emoji as two) is
 // dropped: the count warns near and past the limit, the server enforces it.
 // The visible count is hidden from screen readers; a polite live region
-// says it only when it crosses into "near" or "over", and how far over.
+// speaks only near and past the limit: how many are left, or how far over.
 (function () {
   "use strict";
   var NEAR = 20;
@@ -23,7 +23,6 @@
       return;
     }
     var max = Number(count.getAttribute("data-max")) || 280;
-    var lastState = "ok";
     box.removeAttribute("maxlength");
     count.hidden = false;
 
@@ -39,7 +38,7 @@
       } else if (!form.querySelector(".field-error")) {
         box.removeAttribute("aria-invalid");
       }
-      if (said && (state !== lastState || state === "over")) {
+      if (said) {
         said.textContent =
           state === "over"
             ? -left + (left === -1 ? " character" : " characters") + " over the limit of " + max
@@ -47,7 +46,6 @@
               ? left + (left === 1 ? " character" : " characters") + " left"
               : "";
       }
-      lastState = state;
     }
 
     box.addEventListener("input", update);
