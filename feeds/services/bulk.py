@@ -8,6 +8,14 @@ and written once.
 The follow graph is power-law: how many users one follows is drawn from a
 heavy-tailed distribution, and whom is drawn by popularity rank with
 P(rank r) proportional to 1/r, so a few users have very many followers.
+
+On it, the social data a living site has: some twits reply to a recent twit
+of someone the author follows, some mention a followee, about a third carry
+hashtags (a few popular, a long tail), and followers like twits (so the
+well-followed collect the most likes). Replies and likes are the rows the
+services leave once a post or a like has finished counting (``replies``,
+``likers``, ``likes``, the counted marks), and each twit's ``t:replies`` and
+``t:likes`` count exactly its rows.
 """
 
 from __future__ import annotations
@@ -24,13 +32,21 @@ from dataclasses import dataclass, field
 import happybase
 from django.contrib.auth.hashers import make_password
 
-from feeds.services.demotext import demo_name, twit_text
+from feeds.services.demotext import demo_name, reply_text, twit_text
 from storage import keys, rows
 from storage.connection import connection, table_name
 
 Progress = Callable[[str, int, int], None]
 BATCH = 5_000
 DEMO_PASSWORD = "twitbase-demo"
+
+# The social mix: the share of twits that reply (to a followee's recent twit)
+# and that mention a followee; a twit is liked by a share of its author's
+# followers drawn from Beta(1, LIKE_BETA), mean 1 / (1 + LIKE_BETA).
+REPLY_SHARE = 0.2
+MENTION_SHARE = 0.1
+LIKE_BETA = 8.0
+RECENT = 5  # a reply answers one of its parent author's last RECENT twits
 
 
 @dataclass
@@ -39,6 +55,8 @@ class DemoStats:
     edges: int = 0
     twits: int = 0
     stream_rows: int = 0
+    replies: int = 0
+    likes: int = 0
     max_followers: int = 0
     seconds: float = 0.0
     rows_written: dict[str, int] = field(default_factory=dict)
@@ -172,24 +190,133 @@ def load_demo(
         out.flush()
         report("follows", stats.edges, stats.edges)
 
+        plan = _plan_twits(twit_authors, times, graph, followers, rng, now)
+        stats.replies = sum(1 for t in plan if t.parent is not None)
+        stats.likes = sum(len(t.likers) for t in plan)
+
         report("twits", 0, twits)
-        for n, (author, millis) in enumerate(zip(twit_authors, times, strict=True)):
-            uid = demo_userid(author)
-            key = keys.twit_key(uid, millis, rng.getrandbits(32).to_bytes(4, "big"))
-            twit = rows.TwitRow(uid, names[author], twit_text(rng), millis)
-            out.put("twits", key, rows.encode_twit(twit))
-            cells = rows.encode_stream(twit)
+        for n, t in enumerate(plan):
+            uid = demo_userid(t.author)
+            key = t.key
+            parent = None if t.parent is None else plan[t.parent]
+            twit = rows.TwitRow(
+                uid,
+                names[t.author],
+                t.text,
+                t.millis,
+                reply_to=None if parent is None else keys.twit_id(parent.key),
+                reply_userid="" if parent is None else demo_userid(parent.author),
+            )
+            cells = rows.encode_twit(twit)
+            # The marks and counts a finished post (and its replies' and likes'
+            # counting) leaves, so a delete of a demo twit counts right.
+            cells[rows.TWIT_COUNTED] = b"1"
+            if t.replies:
+                cells[rows.COUNT_REPLIES] = rows.encode_count(t.replies)
+            if t.likers:
+                cells[rows.COUNT_LIKES] = rows.encode_count(len(t.likers))
+            if parent is not None:
+                cells[rows.REPLY_COUNTED] = b"1"
+                out.put("replies", keys.reply_key(parent.key, key), rows.encode_reply(twit))
+            out.put("twits", key, cells)
+            stream = rows.encode_stream(twit)
             # All demo stream rows carry the demo edges' generation (see fanout).
-            for reader in [author, *followers[author]]:
-                out.put("streams", keys.stream_key(demo_userid(reader), key), cells, generation)
-            stats.stream_rows += 1 + len(followers[author])
+            for reader in [t.author, *followers[t.author]]:
+                out.put("streams", keys.stream_key(demo_userid(reader), key), stream, generation)
+            stats.stream_rows += 1 + len(followers[t.author])
             if n % 500 == 0:
                 report("twits", n, twits)
         out.flush()
         report("twits", twits, twits)
+
+        done = 0
+        report("likes", 0, stats.likes)
+        for t in plan:
+            for liker, ms in t.likers:
+                lid = demo_userid(liker)
+                out.put("likers", keys.liker_key(t.key, lid), rows.encode_liker(lid, ms))
+                out.put("likes", keys.like_key(lid, ms, t.key), rows.encode_like())
+                done += 1
+                if done % 5000 == 0:
+                    report("likes", done, stats.likes)
+        out.flush()
+        report("likes", stats.likes, stats.likes)
+
+        # -- REPOSTS: another engineer's part (reposts and the reposted flag).
+        # Write the demo's reposts here, from `plan` (a few followers of each
+        # author repost, at a time after the twit), with the reposts feature's
+        # own row codecs and counts, as the likes above use services/likes.py's.
+        # Hashtag index rows and mention notifications belong here too, if
+        # those features keep tables of their own: the texts already carry
+        # the hashtags and mentions (t.text), the same as a posted twit's.
         stats.rows_written = dict(out.rows)
     stats.seconds = time.monotonic() - started
     return stats
+
+
+@dataclass
+class _PlannedTwit:
+    """One demo twit before it is written: who, when, what, and what it gets."""
+
+    author: int
+    millis: int
+    key: bytes
+    text: str
+    parent: int | None  # the index of the twit it replies to
+    replies: int = 0
+    likers: list[tuple[int, int]] = field(default_factory=list)  # (user, like ms)
+
+
+def _plan_twits(
+    authors: list[int],
+    times: list[int],
+    graph: list[list[int]],
+    followers: list[list[int]],
+    rng: random.Random,
+    now: int,
+) -> list[_PlannedTwit]:
+    """Every twit in time order, with its replies counted and likers drawn.
+
+    A reply answers one of the last few twits of someone its author follows
+    (earlier, as times are sorted); a mention names a followee. Likers are a
+    random share of the author's followers, each liking some time after the
+    twit (within a day, and before now).
+    """
+    plan: list[_PlannedTwit] = []
+    recent: dict[int, list[int]] = {}
+    for author, millis in zip(authors, times, strict=True):
+        uid = demo_userid(author)
+        key = keys.twit_key(uid, millis, rng.getrandbits(32).to_bytes(4, "big"))
+        followees = graph[author]
+        parent = None
+        if followees and rng.random() < REPLY_SHARE:
+            theirs = recent.get(rng.choice(followees))
+            if theirs:
+                parent = rng.choice(theirs)
+        if parent is not None:
+            plan[parent].replies += 1
+            to = demo_userid(plan[parent].author) if rng.random() < 0.3 else None
+            text = reply_text(rng, to)
+        else:
+            mention = (
+                demo_userid(rng.choice(followees))
+                if followees and rng.random() < MENTION_SHARE
+                else None
+            )
+            text = twit_text(rng, mention)
+        fans = followers[author]
+        likers: list[tuple[int, int]] = []
+        if fans:
+            k = int(len(fans) * rng.betavariate(1.0, LIKE_BETA) + rng.random())
+            latest = max(millis + 1, now - 1)
+            for liker in rng.sample(fans, min(k, len(fans))):
+                likers.append((liker, min(latest, millis + 1 + rng.randrange(86_400_000))))
+        plan.append(_PlannedTwit(author, millis, key, text, parent, likers=likers))
+        mine = recent.setdefault(author, [])
+        mine.append(len(plan) - 1)
+        if len(mine) > RECENT:
+            del mine[0]
+    return plan
 
 
 def add_star(userid: str, followers: int, prefix: str = "fan") -> list[str]:

@@ -103,9 +103,96 @@ def demo_name(i: int) -> str:
     return f"{FIRST_NAMES[k % len(FIRST_NAMES)]} {LAST_NAMES[k // len(FIRST_NAMES)]}"
 
 
-def twit_text(rng: random.Random) -> str:
-    """One twit's text (at most 140 characters), drawn from ``rng``."""
+# Hashtags, most popular first: a twit's tag is drawn with P(rank r) ~ 1/r,
+# so a few tags trend and the rest form a long tail.
+HASHTAGS = (
+    "weekend",
+    "coffee",
+    "running",
+    "baking",
+    "books",
+    "gardening",
+    "hbase",
+    "travel",
+    "jazz",
+    "cycling",
+    "photography",
+    "mondays",
+    "python",
+    "rain",
+    "octopuses",
+    "sourdough",
+    "bridges",
+    "puzzles",
+    "tomatoes",
+    "bookshops",
+)
+_TAG_WEIGHTS = [1.0 / (rank + 1) for rank in range(len(HASHTAGS))]
+# How a twit names someone it mentions (a userid goes in the braces).
+MENTIONS = (
+    " with @{}",
+    " Thanks @{} for the tip.",
+    " @{} you would love this.",
+    " cc @{}",
+)
+# Replies: a reaction, sometimes a question after it.
+REACTIONS = (
+    "Congrats!",
+    "So jealous.",
+    "Love this.",
+    "Ha, same here.",
+    "Well done!",
+    "Respect.",
+    "This made my day.",
+    "Good luck with it!",
+    "Count me in next time.",
+    "Classic.",
+    "Oh nice.",
+    "I tried that last year.",
+)
+QUESTIONS = (
+    "How long did it take?",
+    "Where was this?",
+    "Was it worth it?",
+    "Photos please!",
+    "Need the recipe.",
+    "Which one did you pick?",
+    "Any tips for a beginner?",
+    "Same time next week?",
+)
+
+
+def hashtags(rng: random.Random, k: int) -> list[str]:
+    """``k`` different hashtags (without '#'), popular ones more often."""
+    chosen: list[str] = []
+    while len(chosen) < k:
+        (tag,) = rng.choices(HASHTAGS, weights=_TAG_WEIGHTS)
+        if tag not in chosen:
+            chosen.append(tag)
+    return chosen
+
+
+def twit_text(rng: random.Random, mention: str | None = None) -> str:
+    """One twit's text (at most 200 characters), drawn from ``rng``: a small
+    story, now and then an aside, ``mention`` (a userid) named in it when
+    given, and about one in three with a hashtag or two."""
     text = f"{rng.choice(OPENINGS)} {rng.choice(ACTIONS)} {rng.choice(THINGS)}{rng.choice(ENDINGS)}"
     if rng.random() < 0.3:
         text += " " + rng.choice(ASIDES)
+    if mention is not None:
+        text += rng.choice(MENTIONS).format(mention)
+    roll = rng.random()
+    if roll < 0.35:
+        text += " " + " ".join("#" + t for t in hashtags(rng, 2 if roll < 0.08 else 1))
+    return text
+
+
+def reply_text(rng: random.Random, parent_author: str | None = None) -> str:
+    """A reply's text (at most 100 characters): a reaction, often a question,
+    addressed to ``parent_author`` (a userid) when given."""
+    text = rng.choice(REACTIONS)
+    if rng.random() < 0.5:
+        text += " " + rng.choice(QUESTIONS)
+    if parent_author is not None:
+        text = f"@{parent_author} {text}"
     return text

@@ -6,9 +6,10 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections import Counter
 
 from feeds.management.commands.loaddemo import ProgressBar
-from feeds.services import demotext
+from feeds.services import demotext, textparse
 
 
 class Clock:
@@ -61,6 +62,22 @@ def test_demo_names_and_twits_read_like_people() -> None:
     assert demotext.demo_name(7) == demotext.demo_name(7)
     rng = random.Random(1)
     texts = [demotext.twit_text(rng) for _ in range(2_000)]
-    assert max(len(t) for t in texts) <= 140
+    assert max(len(t) for t in texts) <= 140 + 60  # hashtags can add a few words
     assert len(set(texts)) > 1_500
     assert all(t[0].isupper() for t in texts)
+
+
+def test_demo_hashtags_have_a_long_tail_and_mentions_and_replies_parse() -> None:
+    rng = random.Random(2)
+    texts = [demotext.twit_text(rng) for _ in range(5_000)]
+    tags = Counter(tag for t in texts for tag in textparse.hashtags(t))
+    assert 0.25 < sum(1 for t in texts if textparse.hashtags(t)) / len(texts) < 0.45
+    top, *_, last = [n for _, n in tags.most_common()]
+    assert top > 5 * last, "a few tags trend, the rest are a long tail"
+    mentioning = [demotext.twit_text(rng, mention="user000042") for _ in range(200)]
+    assert all(textparse.mentions(t) == ["user000042"] for t in mentioning)
+    assert max(len(t) for t in mentioning) <= 280
+    replies = [demotext.reply_text(rng, "user000007") for _ in range(200)]
+    assert all(textparse.mentions(t) == ["user000007"] for t in replies)
+    assert len(set(replies)) > 50
+    assert all(len(demotext.reply_text(rng)) <= 100 for _ in range(200))

@@ -1,4 +1,5 @@
-"""``manage.py loaddemo --users N --twits M``: a synthetic power-law social graph."""
+"""``manage.py loaddemo --users N --twits M``: a synthetic power-law social graph,
+with replies, likes, mentions and hashtags."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ class ProgressBar:
 class Command(BaseCommand):
     help = (
         "Load N demo users with a power-law follow graph and M twits fanned out to "
-        "streams. Repeatable: the same seed gives the same graph."
+        "streams, with replies, likes, mentions and hashtags. Repeatable: the same "
+        "seed gives the same graph."
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -95,7 +97,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"loaded {stats.users:,} users, {stats.edges:,} follows "
             f"(most-followed user: {stats.max_followers:,} followers), "
-            f"{stats.twits:,} twits, {stats.stream_rows:,} stream rows"
+            f"{stats.twits:,} twits ({stats.replies:,} of them replies), "
+            f"{stats.likes:,} likes, {stats.stream_rows:,} stream rows"
         )
         for table, rows in sorted(stats.rows_written.items()):
             self.stdout.write(f"  {table:<11} {rows:>12,} rows")
