@@ -26,6 +26,7 @@ from .follows import follow, followers, following, is_following, suggest_follows
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
+from .reposts import repost, repost_count, reposted, reposters, unrepost, with_flags
 from .streams import home_stream
 from .tokens import (
     change_password,
@@ -99,4 +100,11 @@ __all__ = [
     "update_profile",
     "user_likes",
     "with_likes",
+    # reposts, and the reader's liked/reposted flags
+    "repost",
+    "repost_count",
+    "reposted",
+    "reposters",
+    "unrepost",
+    "with_flags",
 ]

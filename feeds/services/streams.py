@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 
@@ -12,7 +13,7 @@ from feeds.types import Page, Twit, User
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 
-from . import accounts
+from . import accounts, reposts
 from ._paging import check_limit, scan_page, start_row
 from .twits import twit_of, with_counts
 
@@ -21,7 +22,28 @@ def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     stored = rows.decode_stream(row)
     if stored is None:
         return None
-    return twit_of(keys.twit_key_from_stream_key(key), stored)
+    repost = rows.decode_repost(row)
+    if repost is None:
+        return twit_of(keys.twit_key_from_stream_key(key), stored)
+    # A repost's row: its key says the reposter and the repost's time; the
+    # twit it shows is in a cell.
+    twit_id, by, name = repost
+    return dataclasses.replace(
+        twit_of(keys.twit_key_from_id(twit_id), stored), reposted_by=by, reposted_by_name=name
+    )
+
+
+def _once_each(found: tuple[Twit, ...]) -> tuple[Twit, ...]:
+    """``found`` (newest first) with each twit once: its newest appearance,
+    whether its own row or a repost (two followees reposted it, or its
+    author is followed and someone reposted it too)."""
+    seen: set[str] = set()
+    unique = []
+    for t in found:
+        if t.id not in seen:
+            seen.add(t.id)
+            unique.append(t)
+    return tuple(unique)
 
 
 class CelebrityCache:
@@ -86,9 +108,18 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
     :func:`_stream_page`) without the twits of suspended (disabled) authors:
     their rows stay, hidden while they are suspended. A page can then hold
     fewer than ``limit`` twits; its cursor still continues after the last row
-    it read."""
-    page = _stream_page(accounts.loaded(reader), cursor, limit)
-    authors = sorted({t.userid.lower() for t in page.items})
+    it read.
+
+    Reposts by whom the reader follows are items too, at the repost's time,
+    with ``reposted_by``; a repost by a suspended user is hidden as their
+    twits are. No twit shows twice in one page: its newest appearance stays.
+    ``liked`` and ``reposted`` are the reader's (one multi-get each)."""
+    user = accounts.loaded(reader)
+    page = _stream_page(user, cursor, limit)
+    authors = sorted(
+        {t.userid.lower() for t in page.items}
+        | {t.reposted_by.lower() for t in page.items if t.reposted_by}
+    )
     if not authors:
         return page
     with connection() as conn:
@@ -96,9 +127,15 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
             [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
         )
         hidden = {key for key, row in found if rows.decode_flag(row.get(rows.DISABLED))}
-        shown = tuple(t for t in page.items if keys.user_key(t.userid) not in hidden)
+        shown = tuple(
+            t
+            for t in page.items
+            if keys.user_key(t.userid) not in hidden
+            and (t.reposted_by is None or keys.user_key(t.reposted_by) not in hidden)
+        )
         # Stream rows carry a twit's content, not its counts, which change.
-        return Page(with_counts(conn, shown), page.next_cursor)
+        counted = with_counts(conn, _once_each(shown))
+    return Page(reposts.with_flags(user.userid, counted), page.next_cursor)
 
 
 def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
@@ -144,6 +181,20 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
                 stored = rows.decode_twit(row)
                 if virtual >= start and stored is not None:
                     found.setdefault(virtual, twit_of(key, stored))
+            # The large account's reposts, as its twits: the key each has in
+            # the reader's stream orders and pages them.
+            for key, row in conn.table(table_name("reposts")).scan(
+                row_start=prefix + rts,
+                row_stop=keys.prefix_stop(prefix),
+                limit=limit + 1,
+                batch_size=limit + 1,
+            ):
+                ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
+                twit_key = keys.twit_key_from_repost_key(key)
+                virtual = keys.repost_stream_key(user.userid, ms, celeb, twit_key)
+                reposted = _stream_twit(virtual, row)
+                if virtual >= start and reposted is not None:
+                    found.setdefault(virtual, reposted)
         ordered = sorted(found)
         page = ordered[:limit]
         next_cursor = keys.encode_cursor(page[-1]) if len(ordered) > limit else None
