@@ -168,7 +168,7 @@ def test_a_large_accounts_repost_is_merged_at_read_time(
         )
     assert rows_in_stream == [], "not fanned out"
     stream = _stream("charlie")
-    assert [(t.id, t.reposted_by) for t in stream][0] == (twit.id, "bob")
+    assert (stream[0].id, stream[0].reposted_by) == (twit.id, "bob")
     # Paged one by one across the merge: each item once, none skipped.
     paged = all_pages(lambda c: services.home_stream("charlie", c, limit=1))
     assert [t.id for t in paged] == [t.id for t in stream]
