@@ -69,6 +69,14 @@ def _finish(conn: happybase.Connection, twit: bytes, reposter: str, cell: bytes)
     else:
         reposts.delete(repost_row)
         dispatch(RemoveRepostFromStreams(twit_id, reposter, ms))
+    # The side effects above take a while (the upkeep may run here): by now
+    # another caller may have finished this state and many changes may have
+    # followed, more than apply_once remembers. Only a state still pending
+    # is counted.
+    state_row = keys.reposter_key(twit, reposter)
+    now = conn.table(table_name("reposters")).row(state_row, columns=[rows.REPOST_STATE])
+    if now.get(rows.REPOST_STATE) != cell:
+        return
     op = op_id(b"repost", twit, reposter.encode(), str(gen).encode())
     apply_once(conn, table_name("twits"), twit, rows.COUNT_REPOSTS, 1 if on else -1, op)
     check_and_put(

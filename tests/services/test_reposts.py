@@ -191,3 +191,16 @@ def test_repost_count_is_exact_under_concurrent_processes(
     assert services.get_twit(twit.id).reposts == len(reposters)
     shown = {u for u in USERS if any(t.reposted_by == u for t in _stream(u))}
     assert shown == set(reposters)
+
+
+def test_following_a_reposter_later_brings_their_reposts(
+    alice: User, bob: User, charlie: User
+) -> None:
+    twit = services.post_twit("alice", "reposted before charlie came")
+    services.repost("bob", twit.id)
+    services.follow("charlie", "bob")
+    assert [(t.id, t.reposted_by) for t in _stream("charlie")] == [(twit.id, "bob")]
+    services.unfollow("charlie", "bob")
+    assert _stream("charlie") == []
+    services.follow("charlie", "bob")  # again: the rows come back
+    assert [(t.id, t.reposted_by) for t in _stream("charlie")] == [(twit.id, "bob")]
