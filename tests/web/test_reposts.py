@@ -21,11 +21,11 @@ def test_repost_button_reposts_and_home_shows_reposted_by(
     assert (response.status_code, response["Location"]) == (302, "/u/alice")
     assert services.get_twit(twit.id).reposts == 1
     html = logged_in("charlie").get("/").content.decode()
-    assert "Reposted by <a href=\"/u/bob\">Bob" in html
+    assert 'Reposted by <a href="/u/bob">Bob' in html
     assert "good news" in html
     # bob sees his own repost as his, and the button as undo.
     html = bob_client.get("/").content.decode()
-    assert "Reposted by <a href=\"/u/bob\">you</a>" in html
+    assert 'Reposted by <a href="/u/bob">you</a>' in html
     assert f'action="/u/alice/t/{twit.id}/unrepost"' in html
     assert "Reposted · 1" in html
     bob_client.post(f"/u/alice/t/{twit.id}/unrepost", {"next": "/"})
