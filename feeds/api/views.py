@@ -5,6 +5,7 @@ generated from the declarations here."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
@@ -276,7 +277,9 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
 )
 def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
     twit = services.post_twit(caller(request).user, new.text, reply_to=new.reply_to)
-    return created(response, f"/api/twits/{twit.id}", _one(request, twit))
+    # A twit just posted: nobody, its author included, has liked or reposted it.
+    mine = dataclasses.replace(twit, liked=False, reposted=False)
+    return created(response, f"/api/twits/{twit.id}", mine)
 
 
 @get(

@@ -9,6 +9,7 @@ from typing import Any
 from feeds.types import User
 
 from .helpers import Api, error
+from .test_round_trips import Calls, calls  # noqa: F401 (a fixture)
 
 
 def _stream(api: Api) -> list[dict[str, Any]]:
@@ -75,3 +76,19 @@ def test_twit_reads_carry_the_readers_flags_when_signed_in(
     as_alice.put(f"/api/twits/{reply['id']}/like")
     replies = as_alice.get(f"/api/twits/{twit['id']}/replies").json()["items"]
     assert [(r["liked"], r["reposted"]) for r in replies] == [(True, False)]
+
+
+def test_a_page_reads_each_flag_once(
+    as_alice: Api,
+    as_bob: Api,
+    calls: Calls,  # noqa: F811 (the fixture imported above)
+) -> None:
+    """The reader's liked/reposted cost one multi-get each per page, however
+    many twits it holds."""
+    for i in range(5):
+        as_alice.post("/api/twits", {"text": f"twit {i}"})
+    assert as_bob.put("/api/follows/alice").status_code == 200
+    for path in ("/api/stream", "/api/users/alice/twits"):
+        calls.made.clear()
+        assert len(as_bob.get(path).json()["items"]) >= 5
+        assert (calls.reads_of("likers"), calls.reads_of("reposters")) == (1, 1), path
