@@ -72,6 +72,26 @@ class RemoveTwitFromStreams(_Job):
 
 
 @dataclass(frozen=True)
+class RepostToStreams(_Job):
+    """Write a repost's row into the reposter's and each follower's stream
+    (see reposts.repost_to_streams); nothing if it was undone meanwhile."""
+
+    twit_id: str
+    reposter: str
+    ms: int  # the repost's time: its stream rows' key and timestamp
+
+
+@dataclass(frozen=True)
+class RemoveRepostFromStreams(_Job):
+    """Delete a repost's row from the reposter's and each follower's stream
+    (after an un-repost, or the twit's delete)."""
+
+    twit_id: str
+    reposter: str
+    ms: int
+
+
+@dataclass(frozen=True)
 class TrimStream(_Job):
     """Keep only the newest TWITBASE_STREAM_MAX rows of the reader's stream."""
 
@@ -93,6 +113,8 @@ Job = (
     | RemoveTwitFromStreams
     | TrimStream
     | SweepPendingFanouts
+    | RepostToStreams
+    | RemoveRepostFromStreams
 )
 
 Dispatcher = Callable[[Job], None]

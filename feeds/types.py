@@ -51,6 +51,12 @@ class Twit:
     replies: int = 0  # how many replies it has
     likes: int = 0  # how many users like it
     liked: bool | None = None  # whether the signed-in reader likes it (None: no reader)
+    reposts: int = 0  # how many users reposted it
+    reposted: bool | None = None  # whether the signed-in reader reposted it (None: no reader)
+    # A stream item that is there because someone the reader follows reposted
+    # it: who (None: the twit itself).
+    reposted_by: str | None = None
+    reposted_by_name: str = ""
 
     @property
     def mentions(self) -> list[str]:

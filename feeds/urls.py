@@ -20,6 +20,10 @@ urlpatterns = [
     path("u/<str:userid>/unfollow", views.unfollow, name="unfollow"),
     path("u/<str:userid>/t/<str:twit_id>", views.twit, name="twit"),
     path("u/<str:userid>/t/<str:twit_id>/delete", views.delete_twit, name="delete_twit"),
+    path("u/<str:userid>/t/<str:twit_id>/like", views.like, name="like"),
+    path("u/<str:userid>/t/<str:twit_id>/unlike", views.unlike, name="unlike"),
+    path("u/<str:userid>/t/<str:twit_id>/repost", views.repost, name="repost"),
+    path("u/<str:userid>/t/<str:twit_id>/unrepost", views.unrepost, name="unrepost"),
     # live updates: the home page's "N new twits" poll
     path("stream/new", views.stream_new, name="stream_new"),
 ]

@@ -28,7 +28,7 @@ from django.views.decorators.http import require_http_methods
 from . import auth, services
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError, Suspended
 from .forms import LoginForm, PasswordForm, ReplyForm, SignupForm, TwitForm, add_service_error
-from .types import User
+from .types import Page, Twit, User
 from .viewhelpers import (
     Explain,
     client_address,
@@ -376,6 +376,7 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
     cursor = cursor_param(request)
     page = services.timeline(user.userid, cursor)
     me = visitor(request)
+    page = _flagged(request, page)
     is_me = me.is_authenticated and me.userid.lower() == user.userid.lower()
     follows = me.is_authenticated and not is_me and services.is_following(me.userid, user.userid)
     return render(
@@ -442,6 +443,57 @@ unfollow = _follow_view(
 # -- twits ------------------------------------------------------------------------------
 
 
+def _with_flags(request: HttpRequest, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
+    """``found`` with the logged-in reader's liked/reposted (one read each)."""
+    me = visitor(request)
+    return services.with_flags(me.userid if me.is_authenticated else None, found)
+
+
+def _flagged(request: HttpRequest, page: Page[Twit]) -> Page[Twit]:
+    return Page(_with_flags(request, page.items), page.next_cursor)
+
+
+def _explain_twit_action(verb: str) -> Explain:
+    def explain(request: HttpRequest, userid: str, twit_id: str) -> dict[str, object]:
+        link = reverse("twit", args=[userid, twit_id])
+        return {
+            "heading": f"{verb.capitalize()} a twit with its button",
+            "reason": f"To {verb} a twit, use the button under it, so that no link can "
+            "do it for you.",
+            "link": link,
+            "link_label": "Go to the twit",
+        }
+
+    return explain
+
+
+def _twit_action(verb: str, action: Callable[[str, str], Twit], done: str | None = None) -> View:
+    """The POST view that makes the logged-in user ``action`` (like, unlike,
+    repost, un-repost) the twit, then goes back to where it was asked from
+    (``next``), with the message ``done`` if there is one."""
+
+    @post_only(_explain_twit_action(verb))
+    @login_required
+    @service_errors
+    def view(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
+        action(_me(request).userid, twit_id)
+        if done:
+            messages.success(request, done)
+        return redirect(safe_next(request, reverse("twit", args=[userid, twit_id])))
+
+    return view
+
+
+like = _twit_action("like", services.like)
+unlike = _twit_action("unlike", services.unlike)
+repost = _twit_action(
+    "repost", services.repost, "Reposted: it shows in your followers' home streams."
+)
+unrepost = _twit_action(
+    "undo the repost of", services.unrepost, "Repost undone: it leaves your followers' streams."
+)
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 @service_errors
 def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
@@ -477,10 +529,14 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
                 messages.success(request, "Your reply is posted.")
                 return redirect("twit", reply.userid, reply.id)
     cursor = None if request.method == "POST" else cursor_param(request)
+    chain = services.ancestors(found)
+    page = services.replies(found.id, cursor)
+    # The reader's flags for everything the page shows: one read.
+    flagged = {t.id: t for t in _with_flags(request, (found, *filter(None, chain), *page.items))}
     context = {
-        "twit": found,
-        "chain": services.ancestors(found),
-        "page": services.replies(found.id, cursor),
+        "twit": flagged[found.id],
+        "chain": tuple(None if t is None else flagged[t.id] for t in chain),
+        "page": Page(tuple(flagged[t.id] for t in page.items), page.next_cursor),
         "cursor": cursor,
         "form": form,
     }

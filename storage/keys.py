@@ -162,6 +162,46 @@ def twit_key_from_like_key(key: bytes) -> bytes:
     return key[MD5_LEN + RTS_LEN :]
 
 
+# -- reposts --------------------------------------------------------------------------
+
+
+def reposter_key(twit: bytes, reposter: str) -> bytes:
+    """A twit's reposter: under the twit's key, so one multi-get answers
+    "did I repost these?" for a page, and one prefix scan finds a deleted
+    twit's reposts."""
+    return twit + user_hash(reposter)
+
+
+def repost_key(reposter: str, millis: int, twit: bytes) -> bytes:
+    """A user's repost: newest first under their hash (what readers merge for
+    a large account, whose reposts are not fanned out)."""
+    return user_hash(reposter) + reverse_ts(millis) + twit
+
+
+def twit_key_from_repost_key(key: bytes) -> bytes:
+    return key[MD5_LEN + RTS_LEN :]
+
+
+def repost_stream_key(reader: str, millis: int, reposter: str, twit: bytes) -> bytes:
+    """The row of a repost in ``reader``'s stream: at the repost's time, so it
+    sorts as new, with the reposter where a twit's row has its author (an
+    unfollow of the reposter finds it so), and 4 bytes of md5(twit) where a
+    twit's row has its suffix. As wide as a twit's stream row, so one cursor
+    pages both; the row names the twit it shows in a cell."""
+    return repost_stream_key_for_hash(user_hash(reader), millis, reposter, twit)
+
+
+def repost_stream_key_for_hash(
+    reader_hash: bytes, millis: int, reposter: str, twit: bytes
+) -> bytes:
+    return reader_hash + reverse_ts(millis) + user_hash(reposter) + repost_tag(twit)
+
+
+def repost_tag(twit: bytes) -> bytes:
+    """The last bytes of every stream row that shows a repost of ``twit``."""
+    return hashlib.md5(twit).digest()[:SUFFIX_LEN]
+
+
 def twit_key_from_reply_key(key: bytes) -> bytes:
     """The reply's own twit key, from its row in the replies table."""
     if len(key) != REPLY_KEY_LEN:
@@ -344,6 +384,19 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
     ),
     "likes": (
         ("liker", "md5", MD5_LEN),
+        ("time", "rts", RTS_LEN),
+        ("twit author", "md5", MD5_LEN),
+        ("twit time", "rts", RTS_LEN),
+        ("twit suffix", "suffix", SUFFIX_LEN),
+    ),
+    "reposters": (
+        ("twit author", "md5", MD5_LEN),
+        ("twit time", "rts", RTS_LEN),
+        ("twit suffix", "suffix", SUFFIX_LEN),
+        ("reposter", "md5", MD5_LEN),
+    ),
+    "reposts": (
+        ("reposter", "md5", MD5_LEN),
         ("time", "rts", RTS_LEN),
         ("twit author", "md5", MD5_LEN),
         ("twit time", "rts", RTS_LEN),

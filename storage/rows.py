@@ -230,6 +230,14 @@ LIKE_STATE = b"l:state"
 # likes (md5(liker) + rts(like) + twit key): the row key says it all; one cell
 # because HBase keeps no row without one.
 LIKE_MARK = b"l:x"
+# The twit's exact repost count (apply-once cell), beside its likes.
+COUNT_REPOSTS = b"t:reposts"
+# reposters (twit key + md5(reposter)): who reposted it, and the repost's
+# state as one cell, b"on:gen:ms:counted", moved as a like's is (see
+# services/reposts.py; encode_like_state / decode_like_state).
+REPOSTER_USERID = b"r:userid"
+REPOSTER_NAME = b"r:name"
+REPOST_STATE = b"r:state"
 _PROGRESS_RE = re.compile(rb"t:p(\d+)")
 
 
@@ -328,6 +336,11 @@ def decode_like_state(cell: bytes | None) -> tuple[bool, int, int, bool]:
 
 def encode_like_state(on: bool, gen: int, ms: int, counted: bool) -> bytes:
     return b"%d:%d:%d:%d" % (on, gen, ms, counted)
+
+
+def decode_reposts(row: dict[bytes, bytes]) -> int:
+    """How many reposts a twits row counts (0 when it counts none)."""
+    return decode_count(row.get(COUNT_REPOSTS))
 
 
 def twit_author(row: dict[bytes, bytes]) -> str:
@@ -446,6 +459,38 @@ STREAM_CELLS = TwitCells(
     reply_to=STREAM_REPLY_TO,
     reply_userid=STREAM_REPLY_USERID,
 )
+
+
+# A repost's stream row (keys.repost_stream_key) carries the twit as any
+# stream row does, plus the twit's id (its key says the reposter, not the
+# twit) and who reposted it.
+STREAM_REPOST_OF = b"s:repost_of"
+STREAM_REPOSTED_BY = b"s:rby"
+STREAM_REPOSTED_BY_NAME = b"s:rbyname"
+
+
+def encode_repost_stream(
+    twit: TwitRow, twit_id: str, reposter: str, name: str
+) -> dict[bytes, bytes]:
+    """A reposted twit as a stream row carries it: the twit and who reposted it."""
+    return {
+        **STREAM_CELLS.encode(twit),
+        STREAM_REPOST_OF: twit_id.encode(),
+        STREAM_REPOSTED_BY: reposter.encode(),
+        STREAM_REPOSTED_BY_NAME: name.encode(),
+    }
+
+
+def decode_repost(row: dict[bytes, bytes]) -> tuple[str, str, str] | None:
+    """(twit id, reposter, reposter's name) of a repost's stream or reposts
+    row; None for a twit's own stream row."""
+    if STREAM_REPOST_OF in row:
+        return (
+            row[STREAM_REPOST_OF].decode(),
+            row.get(STREAM_REPOSTED_BY, b"").decode(),
+            row.get(STREAM_REPOSTED_BY_NAME, b"").decode(),
+        )
+    return None
 
 
 def encode_stream(twit: TwitRow) -> dict[bytes, bytes]:
@@ -633,6 +678,8 @@ def decode_audit(row: dict[bytes, bytes]) -> AuditRow | None:
 # Cells that hold a userid: what the console learns md5 -> userid from.
 USERID_CELLS = frozenset(
     {
+        REPOSTER_USERID,
+        STREAM_REPOSTED_BY,
         AUTHOR,
         STREAM_USERID,
         REPLY_USERID,
@@ -678,6 +725,7 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
         REPLY_COUNTED,
         REPLY_UNCOUNTED,
         COUNT_LIKES,
+        COUNT_REPOSTS,
     ),
     "likers": (LIKER_USERID, LIKE_STATE),
     "likes": (LIKE_MARK,),
@@ -691,6 +739,24 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
         STREAM_CREATED,
         STREAM_REPLY_TO,
         STREAM_REPLY_USERID,
+        STREAM_REPOST_OF,
+        STREAM_REPOSTED_BY,
+        STREAM_REPOSTED_BY_NAME,
+    ),
+    "reposters": (REPOSTER_USERID, REPOSTER_NAME, REPOST_STATE),
+    # A user's repost (md5(reposter) + rts(repost) + twit key): the twit as a
+    # stream row carries it, in the streams' cells ("s" family), so a reader
+    # merging a large account's reposts decodes it as a repost's stream row.
+    "reposts": (
+        STREAM_USERID,
+        STREAM_NAME,
+        STREAM_TEXT,
+        STREAM_CREATED,
+        STREAM_REPLY_TO,
+        STREAM_REPLY_USERID,
+        STREAM_REPOST_OF,
+        STREAM_REPOSTED_BY,
+        STREAM_REPOSTED_BY_NAME,
     ),
     "replies": (REPLIES_USERID, REPLIES_NAME, REPLIES_TEXT, REPLIES_CREATED),
     "tokens": (TOKEN_USERID, TOKEN_CREATED, TOKEN_GEN, TOKEN_KIND),

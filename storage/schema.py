@@ -34,6 +34,11 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # "did I like these?") and a user's likes, newest first.
     "likers": {"l": ONE},
     "likes": {"l": ONE},
+    # Reposts: a twit's reposters (twit key + md5(reposter); "did I repost
+    # these?" in one multi-get) and a user's reposts, newest first, carrying
+    # the twit as a stream row does (the read-time merge of large accounts).
+    "reposters": {"r": ONE},
+    "reposts": {"s": ONE},
     # API bearer tokens and web sessions, 30 days.
     "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
     # Counters per time window: HBase expires old windows.

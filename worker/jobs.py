@@ -22,7 +22,9 @@ from feeds.jobs import (
     FanOutChunk,
     Job,
     RemoveFolloweeFromStream,
+    RemoveRepostFromStreams,
     RemoveTwitFromStreams,
+    RepostToStreams,
     SweepPendingFanouts,
     TrimStream,
 )
@@ -41,6 +43,8 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     RemoveTwitFromStreams: tasks.remove_twit_from_streams,
     TrimStream: tasks.trim_stream,
     SweepPendingFanouts: tasks.sweep_pending_fanouts,
+    RepostToStreams: tasks.repost_to_streams,
+    RemoveRepostFromStreams: tasks.remove_repost_from_streams,
 }
 
 

@@ -15,7 +15,7 @@ from celery import Task, shared_task
 from celery.signals import task_failure, task_postrun
 
 from feeds import jobs
-from feeds.services import fanout, metrics
+from feeds.services import fanout, metrics, reposts
 
 # One decorator for every task, its options spelled as keywords so that
 # celery-types can check them and keep each task's signature.
@@ -56,6 +56,16 @@ def remove_followee_from_stream(follower: str, followed: str) -> int:
 @retrying
 def remove_twit_from_streams(author: str, twit_id: str) -> int:
     return fanout.remove_twit_from_streams(author, twit_id)
+
+
+@retrying
+def repost_to_streams(twit_id: str, reposter: str, ms: int) -> int:
+    return reposts.repost_to_streams(twit_id, reposter, ms)
+
+
+@retrying
+def remove_repost_from_streams(twit_id: str, reposter: str, ms: int) -> int:
+    return reposts.remove_repost_from_streams(twit_id, reposter, ms)
 
 
 @retrying

@@ -132,6 +132,22 @@ def caller(request: HttpRequest) -> Caller:
 
 bearer = BearerToken()
 
+
+def reader(request: HttpRequest) -> str | None:
+    """Who reads, on an operation open to all: the caller's userid when the
+    request carries a valid bearer token (or :func:`caller` put one there),
+    else None. A missing or bad token is no error here: the answer is the
+    public one, without the reader's ``liked``/``reposted``."""
+    found = getattr(request, "auth", None)
+    if isinstance(found, Caller):
+        return found.user.userid
+    match = _BEARER_RE.fullmatch(request.headers.get("Authorization") or "")
+    if match is None:
+        return None
+    user = services.token_user(match[1])
+    return None if user is None else user.userid
+
+
 DESCRIPTION = f"""\
 The TwitBase JSON API. Bodies are JSON (the Content-Type is not checked).
 

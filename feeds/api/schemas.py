@@ -223,6 +223,15 @@ class Twit(Answer):
     liked: bool | None = Field(
         default=None, description="Whether you like it (null when not signed in, or not read)."
     )
+    reposts: Count = Field(default=0, description="How many users reposted it.")
+    reposted: bool | None = Field(
+        default=None, description="Whether you reposted it (null when not signed in)."
+    )
+    reposted_by: Userid | None = Field(
+        default=None,
+        description="In a stream: the user (one you follow, or you) whose repost "
+        "brought it there; null for the twit itself.",
+    )
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."

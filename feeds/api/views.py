@@ -5,6 +5,7 @@ generated from the declarations here."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
@@ -19,7 +20,7 @@ from feeds.types import Page, Twit, User
 from feeds.viewhelpers import client_address
 
 from . import schemas
-from .endpoint import api, caller, get, operation, unauthorized
+from .endpoint import api, caller, get, operation, reader, unauthorized
 from .schemas import Cursor, Limit
 
 # The patterns are documented, not enforced: a name that cannot exist is a 404.
@@ -36,6 +37,16 @@ TwitId = Annotated[
 T = TypeVar("T")
 NoContent = Status[None]
 NO_CONTENT: NoContent = Status(204, None)
+
+
+def _flagged(request: HttpRequest, page: Page[Twit]) -> Page[Twit]:
+    """``page`` with the reader's ``liked`` and ``reposted`` (one multi-get
+    each) when the request is signed in."""
+    return Page(services.with_flags(reader(request), page.items), page.next_cursor)
+
+
+def _one(request: HttpRequest, twit: Twit) -> Twit:
+    return services.with_flags(reader(request), (twit,))[0]
 
 
 def created(response: HttpResponse, location: str, body: T) -> Status[T]:
@@ -177,9 +188,11 @@ def _user_list(
     page: type[Any],
     description: str,
     listing: Callable[[str, str | None, int], Page[T]],
+    shown: Callable[[HttpRequest, Page[T]], Page[T]] = lambda _, page: page,
 ) -> Callable[..., Page[T]]:
     """``GET /users/{userid}/<items>``: one page of ``listing``, a 404 for a
-    user that does not exist (or is suspended) rather than an empty page."""
+    user that does not exist (or is suspended) rather than an empty page.
+    ``shown`` finishes the page for the request (a reader's flags on twits)."""
 
     @get(
         f"/users/{{str:userid}}/{items}",
@@ -189,7 +202,7 @@ def _user_list(
     )
     def endpoint(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[T]:
         services.public_user(userid)
-        return listing(userid, cursor, limit)
+        return shown(request, listing(userid, cursor, limit))
 
     endpoint.__name__ = endpoint.__qualname__ = items
     return endpoint
@@ -202,6 +215,7 @@ timeline = _user_list(
     schemas.TwitPage,
     _PAGE,
     services.timeline,
+    _flagged,
 )
 followers = _user_list(
     "followers",
@@ -263,7 +277,9 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
 )
 def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
     twit = services.post_twit(caller(request).user, new.text, reply_to=new.reply_to)
-    return created(response, f"/api/twits/{twit.id}", twit)
+    # A twit just posted: nobody, its author included, has liked or reposted it.
+    mine = dataclasses.replace(twit, liked=False, reposted=False)
+    return created(response, f"/api/twits/{twit.id}", mine)
 
 
 @get(
@@ -273,7 +289,7 @@ def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit
     **operation({200: schemas.Twit}, 404, descriptions={200: "The twit."}),
 )
 def twit(request: HttpRequest, twit_id: TwitId) -> Twit:
-    return services.public_twit(twit_id)
+    return _one(request, services.public_twit(twit_id))
 
 
 @get(
@@ -283,7 +299,7 @@ def twit(request: HttpRequest, twit_id: TwitId) -> Twit:
     **operation({200: schemas.TwitPage}, 400, 404, descriptions={200: _PAGE}),
 )
 def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    return services.replies(twit_id, cursor, limit)
+    return _flagged(request, services.replies(twit_id, cursor, limit))
 
 
 @api.put(
@@ -293,7 +309,7 @@ def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor)
     **operation({200: schemas.Twit}, 404, descriptions={200: "The twit; you like it."}, auth=True),
 )
 def like(request: HttpRequest, twit_id: TwitId) -> Twit:
-    return services.like(caller(request).user.userid, twit_id)
+    return _one(request, services.like(caller(request).user.userid, twit_id))
 
 
 @api.delete(
@@ -305,7 +321,7 @@ def like(request: HttpRequest, twit_id: TwitId) -> Twit:
     ),
 )
 def unlike(request: HttpRequest, twit_id: TwitId) -> Twit:
-    return services.unlike(caller(request).user.userid, twit_id)
+    return _one(request, services.unlike(caller(request).user.userid, twit_id))
 
 
 @get(
@@ -316,7 +332,35 @@ def unlike(request: HttpRequest, twit_id: TwitId) -> Twit:
 )
 def user_likes(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[Twit]:
     services.public_user(userid)
-    return services.user_likes(userid, cursor, limit)
+    return _flagged(request, services.user_likes(userid, cursor, limit))
+
+
+@api.put(
+    "/twits/{str:twit_id}/repost",
+    operation_id="repostTwit",
+    summary="Repost a twit to your followers' streams (idempotent; not your own)",
+    **operation(
+        {200: schemas.Twit},
+        403,
+        404,
+        descriptions={200: "The twit; you reposted it."},
+        auth=True,
+    ),
+)
+def repost(request: HttpRequest, twit_id: TwitId) -> Twit:
+    return services.repost(caller(request).user.userid, twit_id)
+
+
+@api.delete(
+    "/twits/{str:twit_id}/repost",
+    operation_id="unrepostTwit",
+    summary="Undo your repost of a twit; it leaves your followers' streams (idempotent)",
+    **operation(
+        {200: schemas.Twit}, 404, descriptions={200: "The twit; you do not repost it."}, auth=True
+    ),
+)
+def unrepost(request: HttpRequest, twit_id: TwitId) -> Twit:
+    return services.unrepost(caller(request).user.userid, twit_id)
 
 
 @api.delete(

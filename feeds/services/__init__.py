@@ -26,6 +26,7 @@ from .follows import follow, followers, following, is_following, suggest_follows
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
+from .reposts import repost, repost_count, reposted, reposters, unrepost, with_flags
 from .streams import NEW_CAP, NewTwits, home_stream, new_in_stream
 from .tokens import (
     change_password,
@@ -88,6 +89,10 @@ __all__ = [
     "public_user",
     "register",
     "replies",
+    "repost",
+    "repost_count",
+    "reposted",
+    "reposters",
     "revoke_token",
     "session_user",
     "set_disabled",
@@ -99,7 +104,9 @@ __all__ = [
     "token_user",
     "unfollow",
     "unlike",
+    "unrepost",
     "update_profile",
     "user_likes",
+    "with_flags",
     "with_likes",
 ]

@@ -334,7 +334,8 @@ def _trim_stream(conn: happybase.Connection, reader: bytes) -> int:
 
 
 def backfill_stream(follower: str, followed: str) -> int:
-    """Copy the followee's newest twits (up to BACKFILL) into the follower's stream."""
+    """Copy the followee's newest twits and reposts (up to BACKFILL of each)
+    into the follower's stream."""
     with connection() as conn:
         edge = conn.table(table_name("follows")).row(
             keys.follows_key(follower, followed), columns=[rows.EDGE_OP], include_timestamp=True
@@ -350,14 +351,26 @@ def backfill_stream(follower: str, followed: str) -> int:
                 batch_size=BACKFILL,
             )
         )
+        # The followee's reposts too: their rows carry what a stream row of
+        # the repost holds. One undone meanwhile has its rows deleted after
+        # this read, by a marker later than the generation, which hides them.
+        reposted = list(
+            conn.table(table_name("reposts")).scan(
+                row_prefix=keys.user_hash(followed), limit=BACKFILL, batch_size=BACKFILL
+            )
+        )
         streams = conn.table(table_name("streams"))
         with streams.batch(timestamp=generation) as b:
             for key, row in found:
                 twit = rows.decode_twit(row)
                 if twit is not None:
                     b.put(keys.stream_key(follower, key), rows.encode_stream(twit))
+            for key, row in reposted:
+                ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
+                twit_key = keys.twit_key_from_repost_key(key)
+                b.put(keys.repost_stream_key(follower, ms, followed, twit_key), row)
     trim_stream(follower)
-    return len(found)
+    return len(found) + len(reposted)
 
 
 def remove_followee_from_stream(follower: str, followed: str) -> int:

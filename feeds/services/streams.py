@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from contextlib import closing
@@ -15,7 +16,7 @@ from feeds.types import Page, Twit, User
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 
-from . import accounts
+from . import accounts, reposts
 from ._paging import check_limit, scan_page, start_row
 from .twits import twit_of, with_counts
 
@@ -24,7 +25,28 @@ def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     stored = rows.decode_stream(row)
     if stored is None:
         return None
-    return twit_of(keys.twit_key_from_stream_key(key), stored)
+    repost = rows.decode_repost(row)
+    if repost is None:
+        return twit_of(keys.twit_key_from_stream_key(key), stored)
+    # A repost's row: its key says the reposter and the repost's time; the
+    # twit it shows is in a cell.
+    twit_id, by, name = repost
+    return dataclasses.replace(
+        twit_of(keys.twit_key_from_id(twit_id), stored), reposted_by=by, reposted_by_name=name
+    )
+
+
+def _once_each(found: tuple[Twit, ...]) -> tuple[Twit, ...]:
+    """``found`` (newest first) with each twit once: its newest appearance,
+    whether its own row or a repost (two followees reposted it, or its
+    author is followed and someone reposted it too)."""
+    seen: set[str] = set()
+    unique = []
+    for t in found:
+        if t.id not in seen:
+            seen.add(t.id)
+            unique.append(t)
+    return tuple(unique)
 
 
 class CelebrityCache:
@@ -89,9 +111,18 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
     :func:`_stream_page`) without the twits of suspended (disabled) authors:
     their rows stay, hidden while they are suspended. A page can then hold
     fewer than ``limit`` twits; its cursor still continues after the last row
-    it read."""
-    page = _stream_page(accounts.loaded(reader), cursor, limit)
-    authors = sorted({t.userid.lower() for t in page.items})
+    it read.
+
+    Reposts by whom the reader follows are items too, at the repost's time,
+    with ``reposted_by``; a repost by a suspended user is hidden as their
+    twits are. No twit shows twice in one page: its newest appearance stays.
+    ``liked`` and ``reposted`` are the reader's (one multi-get each)."""
+    user = accounts.loaded(reader)
+    page = _stream_page(user, cursor, limit)
+    authors = sorted(
+        {t.userid.lower() for t in page.items}
+        | {t.reposted_by.lower() for t in page.items if t.reposted_by}
+    )
     if not authors:
         return page
     with connection() as conn:
@@ -99,9 +130,15 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
             [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
         )
         hidden = {key for key, row in found if rows.decode_flag(row.get(rows.DISABLED))}
-        shown = tuple(t for t in page.items if keys.user_key(t.userid) not in hidden)
+        shown = tuple(
+            t
+            for t in page.items
+            if keys.user_key(t.userid) not in hidden
+            and (t.reposted_by is None or keys.user_key(t.reposted_by) not in hidden)
+        )
         # Stream rows carry a twit's content, not its counts, which change.
-        return Page(with_counts(conn, shown), page.next_cursor)
+        counted = with_counts(conn, _once_each(shown))
+    return Page(reposts.with_flags(user.userid, counted), page.next_cursor)
 
 
 def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
@@ -147,6 +184,20 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
                 stored = rows.decode_twit(row)
                 if virtual >= start and stored is not None:
                     found.setdefault(virtual, twit_of(key, stored))
+            # The large account's reposts, as its twits: the key each has in
+            # the reader's stream orders and pages them.
+            for key, row in conn.table(table_name("reposts")).scan(
+                row_start=prefix + rts,
+                row_stop=keys.prefix_stop(prefix),
+                limit=limit + 1,
+                batch_size=limit + 1,
+            ):
+                ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
+                twit_key = keys.twit_key_from_repost_key(key)
+                virtual = keys.repost_stream_key(user.userid, ms, celeb, twit_key)
+                reposted = _stream_twit(virtual, row)
+                if virtual >= start and reposted is not None:
+                    found.setdefault(virtual, reposted)
         ordered = sorted(found)
         page = ordered[:limit]
         next_cursor = keys.encode_cursor(page[-1]) if len(ordered) > limit else None
@@ -158,6 +209,9 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
 # New twits are counted up to this many; more reads as "20+".
 NEW_CAP = 20
 _KEYS_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
+# Column names without values: a repost's stream row is told from a twit's by
+# its s:repost_of column, which FirstKeyOnlyFilter would drop.
+_NAMES_ONLY = "KeyOnlyFilter()"
 # At most this many times the cap of stream rows are read, the reader's own
 # included: a reader who posted a lot meanwhile may see an undercount.
 _OWN_SLACK = 3
@@ -194,6 +248,7 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
             since_key = keys.twit_key_from_id(since)
         except keys.BadKey:
             raise InvalidInput("since", "since must be a twit id.") from None
+    since_tag = keys.repost_tag(since_key) if since_key is not None else None
     cap = NEW_CAP + 1
     found = 0
     with connection() as conn:
@@ -206,14 +261,22 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
             conn.table(table_name("streams")).scan(
                 row_start=reader_hash,
                 row_stop=stop,
-                filter=_KEYS_ONLY,
+                filter=_NAMES_ONLY,
                 # The reader's own rows are skipped but still read: a bound on them too.
                 limit=_OWN_SLACK * cap,
                 batch_size=cap,
             )
         ) as scan:
-            for key, _ in scan:
-                if keys.twit_key_from_stream_key(key)[: keys.MD5_LEN] != reader_hash:
+            for key, row in scan:
+                if rows.STREAM_REPOST_OF in row:
+                    # A repost of the twit the page shows on top is that
+                    # item (the page shows a twit once, at its newest row).
+                    if since_tag is not None and key.endswith(since_tag):
+                        break
+                    by = key[keys.MD5_LEN + keys.RTS_LEN : 2 * keys.MD5_LEN + keys.RTS_LEN]
+                else:
+                    by = keys.twit_key_from_stream_key(key)[: keys.MD5_LEN]
+                if by != reader_hash:
                     found += 1
                     if found >= cap:
                         break

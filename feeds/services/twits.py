@@ -17,7 +17,7 @@ from collections.abc import Callable
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
-from feeds.jobs import FanOutChunk, RemoveTwitFromStreams, dispatch
+from feeds.jobs import FanOutChunk, RemoveRepostFromStreams, RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, User, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
@@ -49,7 +49,9 @@ def clean_text(text: object) -> str:
 THREAD_DEPTH = 10  # how many ancestors a permalink shows at most
 
 
-def twit_of(key: bytes, stored: rows.TwitRow, replies: int = 0, likes: int = 0) -> Twit:
+def twit_of(
+    key: bytes, stored: rows.TwitRow, replies: int = 0, likes: int = 0, reposts: int = 0
+) -> Twit:
     """The twit whose row (or stream row, keyed by the twit's key) holds ``stored``."""
     return Twit(
         id=keys.twit_id(key),
@@ -61,6 +63,7 @@ def twit_of(key: bytes, stored: rows.TwitRow, replies: int = 0, likes: int = 0) 
         reply_userid=stored.reply_userid,
         replies=replies,
         likes=likes,
+        reposts=reposts,
     )
 
 
@@ -72,7 +75,7 @@ def with_counts(conn: happybase.Connection, found: tuple[Twit, ...]) -> tuple[Tw
     got = dict(
         conn.table(table_name("twits")).rows(
             [keys.twit_key_from_id(t.id) for t in found],
-            columns=[rows.COUNT_REPLIES, rows.COUNT_LIKES],
+            columns=[rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS],
         )
     )
     return tuple(
@@ -80,6 +83,7 @@ def with_counts(conn: happybase.Connection, found: tuple[Twit, ...]) -> tuple[Tw
             t,
             replies=rows.decode_replies(got.get(keys.twit_key_from_id(t.id), {})),
             likes=rows.decode_likes(got.get(keys.twit_key_from_id(t.id), {})),
+            reposts=rows.decode_reposts(got.get(keys.twit_key_from_id(t.id), {})),
         )
         for t in found
     )
@@ -211,7 +215,9 @@ def get_twit(twit_id: str) -> Twit:
     stored = rows.decode_twit(row)
     if stored is None:
         raise NotFound(f"No twit {twit_id!r}.")
-    return twit_of(key, stored, rows.decode_replies(row), rows.decode_likes(row))
+    return twit_of(
+        key, stored, rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
+    )
 
 
 def public_twit(twit_id: str) -> Twit:
@@ -246,6 +252,9 @@ def delete_twit(userid: str, twit_id: str) -> None:
         _drop_reply_entries(conn, key)
         # Its likes go before the twit row, so a retried delete finds them.
         _drop_likes(conn, key)
+        # Its reposts too: out of the reposters' followers' streams (queued),
+        # then their rows, before the twit row, so a retried delete finds them.
+        _drop_reposts(conn, key)
         # A post that died after storing the twit never counted it: count it
         # first, or this -1 would take away a twit the count never had.
         count_once(conn, key, twit.userid)
@@ -315,13 +324,33 @@ def _drop_likes(conn: happybase.Connection, key: bytes) -> None:
         likers.delete(row)
 
 
+def _drop_reposts(conn: happybase.Connection, key: bytes) -> None:
+    """A deleted twit's reposts: each one's stream rows (a job per reposter),
+    its reposts row, then its reposters row (here, not in services/reposts.py,
+    which reads twits). The stream removal is queued before the rows go, so a
+    crash between leaves the reposters row for the retried delete to find."""
+    reposters = conn.table(table_name("reposters"))
+    reposts = conn.table(table_name("reposts"))
+    for row, d in reposters.scan(row_prefix=key):
+        _, _, ms, _ = rows.decode_like_state(d.get(rows.REPOST_STATE))
+        if rows.REPOSTER_USERID in d:
+            reposter = d[rows.REPOSTER_USERID].decode()
+            # Undone already or not, its rows may be there: removing is idempotent.
+            if ms:
+                dispatch(RemoveRepostFromStreams(keys.twit_id(key), reposter, ms))
+            reposts.delete(keys.repost_key(reposter, ms, key))
+        reposters.delete(row)
+
+
 def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     # A fan-out's bookkeeping cell written just after a delete can leave a
     # row with no text behind: that is no twit.
     stored = rows.decode_twit(row)
     if stored is None:
         return None
-    return twit_of(key, stored, rows.decode_replies(row), rows.decode_likes(row))
+    return twit_of(
+        key, stored, rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
+    )
 
 
 @read_only

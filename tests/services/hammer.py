@@ -9,7 +9,8 @@ Prints the number of operations it made.
 
 With ``--replies TWIT_ID`` first, it replies to that one twit and deletes
 replies of its users instead (two processes share each user, so deletes of
-one reply race), for the reply count's exactness test.
+one reply race), for the reply count's exactness test. ``--likes TWIT_ID``
+and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit.
 """
 
 from __future__ import annotations
@@ -57,6 +58,21 @@ def likes(seed: int, seconds: float, twit_id: str, users: list[str]) -> int:
     return ops
 
 
+def reposts(seed: int, seconds: float, twit_id: str, users: list[str]) -> int:
+    """Repost and un-repost one twit as random users (two processes share
+    each user, so the same pair races)."""
+    from feeds import services
+
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    ops = 0
+    while time.monotonic() < deadline:
+        a = rng.choice(users)
+        (services.repost if rng.random() < 0.5 else services.unrepost)(a, twit_id)
+        ops += 1
+    return ops
+
+
 def main(seed: int, seconds: float, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -67,6 +83,8 @@ def main(seed: int, seconds: float, users: list[str]) -> int:
         return replies(seed, seconds, users[1], users[2:])
     if users[0] == "--likes":
         return likes(seed, seconds, users[1], users[2:])
+    if users[0] == "--reposts":
+        return reposts(seed, seconds, users[1], users[2:])
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     ops = 0

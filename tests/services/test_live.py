@@ -77,3 +77,18 @@ def test_a_followed_large_accounts_new_twits_are_counted(
     assert services.new_in_stream("bob", shown.id) == services.NewTwits(2, False)
     newest = services.home_stream("bob").items[0]
     assert services.new_in_stream("bob", newest.id) == services.NewTwits(0, False)
+
+
+def test_a_repost_on_top_of_the_page_is_not_new_and_the_readers_own_reposts_are_not_counted(
+    alice: User, bob: User, charlie: User
+) -> None:
+    services.follow("alice", "charlie")
+    shown = services.post_twit("bob", "charlie will repost this")
+    services.repost("charlie", shown.id)
+    top = services.home_stream("alice").items[0]
+    assert (top.id, top.reposted_by) == (shown.id, "charlie")
+    assert services.new_in_stream("alice", top.id) == services.NewTwits(0, False)
+    services.repost("alice", services.post_twit("bob", "alice reposts this").id)
+    assert services.new_in_stream("alice", top.id).count == 0
+    services.repost("charlie", services.post_twit("bob", "and charlie this").id)
+    assert services.new_in_stream("alice", top.id).count == 1

@@ -1,5 +1,6 @@
 """Model-based test: random sequences of register, follow, unfollow, post,
-reply and delete, checked after every step against a small in-memory reference."""
+reply, delete, repost and un-repost, checked after every step against a small
+in-memory reference."""
 
 from __future__ import annotations
 
@@ -25,13 +26,14 @@ class Reference:
     follows: set[tuple[str, str]] = field(default_factory=set)
     twits: dict[str, str] = field(default_factory=dict)  # twit id -> author
     parents: dict[str, str] = field(default_factory=dict)  # reply id -> parent id
+    reposts: set[tuple[str, str]] = field(default_factory=set)  # (reposter, twit id)
 
     def home(self, reader: str) -> set[str]:
         return {
             tid
             for tid, author in self.twits.items()
             if author == reader or (reader, author) in self.follows
-        }
+        } | {tid for who, tid in self.reposts if who == reader or (reader, who) in self.follows}
 
 
 def all_pages(fetch: Callable[[str | None], Page[T]]) -> list[T]:
@@ -45,17 +47,36 @@ def all_pages(fetch: Callable[[str | None], Page[T]]) -> list[T]:
             return items
 
 
+def _pages(fetch: Callable[[str | None], Page[T]]) -> list[tuple[T, ...]]:
+    pages: list[tuple[T, ...]] = []
+    cursor = None
+    while True:
+        page = fetch(cursor)
+        pages.append(page.items)
+        cursor = page.next_cursor
+        if cursor is None:
+            return pages
+
+
 def check(ref: Reference) -> None:
     for u in ref.users:
         timeline = all_pages(lambda c, u=u: services.timeline(u, c, limit=2))
         home = all_pages(lambda c, u=u: services.home_stream(u, c, limit=3))
-        for listed in (timeline, home):
-            ids = [t.id for t in listed]
-            assert len(ids) == len(set(ids)), "a page repeated a twit"
+        ids = [t.id for t in timeline]
+        assert len(ids) == len(set(ids)), "a page repeated a twit"
+        # A reposted twit may show again on a later page (as a repost, at
+        # the repost's time, and as itself), never twice on one.
+        pages = _pages(lambda c, u=u: services.home_stream(u, c, limit=3))
+        assert all(len({t.id for t in p}) == len(p) for p in pages), "a page repeated a twit"
+        for listed in (timeline, [t for t in home if t.reposted_by is None]):
             created = [t.created for t in listed]
             assert created == sorted(created, reverse=True), "not newest first"
         assert {t.id for t in timeline} == {t for t, a in ref.twits.items() if a == u}
         assert {t.id for t in home} == ref.home(u)
+        for t in home:
+            if t.reposted_by is not None:
+                assert (t.reposted_by, t.id) in ref.reposts
+                assert t.reposted_by == u or (u, t.reposted_by) in ref.follows
         followers = all_pages(lambda c, u=u: services.followers(u, c, limit=2))
         following = all_pages(lambda c, u=u: services.following(u, c, limit=2))
         assert {f.userid for f in followers} == {a for a, b in ref.follows if b == u}
@@ -68,6 +89,7 @@ def check(ref: Reference) -> None:
         created = [r.created for r in replies]
         assert created == sorted(created), "replies not oldest first"
         assert services.get_twit(tid).replies == len(replies)
+        assert services.get_twit(tid).reposts == sum(1 for _, r in ref.reposts if r == tid)
         parent = ref.parents.get(tid)
         chain = services.ancestors(services.get_twit(tid))
         if parent is None:
@@ -84,7 +106,20 @@ def run_sequence(rng: random.Random, steps: int) -> None:
     ref = Reference()
     for _ in range(steps):
         action = rng.choice(
-            ["register", "follow", "follow", "unfollow", "post", "post", "reply", "reply", "delete"]
+            [
+                "register",
+                "follow",
+                "follow",
+                "unfollow",
+                "post",
+                "post",
+                "reply",
+                "reply",
+                "delete",
+                "repost",
+                "repost",
+                "unrepost",
+            ]
         )
         if action == "register" or not ref.users:
             name = rng.choice(NAMES)
@@ -117,9 +152,22 @@ def run_sequence(rng: random.Random, steps: int) -> None:
                 services.delete_twit(a, tid)
                 del ref.twits[tid]
                 ref.parents.pop(tid, None)
+                ref.reposts = {(who, t) for who, t in ref.reposts if t != tid}
             else:
                 with pytest.raises(Forbidden):
                     services.delete_twit(a, tid)
+        elif action == "repost" and ref.twits:
+            tid = rng.choice(sorted(ref.twits))
+            if ref.twits[tid] == a:
+                with pytest.raises(Forbidden):
+                    services.repost(a, tid)
+            else:
+                assert services.repost(a, tid).reposted is True
+                ref.reposts.add((a, tid))
+        elif action == "unrepost" and ref.reposts:
+            who, tid = rng.choice(sorted(ref.reposts))
+            assert services.unrepost(who, tid).reposted is False
+            ref.reposts.discard((who, tid))
         check(ref)
 
 

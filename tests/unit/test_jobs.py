@@ -27,6 +27,8 @@ EXAMPLES: list[jobs.Job] = [
     jobs.RemoveTwitFromStreams("bob", "ab" * 28),
     jobs.TrimStream("alice"),
     jobs.SweepPendingFanouts(),
+    jobs.RepostToStreams("ab" * 28, "alice", 1_700_000_000_000),
+    jobs.RemoveRepostFromStreams("ab" * 28, "alice", 1_700_000_000_000),
 ]
 
 
@@ -61,6 +63,8 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.remove_twit_from_streams",
         "worker.tasks.trim_stream",
         "worker.tasks.sweep_pending_fanouts",
+        "worker.tasks.repost_to_streams",
+        "worker.tasks.remove_repost_from_streams",
     ]
 
 
@@ -125,6 +129,15 @@ def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_swee
         ("worker.tasks.remove_followee_from_stream", {"follower": "alice", "followed": "bob"}),
         ("worker.tasks.remove_twit_from_streams", {"author": "bob", "twit_id": "ab" * 28}),
         ("worker.tasks.trim_stream", {"reader": "alice"}),
+        # Nothing records a repost's stream upkeep as owed: it runs here.
+        (
+            "worker.tasks.repost_to_streams",
+            {"twit_id": "ab" * 28, "reposter": "alice", "ms": 1_700_000_000_000},
+        ),
+        (
+            "worker.tasks.remove_repost_from_streams",
+            {"twit_id": "ab" * 28, "reposter": "alice", "ms": 1_700_000_000_000},
+        ),
     ]
 
 

@@ -186,3 +186,25 @@ def test_reply_keys_sort_oldest_first_under_their_parent_and_give_back_the_reply
     assert stop is not None and all(k < stop for k in rows)
     assert [keys.twit_key_from_reply_key(k) for k in rows] == replies
     assert keys.layout_text("replies").startswith("md5(parent author) + rts")
+
+
+def test_repost_keys_fit_their_layouts_and_a_repost_sorts_by_its_own_time() -> None:
+    twit = keys.twit_key("alice", 5, b"abcd")
+    for table, key in {
+        "reposters": keys.reposter_key(twit, "bob"),
+        "reposts": keys.repost_key("bob", 9, twit),
+    }.items():
+        parts = keys.split_key(table, key)
+        assert b"".join(p.raw for p in parts) == key and parts[0].kind != "text", table
+    assert keys.twit_key_from_repost_key(keys.repost_key("bob", 9, twit)) == twit
+    # A repost's stream row is as wide as a twit's, so one cursor pages both,
+    # and sorts at the repost's time (9), before the twit's own row (5).
+    repost_row = keys.repost_stream_key("carol", 9, "bob", twit)
+    assert len(repost_row) == keys.STREAM_KEY_LEN
+    assert repost_row < keys.stream_key("carol", twit)
+    assert repost_row[: keys.MD5_LEN] == keys.user_hash("carol")
+    # The reposter where a twit's author sits: an unfollow of bob finds it.
+    assert keys.twit_key_from_stream_key(repost_row)[: keys.MD5_LEN] == keys.user_hash("bob")
+    other = keys.twit_key("alice", 5, b"abce")
+    assert keys.repost_stream_key("carol", 9, "bob", other) != repost_row
+    assert keys.repost_stream_key("CAROL", 9, "Bob", twit) == repost_row
