@@ -73,3 +73,11 @@ class Page(Generic[T]):
 
     items: tuple[T, ...]
     next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class TagCount:
+    """A hashtag (normalised) and how often it was used in the trending window."""
+
+    tag: str
+    uses: int

@@ -26,7 +26,9 @@ from .follows import follow, followers, following, is_following, suggest_follows
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
+from .search import search_users
 from .streams import home_stream
+from .tags import tag_twits, trending
 from .tokens import (
     change_password,
     issue_token,
@@ -86,14 +88,17 @@ __all__ = [
     "register",
     "replies",
     "revoke_token",
+    "search_users",
     "session_user",
     "set_disabled",
     "set_staff",
     "signup_problems",
     "start_session",
     "suggest_follows",
+    "tag_twits",
     "timeline",
     "token_user",
+    "trending",
     "unfollow",
     "unlike",
     "update_profile",

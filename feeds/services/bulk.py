@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import happybase
 from django.contrib.auth.hashers import make_password
 
+from feeds.services import tagindex, userindex
 from feeds.services.demotext import demo_name, twit_text
 from storage import keys, rows
 from storage.connection import connection, table_name
@@ -153,6 +154,8 @@ def load_demo(
                     following=len(graph[i]),
                 ),
             )
+            for row, cells in userindex.index_rows(uid, names[i]):
+                out.put("userSearch", row, cells)
             if i % 1000 == 0:
                 report("users", i, users)
         out.flush()
@@ -178,6 +181,8 @@ def load_demo(
             key = keys.twit_key(uid, millis, rng.getrandbits(32).to_bytes(4, "big"))
             twit = rows.TwitRow(uid, names[author], twit_text(rng), millis)
             out.put("twits", key, rows.encode_twit(twit))
+            for row, tagged in tagindex.tag_rows(key, twit):
+                out.put("hashtags", row, tagged, millis)
             cells = rows.encode_stream(twit)
             # All demo stream rows carry the demo edges' generation (see fanout).
             for reader in [author, *followers[author]]:
