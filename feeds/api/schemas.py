@@ -242,3 +242,11 @@ class Follow(Answer):
     userid: str = Field(description="The other user, as given in the URL.")
     following: bool = Field(description="Whether you follow them now.")
     changed: bool = Field(description="False if it already was so.")
+
+
+# -- hashtags and search ---------------------------------------------------------------
+
+
+class ProfilePage(Answer):
+    items: list[Profile]
+    next_cursor: str | None = Field(description=NEXT_CURSOR)
