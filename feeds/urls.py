@@ -20,4 +20,6 @@ urlpatterns = [
     path("u/<str:userid>/unfollow", views.unfollow, name="unfollow"),
     path("u/<str:userid>/t/<str:twit_id>", views.twit, name="twit"),
     path("u/<str:userid>/t/<str:twit_id>/delete", views.delete_twit, name="delete_twit"),
+    path("tags/<str:tag>", views.tag, name="tag"),
+    path("search", views.search, name="search"),
 ]

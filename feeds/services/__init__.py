@@ -28,7 +28,7 @@ from .likes import like, like_count, liked, likers, unlike, user_likes, with_lik
 from .ratelimit import RateLimited
 from .search import search_users
 from .streams import home_stream
-from .tags import tag_twits, trending
+from .tags import check_tag, tag_twits, trending
 from .tokens import (
     change_password,
     issue_token,
@@ -62,6 +62,7 @@ __all__ = [
     "ancestors",
     "authenticate",
     "change_password",
+    "check_tag",
     "delete_twit",
     "find_user",
     "follow",
