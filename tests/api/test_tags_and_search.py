@@ -51,3 +51,9 @@ def test_a_bad_query_is_a_400_naming_q(api: Api, alice: User, query: dict[str, s
     response = api.get("/api/search/users", **query)
     assert error(response, 400)
     assert response.json()["field"] == "q"
+
+
+def test_a_tag_in_any_script_and_spelling(as_alice: Api, api: Api) -> None:
+    as_alice.post("/api/twits", {"text": "お茶 #日本 and #Straße"})
+    assert len(api.get("/api/tags/%E6%97%A5%E6%9C%AC").json()["items"]) == 1
+    assert len(api.get("/api/tags/STRASSE").json()["items"]) == 1
