@@ -61,7 +61,7 @@ class Twit:
 
     @property
     def hashtags(self) -> list[str]:
-        """Its hashtags, lowercased, each once."""
+        """Its hashtags, normalised (textparse.normalise_tag: NFKC, case-folded), each once."""
         from feeds.services.textparse import hashtags
 
         return hashtags(self.text)

@@ -26,11 +26,11 @@ QUERY_MAX = 50  # characters: as long as the longest name
 def check_query(q: object) -> str:
     """The query normalised as the index is (one leading '@' dropped), or
     InvalidInput naming ``q`` when it is empty, too long or holds control characters."""
+    if isinstance(q, str) and len(q) > QUERY_MAX:
+        raise InvalidInput("q", f"A search is at most {QUERY_MAX} characters; this is {len(q)}.")
     if not isinstance(q, str) or not q.strip().removeprefix("@").strip():
         raise InvalidInput("q", "Type the start of a name or userid to search for.")
     raw = q.strip().removeprefix("@").strip()
-    if len(raw) > QUERY_MAX:
-        raise InvalidInput("q", f"A search is at most {QUERY_MAX} characters; this is {len(raw)}.")
     if accounts.has_control_chars(raw):
         raise InvalidInput("q", "A search cannot contain control characters.")
     normal = userindex.normalise(raw)

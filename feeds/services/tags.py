@@ -35,6 +35,8 @@ def check_tag(tag: object) -> str:
     """``tag`` (one leading '#' allowed) normalised, or InvalidInput naming ``tag``."""
     if not isinstance(tag, str):
         raise InvalidInput("tag", "Give a hashtag.")
+    if len(tag) > TAG_MAX:
+        raise InvalidInput("tag", f"A hashtag is at most {MAX_TAG} characters.")
     raw = tag.strip().removeprefix("#")
     if not raw:
         raise InvalidInput("tag", "Give a hashtag, like #hbase.")
