@@ -78,6 +78,8 @@ def test_the_search_box_is_in_the_top_bar(alice_client: Client) -> None:
     html = alice_client.get("/").content.decode()
     assert 'class="nav-search"' in html and 'action="/search"' in html
     assert 'class="nav-search"' in Client().get("/login").content.decode()
+    # Not where a page has its own search box.
+    assert 'class="nav-search"' not in Client().get("/search").content.decode()
 
 
 def test_search_finds_people_by_userid_or_name(web: ServerAddr, alice: User, bob: User) -> None:
