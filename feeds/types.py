@@ -67,7 +67,7 @@ class Twit:
 
     @property
     def hashtags(self) -> list[str]:
-        """Its hashtags, lowercased, each once."""
+        """Its hashtags, normalised (textparse.normalise_tag: NFKC, case-folded), each once."""
         from feeds.services.textparse import hashtags
 
         return hashtags(self.text)
@@ -79,3 +79,11 @@ class Page(Generic[T]):
 
     items: tuple[T, ...]
     next_cursor: str | None
+
+
+@dataclass(frozen=True)
+class TagCount:
+    """A hashtag (normalised) and how often it was used in the trending window."""
+
+    tag: str
+    uses: int

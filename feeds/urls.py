@@ -26,4 +26,6 @@ urlpatterns = [
     path("u/<str:userid>/t/<str:twit_id>/unrepost", views.unrepost, name="unrepost"),
     # live updates: the home page's "N new twits" poll
     path("stream/new", views.stream_new, name="stream_new"),
+    path("tags/<str:tag>", views.tag, name="tag"),
+    path("search", views.search, name="search"),
 ]

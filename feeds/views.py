@@ -328,6 +328,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "cursor": cursor,
             "suggestions": suggestions,
             "live_poll_ms": settings.TWITBASE_LIVE_POLL_MS,
+            "trending": services.trending(),
         },
     )
 
@@ -572,3 +573,41 @@ def delete_twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse
     after = safe_next(request, reverse("profile", args=[me.userid]))
     back = safe_next(request, reverse("twit", args=[found.userid, found.id]), "back")
     return render(request, "delete_twit.html", {"twit": found, "next": after, "back": back})
+
+
+# -- hashtags and search ------------------------------------------------------------
+
+
+@service_errors
+def tag(request: HttpRequest, tag: str) -> HttpResponse:
+    """A hashtag's twits, newest first. Any spelling of a tag redirects to its
+    normalised one (/tags/TEA to /tags/tea), so a tag has one URL; a bad tag
+    is the short error page, 400."""
+    normal = services.check_tag(tag)
+    if normal != tag:
+        url = reverse("tag", args=[normal])
+        query = request.GET.urlencode()
+        return redirect(f"{url}?{query}" if query else url)
+    cursor = cursor_param(request)
+    page = services.tag_twits(normal, cursor)
+    return render(request, "tag.html", {"tag": normal, "page": page, "cursor": cursor})
+
+
+@service_errors
+def search(request: HttpRequest) -> HttpResponse:
+    """The search page: users whose userid or name starts with ``q``; a query
+    starting with '#' goes to that hashtag's page. No query shows the form; an
+    empty, too long or otherwise bad one shows why beside it (400)."""
+    q = request.GET.get("q")
+    context: dict[str, object] = {"q": q or "", "page": None, "problem": None}
+    if q is None:
+        return render(request, "search.html", context)
+    cursor = cursor_param(request)
+    try:
+        if q.strip().startswith("#"):
+            return redirect("tag", services.check_tag(q))
+        context.update(page=services.search_users(q, cursor), cursor=cursor)
+    except InvalidInput as exc:
+        context["problem"] = exc.message
+        return render(request, "search.html", context, status=400)
+    return render(request, "search.html", context)

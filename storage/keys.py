@@ -488,3 +488,103 @@ def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
     if table == "ratelimits":
         return parts[1].raw
     return None
+
+
+# -- hashtags, trending tags and user search ---------------------------------------------
+#
+#    hashtags    md5(tag) + rts + md5(author) + suffix        44 bytes
+#    tagCounts   salt + bucket + tag (UTF-8)                  9 bytes + the tag
+#    userSearch  value (UTF-8, at most 120 bytes) + 0x00 + md5(userid) + kind
+#
+# ``tag`` is always the normalised tag (feeds.services.textparse.normalise_tag:
+# NFKC, then case-folded), so #Tea, #TEA and #tea share one page and one counter.
+
+TAG_KEY_LEN = MD5_LEN + RTS_LEN + MD5_LEN + SUFFIX_LEN
+TREND_SALTS = 4  # tagCounts spreads each bucket over this many key ranges
+TREND_KEY_HEAD = 1 + 8  # salt byte + bucket number
+SEARCH_VALUE_MAX = 120  # bytes of a normalised name or userid the index keeps
+SEARCH_USERID = b"u"  # the kinds of a userSearch row: the user's userid ...
+SEARCH_NAME = b"n"  # ... or their display name
+SEARCH_SEP = b"\x00"
+
+
+def tag_hash(tag: str) -> bytes:
+    """md5 of a normalised tag (the caller normalises): spreads tags over the key space."""
+    return hashlib.md5(tag.encode("utf-8")).digest()
+
+
+def tag_key(tag: str, twit: bytes) -> bytes:
+    """The row of ``twit`` on ``tag``'s page: newest first under the tag's hash,
+    then the twit's author and suffix, so the twit's key can be computed back
+    (and the row computed from the twit: a delete reads nothing to find it)."""
+    parts = split_twit_key(twit)
+    return tag_hash(tag) + twit[MD5_LEN : MD5_LEN + RTS_LEN] + parts.author_hash + parts.suffix
+
+
+def twit_key_from_tag_key(key: bytes) -> bytes:
+    if len(key) != TAG_KEY_LEN:
+        raise BadKey(f"hashtag key must be {TAG_KEY_LEN} bytes, got {len(key)}")
+    rts = key[MD5_LEN : MD5_LEN + RTS_LEN]
+    author = key[MD5_LEN + RTS_LEN : MD5_LEN + RTS_LEN + MD5_LEN]
+    return author + rts + key[-SUFFIX_LEN:]
+
+
+def trend_salt(tag: str) -> int:
+    """Which of the TREND_SALTS ranges ``tag``'s counters live in (by its md5)."""
+    return tag_hash(tag)[0] % TREND_SALTS
+
+
+def trend_bucket_prefix(salt: int, bucket: int) -> bytes:
+    """Where one bucket's counters start in one salt range."""
+    if not 0 <= salt < TREND_SALTS:
+        raise BadKey(f"salt must be from 0 to {TREND_SALTS - 1}, got {salt}")
+    if bucket < 0:
+        raise BadKey(f"bucket must not be negative, got {bucket}")
+    return bytes([salt]) + bucket.to_bytes(8, "big")
+
+
+def trend_key(tag: str, bucket: int) -> bytes:
+    """The counter of ``tag``'s uses in time bucket ``bucket`` (a bucket
+    number: milliseconds since the epoch // the bucket's width)."""
+    return trend_bucket_prefix(trend_salt(tag), bucket) + tag.encode("utf-8")
+
+
+def split_trend_key(key: bytes) -> tuple[int, str]:
+    """(bucket, tag) of a tagCounts key."""
+    if len(key) <= TREND_KEY_HEAD:
+        raise BadKey(f"tag counter key must be longer than {TREND_KEY_HEAD} bytes")
+    return int.from_bytes(key[1:TREND_KEY_HEAD], "big"), key[TREND_KEY_HEAD:].decode("utf-8")
+
+
+def search_value(value: str) -> bytes:
+    """A normalised name or userid as the index keeps it: UTF-8, cut to at
+    most SEARCH_VALUE_MAX bytes on a character boundary."""
+    raw = value.encode("utf-8")[:SEARCH_VALUE_MAX]
+    return raw.decode("utf-8", errors="ignore").encode("utf-8")
+
+
+def search_key(value: str, userid: str, kind: bytes) -> bytes:
+    """A userSearch row: the normalised ``value`` first (alphabetical, so a
+    query is a prefix scan), then a zero byte (no name or userid holds one),
+    the user's hash and the kind (``SEARCH_USERID`` or ``SEARCH_NAME``): one
+    row per user and kind, even when a user's name and userid read the same."""
+    if kind not in (SEARCH_USERID, SEARCH_NAME):
+        raise BadKey(f"unknown search kind: {kind!r}")
+    return search_value(value) + SEARCH_SEP + user_hash(userid) + kind
+
+
+def split_search_key(key: bytes) -> tuple[bytes, bytes, bytes]:
+    """(value, md5(userid), kind) of a userSearch key."""
+    if len(key) < 1 + MD5_LEN + 1 or key[-(MD5_LEN + 2)] != 0:
+        raise BadKey("not a userSearch key")
+    return key[: -(MD5_LEN + 2)], key[-(MD5_LEN + 1) : -1], key[-1:]
+
+
+LAYOUTS["hashtags"] = (
+    ("tag", "md5tag", MD5_LEN),
+    ("time", "rts", RTS_LEN),
+    ("author", "md5", MD5_LEN),
+    ("suffix", "suffix", SUFFIX_LEN),
+)
+TEXT_LAYOUTS["tagCounts"] = "salt (1 byte) + bucket (8 bytes) + tag"
+TEXT_LAYOUTS["userSearch"] = "name or userid (normalised) + 0x00 + md5(user) + kind"

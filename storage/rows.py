@@ -780,3 +780,71 @@ def encode_liker(userid: str, ms: int) -> dict[bytes, bytes]:
 def encode_like() -> dict[bytes, bytes]:
     """A likes row (md5(liker) + rts(like) + twit key): the key says it all."""
     return {LIKE_MARK: b"1"}
+
+
+# -- hashtags: md5(tag) + rts + md5(author) + suffix ---------------------------------------
+
+HASHTAG_TAG = b"h:tag"  # the normalised tag, so a row names its tag (the key holds its md5)
+HASHTAG_USERID = b"h:userid"
+HASHTAG_NAME = b"h:name"
+HASHTAG_TEXT = b"h:text"
+HASHTAG_CREATED = b"h:created"
+HASHTAG_REPLY_TO = b"h:reply_to"
+HASHTAG_REPLY_USERID = b"h:reply_userid"
+
+# A hashtags row carries the twit as a stream row does: a tag page renders
+# from one scan (plus one multi-get of counts, which change).
+HASHTAG_CELLS = TwitCells(
+    userid=HASHTAG_USERID,
+    name=HASHTAG_NAME,
+    text=HASHTAG_TEXT,
+    created=HASHTAG_CREATED,
+    reply_to=HASHTAG_REPLY_TO,
+    reply_userid=HASHTAG_REPLY_USERID,
+)
+
+
+def encode_hashtag(tag: str, twit: TwitRow) -> dict[bytes, bytes]:
+    return {HASHTAG_TAG: tag.encode(), **HASHTAG_CELLS.encode(twit)}
+
+
+def decode_hashtag(row: dict[bytes, bytes]) -> TwitRow | None:
+    return HASHTAG_CELLS.decode(row)
+
+
+# -- tagCounts: salt + bucket + tag ----------------------------------------------------------
+
+TAG_USES = b"n:uses"  # an HBase counter: the tag's uses in the bucket
+
+
+# -- userSearch: value + 0x00 + md5(userid) + kind --------------------------------------------
+
+SEARCH_USERID = b"x:userid"  # the user the row finds, as they spell it
+
+
+def encode_search(userid: str) -> dict[bytes, bytes]:
+    return {SEARCH_USERID: userid.encode()}
+
+
+def decode_search(row: dict[bytes, bytes]) -> str | None:
+    cell = row.get(SEARCH_USERID)
+    return None if cell is None else cell.decode()
+
+
+USERID_CELLS = USERID_CELLS | {HASHTAG_USERID, HASHTAG_REPLY_USERID, SEARCH_USERID}
+COUNTER_CELLS = COUNTER_CELLS | {TAG_USES}
+MILLIS_CELLS = MILLIS_CELLS | {HASHTAG_CREATED}
+COLUMNS["hashtags"] = (
+    HASHTAG_TAG,
+    HASHTAG_USERID,
+    HASHTAG_NAME,
+    HASHTAG_TEXT,
+    HASHTAG_CREATED,
+    HASHTAG_REPLY_TO,
+    HASHTAG_REPLY_USERID,
+)
+COLUMNS["tagCounts"] = (TAG_USES,)
+COLUMNS["userSearch"] = (SEARCH_USERID,)
+# On a twit row being deleted: its hashtags' uses are out of the trending counters.
+TAGS_UNCOUNTED = b"t:tuncounted"
+COLUMNS["twits"] = (*COLUMNS["twits"], TAGS_UNCOUNTED)

@@ -49,6 +49,14 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     "metrics": {"m": {"max_versions": 1, "time_to_live": 7 * 24 * 3600}},
     # The staff console's log: who did what, when; kept forever.
     "audit": {"a": ONE},
+    # A hashtag's twits, newest first under md5(tag), each carrying what a
+    # page shows of it (see keys.tag_key).
+    "hashtags": {"h": ONE},
+    # Uses of each tag per 5-minute bucket (HBase counters), summed over the
+    # last hour for the trending box; HBase drops buckets after two hours.
+    "tagCounts": {"n": {"max_versions": 1, "time_to_live": 2 * 3600}},
+    # Users by normalised userid and display name, for prefix search.
+    "userSearch": {"x": ONE},
 }
 
 

@@ -282,3 +282,11 @@ class NewTwits(Answer):
         ge=0, le=NEW_CAP, description=f"How many new twits, counted up to {NEW_CAP}."
     )
     more: bool = Field(description=f"Whether there are more than {NEW_CAP}.")
+
+
+# -- hashtags and search ---------------------------------------------------------------
+
+
+class ProfilePage(Answer):
+    items: list[Profile]
+    next_cursor: str | None = Field(description=NEXT_CURSOR)

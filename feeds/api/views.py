@@ -11,11 +11,13 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from django.http import HttpRequest, HttpResponse
-from ninja import Path, Status
+from ninja import Path, Query, Status
 from pydantic import WithJsonSchema
 
 from feeds import services
 from feeds.errors import Forbidden
+from feeds.services.search import QUERY_MAX
+from feeds.services.tags import TAG_MAX
 from feeds.types import Page, Twit, User
 from feeds.viewhelpers import client_address
 
@@ -382,6 +384,40 @@ def delete_twit(request: HttpRequest, twit_id: TwitId) -> NoContent:
 )
 def stream(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Twit]:
     return services.home_stream(caller(request).user, cursor, limit)
+
+
+# -- hashtags and search -------------------------------------------------------------
+
+Tag = Annotated[
+    str,
+    Path(description="A hashtag without its '#', in any case: #Tea, #TEA and #tea are one."),
+    WithJsonSchema({"type": "string", "maxLength": TAG_MAX, "example": "hbase"}),
+]
+SearchQuery = Annotated[
+    str,
+    Query(description="The start of a userid or display name, in any case ('@' optional)."),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": QUERY_MAX, "example": "ali"}),
+]
+
+
+@get(
+    "/tags/{str:tag}",
+    operation_id="getTagTwits",
+    summary="The twits with a hashtag, newest first",
+    **operation({200: schemas.TwitPage}, 400, descriptions={200: _PAGE}),
+)
+def tag_twits(request: HttpRequest, tag: Tag, limit: Limit, cursor: Cursor) -> Page[Twit]:
+    return services.tag_twits(tag, cursor, limit)
+
+
+@get(
+    "/search/users",
+    operation_id="searchUsers",
+    summary="Users whose userid or display name starts with q",
+    **operation({200: schemas.ProfilePage}, 400, descriptions={200: "One page of users."}),
+)
+def search_users(request: HttpRequest, q: SearchQuery, limit: Limit, cursor: Cursor) -> Page[User]:
+    return services.search_users(q, cursor, limit)
 
 
 @get(

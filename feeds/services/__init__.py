@@ -27,7 +27,9 @@ from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
 from .reposts import repost, repost_count, reposted, reposters, unrepost, with_flags
+from .search import search_users
 from .streams import NEW_CAP, NewTwits, home_stream, new_in_stream
+from .tags import check_tag, tag_twits, trending
 from .tokens import (
     change_password,
     issue_token,
@@ -63,6 +65,7 @@ __all__ = [
     "ancestors",
     "authenticate",
     "change_password",
+    "check_tag",
     "delete_twit",
     "find_user",
     "follow",
@@ -94,14 +97,17 @@ __all__ = [
     "reposted",
     "reposters",
     "revoke_token",
+    "search_users",
     "session_user",
     "set_disabled",
     "set_staff",
     "signup_problems",
     "start_session",
     "suggest_follows",
+    "tag_twits",
     "timeline",
     "token_user",
+    "trending",
     "unfollow",
     "unlike",
     "unrepost",

@@ -31,7 +31,7 @@ def check_limit(limit: int) -> int:
     return limit
 
 
-def start_row(cursor: str | None, prefix: bytes, key_len: int) -> bytes:
+def start_row(cursor: str | None, prefix: bytes, key_len: int | None) -> bytes:
     if not cursor:
         return prefix
     try:
@@ -43,7 +43,7 @@ def start_row(cursor: str | None, prefix: bytes, key_len: int) -> bytes:
 def scan_page(
     table: happybase.Table,
     prefix: bytes,
-    key_len: int,
+    key_len: int | None,
     cursor: str | None,
     limit: int,
     decode: Callable[[bytes, dict[bytes, bytes]], T | None],

@@ -25,7 +25,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put
 
-from . import ratelimit
+from . import ratelimit, userindex
 from ._paging import scan_page
 
 USERID_RE = re.compile(r"[A-Za-z0-9_]{3,20}")
@@ -148,8 +148,9 @@ def register(userid: object, name: object, email: object, password: object) -> U
         won = check_and_put(
             conn, table_name("users"), keys.user_key(uid), rows.ACCOUNT, None, rows.ACCOUNT, record
         )
-    if not won:
-        raise Conflict(f"The userid {uid} is taken.")
+        if not won:
+            raise Conflict(f"The userid {uid} is taken.")
+        userindex.index_user(conn, uid, clean_name)
     return User(uid, clean_name, clean_email, from_millis(created))
 
 
@@ -164,6 +165,11 @@ def _user(stored: rows.UserRow | None) -> User | None:
 
 
 def _user_from_row(row: dict[bytes, bytes]) -> User | None:
+    return _user(rows.decode_user(row))
+
+
+def user_from_row(row: dict[bytes, bytes]) -> User | None:
+    """The user a users row holds (None: no account), for services that read rows in bulk."""
     return _user(rows.decode_user(row))
 
 
@@ -326,6 +332,7 @@ def update_profile(userid: str, name: object = None, bio: object = None) -> User
             )
             if not won:
                 raise Conflict("The account was changed meanwhile; try again.")
+            userindex.rename(conn, user.userid, user.name, clean_name)
         if clean_bio is not None:
             table.put(key, {rows.BIO: rows.encode_bio(clean_bio)})
     return get_user(user.userid)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import happybase
 from django.contrib.auth.hashers import make_password
 
+from feeds.services import tagindex, userindex
 from feeds.services.demotext import demo_name, reply_text, twit_text
 from storage import keys, rows
 from storage.connection import connection, table_name
@@ -173,6 +174,8 @@ def load_demo(
                     following=len(graph[i]),
                 ),
             )
+            for row, cells in userindex.index_rows(uid, names[i]):
+                out.put("userSearch", row, cells)
             if i % 1000 == 0:
                 report("users", i, users)
         out.flush()
@@ -221,6 +224,8 @@ def load_demo(
                 cells[rows.REPLY_COUNTED] = b"1"
                 out.put("replies", keys.reply_key(parent.key, key), rows.encode_reply(twit))
             out.put("twits", key, cells)
+            for row, tagged in tagindex.tag_rows(key, twit):
+                out.put("hashtags", row, tagged, t.millis)
             stream = rows.encode_stream(twit)
             # All demo stream rows carry the demo edges' generation (see fanout).
             for reader in [t.author, *followers[t.author]]:

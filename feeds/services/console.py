@@ -423,6 +423,8 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
         decoded = "random"
     elif part.kind == "sha256":
         decoded = "sha256 of an API token or web session id"
+    elif part.kind == "md5tag":
+        decoded = "md5 of a hashtag (the row's h:tag names it)"
     else:
         decoded = _text(raw)
     return KeyPartView(part.name, part.kind, raw.hex(), decoded)

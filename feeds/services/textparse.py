@@ -12,8 +12,10 @@ the link opened.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import quote
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -67,12 +69,7 @@ def entities(text: str) -> list[Entity]:
             found.append(Entity("mention", m.start(), m.end(), userid))
     for m in _HASHTAG.finditer(text):
         tag = m.group(1)
-        if (
-            len(tag) <= MAX_TAG
-            and not tag.replace("_", "").isdigit()
-            and tag.strip("_")
-            and free(m.start(), m.end())
-        ):
+        if is_tag(tag) and free(m.start(), m.end()):
             found.append(Entity("hashtag", m.start(), m.end(), tag))
     return sorted(found, key=lambda e: e.start)
 
@@ -86,13 +83,38 @@ def mentions(text: str) -> list[str]:
     return list(seen)
 
 
+def normalise_tag(tag: str) -> str:
+    """A tag as pages, keys and counters know it: Unicode NFKC (so a full-width
+    or composed spelling is the same tag), then case-folded (``str.casefold``:
+    #Tea, #TEA and #tea are one tag; so are #Straße and #STRASSE)."""
+    return unicodedata.normalize("NFKC", tag).casefold()
+
+
+_TAG_ONLY = re.compile(r"\w+")
+
+
+def is_tag(tag: str) -> bool:
+    """Whether ``tag`` (without its '#') is what :func:`entities` finds as a hashtag."""
+    return (
+        bool(_TAG_ONLY.fullmatch(tag))
+        and len(tag) <= MAX_TAG
+        and not tag.replace("_", "").isdigit()
+        and bool(tag.strip("_"))
+    )
+
+
 def hashtags(text: str) -> list[str]:
-    """The hashtags, lowercased (a tag's key), first first, each once."""
+    """The hashtags, normalised (:func:`normalise_tag`, a tag's key), first first, each once."""
     seen: dict[str, None] = {}
     for e in entities(text):
         if e.kind == "hashtag":
-            seen.setdefault(e.value.lower(), None)
+            seen.setdefault(normalise_tag(e.value), None)
     return list(seen)
+
+
+def tag_url(tag: str) -> str:
+    """The hashtag page of ``tag`` (any case): /tags/<normalised tag>, percent-encoded."""
+    return "/tags/" + quote(normalise_tag(tag), safe="")
 
 
 def _link(e: Entity) -> str:
@@ -101,8 +123,7 @@ def _link(e: Entity) -> str:
         return f'<a class="twit-link" href="{escape(e.value)}" rel="nofollow noopener">{shown}</a>'
     if e.kind == "mention":
         return f'<a class="twit-mention" href="/u/{escape(e.value)}">{shown}</a>'
-    # The hashtag page is not built yet; a tag is marked up but not a link to a page that 404s.
-    return f'<span class="twit-hashtag">{shown}</span>'
+    return f'<a class="twit-hashtag" href="{escape(tag_url(e.value))}">{shown}</a>'
 
 
 def text_of(e: Entity) -> str:

@@ -23,7 +23,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, op_id
 
-from . import accounts, pending
+from . import accounts, pending, tagindex
 from ._paging import scan_page
 from .ratelimit import check_post_rate
 
@@ -147,9 +147,12 @@ def post_twit(author: User | str, text: object, reply_to: str | None = None) -> 
     lease = pending.new_lease()
     with connection() as conn:
         pending.add_to_index(conn, key, author.userid)
+        # Before the twit row: a tag page shows only rows whose twit row exists.
+        tags = tagindex.write_tag_rows(conn, key, stored)
         conn.table(table_name("twits")).put(
             key, {**rows.encode_twit(stored), FANOUT: lease.encode()}
         )
+        tagindex.count_uses(conn, tags, millis)
         # The author sees the twit at once; followers get it from the workers.
         write_own_stream_row(conn, author.userid, key, stored)
         count_once(conn, key, author.userid, counted=False)
@@ -269,6 +272,8 @@ def delete_twit(userid: str, twit_id: str) -> None:
         # Streams first: the cleanup finds the twit's author in the key, and
         # a retry after a crash still finds the twit row and finishes the job.
         dispatch(RemoveTwitFromStreams(twit.userid, twit_id))
+        # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
+        tagindex.drop_tag_rows(conn, key, twit.text, int(time.time() * 1000))
         conn.table(table_name("twits")).delete(key)
 
 

@@ -28,6 +28,9 @@ BODIES = {
 }
 
 
+QUERIES = {"/api/search/users": "?q=al"}
+
+
 def _operations() -> list[tuple[str, str]]:
     """Every documented operation but the schema, which needs no storage."""
     return [
@@ -44,6 +47,8 @@ def test_every_operation_answers_503_with_retry_after_while_storage_is_down(
 ) -> None:
     twit = services.post_twit("alice", "before the outage")
     concrete = path.replace("{userid}", "bob").replace("{twit_id}", twit.id)
+    # Hashtags and search: a valid tag, and the query search needs.
+    concrete = concrete.replace("{tag}", "hbase") + QUERIES.get(path, "")
     with storage_down(settings):
         response = as_alice.request(method, concrete, BODIES.get(path))
     assert "storage" in error(response, 503)

@@ -18,6 +18,8 @@ from tests.helpers import ServerAddr
 
 T = TypeVar("T")
 NAMES = ["alice", "bob", "charlie", "dave", "erin"]
+# Hashtags, in the spellings posts use: #Tea and #TEA are one tag.
+TAGS = {"Tea": "tea", "TEA": "tea", "hbase": "hbase", "Schema": "schema"}
 
 
 @dataclass
@@ -27,6 +29,7 @@ class Reference:
     twits: dict[str, str] = field(default_factory=dict)  # twit id -> author
     parents: dict[str, str] = field(default_factory=dict)  # reply id -> parent id
     reposts: set[tuple[str, str]] = field(default_factory=set)  # (reposter, twit id)
+    tags: dict[str, str] = field(default_factory=dict)  # twit id -> its hashtag (normalised)
 
     def home(self, reader: str) -> set[str]:
         return {
@@ -100,6 +103,12 @@ def check(ref: Reference) -> None:
             assert chain == (None,), "a deleted parent is shown as deleted"
         assert profile.followers == len(followers)
         assert profile.following == len(following)
+    for tag in set(TAGS.values()):
+        tagged = all_pages(lambda c, tag=tag: services.tag_twits(tag, c, limit=2))
+        ids = [t.id for t in tagged]
+        assert len(ids) == len(set(ids)), "a tag page repeated a twit"
+        assert [t.created for t in tagged] == sorted((t.created for t in tagged), reverse=True)
+        assert set(ids) == {t for t, g in ref.tags.items() if g == tag and t in ref.twits}
 
 
 def run_sequence(rng: random.Random, steps: int) -> None:
@@ -139,8 +148,10 @@ def run_sequence(rng: random.Random, steps: int) -> None:
             assert services.unfollow(a, b) == ((a, b) in ref.follows)
             ref.follows.discard((a, b))
         elif action == "post":
-            twit = services.post_twit(a, f"twit by {a} #{rng.randrange(10**6)}")
+            spelling = rng.choice(sorted(TAGS))
+            twit = services.post_twit(a, f"twit by {a} #{rng.randrange(10**6)} #{spelling}")
             ref.twits[twit.id] = a
+            ref.tags[twit.id] = TAGS[spelling]
         elif action == "reply" and ref.twits:
             parent = rng.choice(sorted(ref.twits))
             twit = services.post_twit(a, f"reply by {a}", reply_to=parent)

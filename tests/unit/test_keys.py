@@ -208,3 +208,55 @@ def test_repost_keys_fit_their_layouts_and_a_repost_sorts_by_its_own_time() -> N
     other = keys.twit_key("alice", 5, b"abce")
     assert keys.repost_stream_key("carol", 9, "bob", other) != repost_row
     assert keys.repost_stream_key("CAROL", 9, "Bob", twit) == repost_row
+
+
+# -- hashtags, trending and search ------------------------------------------------------
+
+tag_text = st.from_regex(r"\w{1,40}", fullmatch=True)
+
+
+@given(tag_text, millis, millis, suffix, suffix)
+def test_a_tags_rows_sort_newest_first_and_give_the_twit_back(
+    tag: str, t1: int, t2: int, s1: bytes, s2: bytes
+) -> None:
+    k1 = keys.tag_key(tag, keys.twit_key("alice", t1, s1))
+    k2 = keys.tag_key(tag, keys.twit_key("bob", t2, s2))
+    assert len(k1) == len(k2) == keys.TAG_KEY_LEN
+    assert k1.startswith(keys.tag_hash(tag)) and k2.startswith(keys.tag_hash(tag))
+    assert keys.twit_key_from_tag_key(k1) == keys.twit_key("alice", t1, s1)
+    if t1 > t2:
+        assert k1 < k2
+
+
+@given(tag_text, st.integers(0, 2**40))
+def test_a_trend_key_names_its_bucket_and_tag_within_its_salt_range(tag: str, bucket: int) -> None:
+    key = keys.trend_key(tag, bucket)
+    assert keys.split_trend_key(key) == (bucket, tag)
+    salt = keys.trend_salt(tag)
+    assert 0 <= salt < keys.TREND_SALTS
+    assert (
+        keys.trend_bucket_prefix(salt, bucket) <= key < keys.trend_bucket_prefix(salt, bucket + 1)
+    )
+
+
+@given(st.text(min_size=1, max_size=80), st.text(min_size=1, max_size=20))
+def test_a_search_key_starts_with_every_prefix_of_its_value(value: str, more: str) -> None:
+    """A query that is a prefix of a value (within the index's 120 bytes) finds it."""
+    key = keys.search_key(value + more, "alice", keys.SEARCH_NAME)
+    if len(value.encode()) <= keys.SEARCH_VALUE_MAX:
+        assert key.startswith(keys.search_value(value))
+    stored, user, kind = keys.split_search_key(key)
+    assert (user, kind) == (keys.user_hash("alice"), keys.SEARCH_NAME)
+    assert len(stored) <= keys.SEARCH_VALUE_MAX
+    stored.decode("utf-8")  # cut on a character boundary
+
+
+def test_a_shorter_value_sorts_before_its_extensions_and_kinds_stay_apart() -> None:
+    short = keys.search_key("al", "zed", keys.SEARCH_NAME)
+    longer = keys.search_key("ala", "aaa", keys.SEARCH_NAME)
+    assert short < longer
+    assert keys.search_key("bob", "bob", keys.SEARCH_USERID) != keys.search_key(
+        "bob", "bob", keys.SEARCH_NAME
+    )
+    with pytest.raises(keys.BadKey):
+        keys.search_key("bob", "bob", b"x")

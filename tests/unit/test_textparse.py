@@ -56,7 +56,7 @@ def test_render_escapes_and_links() -> None:
     assert "<script>" not in out
     assert "&lt;script&gt;" in out
     assert '<a class="twit-mention" href="/u/ann">@ann</a>' in out
-    assert '<span class="twit-hashtag">#tag</span>' in out
+    assert '<a class="twit-hashtag" href="/tags/tag">#tag</a>' in out
     assert '<a class="twit-link" href="https://e.com/?a=1&amp;b=" rel="nofollow noopener">' in out
     assert "target=" not in out
     assert out.endswith("<br>next")
@@ -92,3 +92,9 @@ def test_a_twit_keeps_its_parsed_mentions_and_hashtags() -> None:
     twit = Twit("1", "ann", "Ann", "hi @Bob and @cat_9 #Tea #tea", datetime.now(UTC))
     assert twit.mentions == ["bob", "cat_9"]
     assert twit.hashtags == ["tea"]
+
+
+def test_a_hashtag_links_to_its_page_under_the_normalised_tag() -> None:
+    assert '<a class="twit-hashtag" href="/tags/tea">#TEA</a>' in render("#TEA")
+    assert 'href="/tags/strasse">#Straße</a>' in render("#Straße")
+    assert 'href="/tags/%E6%97%A5%E6%9C%AC">#日本</a>' in render("#日本")

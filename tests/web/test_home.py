@@ -158,4 +158,4 @@ def test_mentions_and_links_in_a_twit_are_links_on_every_page(alice_client: Clie
             '<a class="twit-link" href="https://example.com/?a=1&amp;b=" rel="nofollow noopener">'
             in html
         )
-        assert '<span class="twit-hashtag">#tea</span>' in html
+        assert '<a class="twit-hashtag" href="/tags/tea">#tea</a>' in html

@@ -1,0 +1,85 @@
+"""The rows a twit's hashtags add: its row on each tag's page, and a use
+counted in each tag's trending counter. Written and dropped by
+:mod:`feeds.services.twits` (post and delete); read by :mod:`feeds.services.tags`.
+
+Exactness of the pages rests on the twit row, not on these rows: a twit's
+hashtags rows are written *before* its twit row and deleted before it, and a
+tag page keeps only the rows whose twit row still has its text (one multi-get
+it makes anyway, for the counts). So a post that dies half-way leaves at
+worst a row nobody is shown, and a delete retried after a crash finds the
+twit row and drops what is left. The keys come from the tag and the twit's
+key, and the cells carry the twit's own time as their timestamp: writing
+them twice leaves the same rows, and a delete's marker (at the time of the
+delete, later) hides a late copy too.
+
+The trending counters are plain HBase increments, one per tag per post, in
+the post itself (never in a retried task, so never counted twice); a delete
+takes the use back once, guarded by a mark on the twit row written first. A
+crash between the twit row and the increment, or between the mark and the
+decrement, loses that one change: trending is a ranking of the last hour,
+and a lost use among many moves nothing.
+"""
+
+from __future__ import annotations
+
+import happybase
+
+from storage import keys, rows
+from storage.connection import table_name
+
+from .textparse import hashtags
+
+# Trending counts uses per BUCKET_MS and sums the buckets of the last WINDOW_MS.
+BUCKET_MS = 5 * 60 * 1000
+WINDOW_MS = 60 * 60 * 1000
+# On the twit row, written once its uses are taken back out of the counters.
+TAGS_UNCOUNTED = rows.TAGS_UNCOUNTED
+
+
+def bucket_of(millis: int) -> int:
+    """The trending bucket a moment falls in."""
+    return millis // BUCKET_MS
+
+
+def tag_rows(key: bytes, twit: rows.TwitRow) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """The hashtags rows of the twit ``key``: (key, cells), one per tag, to be
+    written at the twit's own time (the services and the bulk loader)."""
+    return [(keys.tag_key(tag, key), rows.encode_hashtag(tag, twit)) for tag in hashtags(twit.text)]
+
+
+def write_tag_rows(conn: happybase.Connection, key: bytes, twit: rows.TwitRow) -> list[str]:
+    """The twit ``key``'s row on each of its tags' pages (idempotent); returns the tags."""
+    found = tag_rows(key, twit)
+    if found:
+        table = conn.table(table_name("hashtags"))
+        with table.batch(timestamp=twit.created) as b:
+            for row, cells in found:
+                b.put(row, cells)
+    return hashtags(twit.text)
+
+
+def count_uses(conn: happybase.Connection, tags: list[str], millis: int, delta: int = 1) -> None:
+    """Add ``delta`` uses of each of ``tags`` to the bucket of ``millis``."""
+    table = conn.table(table_name("tagCounts"))
+    for tag in tags:
+        table.counter_inc(keys.trend_key(tag, bucket_of(millis)), rows.TAG_USES, delta)
+
+
+def drop_tag_rows(conn: happybase.Connection, key: bytes, text: str, now_ms: int) -> None:
+    """Take the twit ``key`` (whose text is ``text``) off its tags' pages, and
+    its uses out of the trending counters if they still count (once: the
+    twit row's mark is written first). Call before the twit row is deleted."""
+    tags = hashtags(text)
+    if not tags:
+        return
+    millis = keys.split_twit_key(key).millis
+    twits = conn.table(table_name("twits"))
+    if now_ms - millis < WINDOW_MS + BUCKET_MS and TAGS_UNCOUNTED not in twits.row(
+        key, columns=[TAGS_UNCOUNTED]
+    ):
+        twits.put(key, {TAGS_UNCOUNTED: b"1"}, timestamp=millis)
+        count_uses(conn, tags, millis, -1)
+    table = conn.table(table_name("hashtags"))
+    with table.batch() as b:
+        for tag in tags:
+            b.delete(keys.tag_key(tag, key))

@@ -1,0 +1,128 @@
+"""Hashtag pages and trending hashtags: reads of the rows tagindex writes.
+
+A tag page is one prefix scan of ``hashtags`` under md5(tag), newest first,
+paged by cursor; then one multi-get of the twits rows (their counts, and
+whether each twit still exists: see tagindex) and one of the authors'
+suspensions. Trending sums the per-bucket counters of the last hour: one
+short scan per salt range of ``tagCounts``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+
+import happybase
+
+from feeds.errors import InvalidInput
+from feeds.types import Page, TagCount, Twit
+from storage import keys, rows
+from storage.connection import connection, read_only, table_name
+
+from . import tagindex
+from ._paging import scan_page
+from .textparse import MAX_TAG, normalise_tag
+from .twits import _suspended, twit_of
+
+# Case folding can make a tag longer (ß -> ss): at most three characters for one.
+TAG_MAX = 3 * MAX_TAG
+TRENDING = 10  # how many tags the trending box shows
+_WORD = re.compile(r"\w+")
+
+
+def check_tag(tag: object) -> str:
+    """``tag`` (one leading '#' allowed) normalised, or InvalidInput naming ``tag``."""
+    if not isinstance(tag, str):
+        raise InvalidInput("tag", "Give a hashtag.")
+    if len(tag) > TAG_MAX:
+        raise InvalidInput("tag", f"A hashtag is at most {MAX_TAG} characters.")
+    raw = tag.strip().removeprefix("#")
+    if not raw:
+        raise InvalidInput("tag", "Give a hashtag, like #hbase.")
+    if not _WORD.fullmatch(raw):
+        raise InvalidInput("tag", "A hashtag is letters, digits and underscores only.")
+    if not raw.strip("_") or raw.replace("_", "").isdigit():
+        raise InvalidInput("tag", "A hashtag needs a letter in it.")
+    normal = normalise_tag(raw)
+    if len(normal) > TAG_MAX or not _WORD.fullmatch(normal):
+        raise InvalidInput("tag", f"A hashtag is at most {MAX_TAG} characters.")
+    return normal
+
+
+def _tag_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
+    stored = rows.decode_hashtag(row)
+    if stored is None:
+        return None
+    return twit_of(keys.twit_key_from_tag_key(key), stored)
+
+
+def _still_there(conn: happybase.Connection, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
+    """``found`` without twits whose twit row has no text (deleted, or a post
+    that died before writing it), with each one's counts: one multi-get."""
+    if not found:
+        return found
+    got = dict(
+        conn.table(table_name("twits")).rows(
+            [keys.twit_key_from_id(t.id) for t in found],
+            columns=[rows.TEXT, rows.COUNT_REPLIES, rows.COUNT_LIKES],
+        )
+    )
+    kept = []
+    for t in found:
+        row = got.get(keys.twit_key_from_id(t.id), {})
+        if rows.TEXT in row:
+            kept.append(
+                dataclasses.replace(
+                    t, replies=rows.decode_replies(row), likes=rows.decode_likes(row)
+                )
+            )
+    return tuple(kept)
+
+
+@read_only
+def tag_twits(tag: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """The twits with hashtag ``tag`` (any case, '#' optional), newest first.
+
+    Twits since deleted and twits of suspended authors are left out, so a
+    page may hold fewer than ``limit``; its cursor still goes on from the
+    last row it read. InvalidInput("tag") for something that is no hashtag.
+    """
+    normal = check_tag(tag)
+    with connection() as conn:
+        page = scan_page(
+            conn.table(table_name("hashtags")),
+            keys.tag_hash(normal),
+            keys.TAG_KEY_LEN,
+            cursor,
+            limit,
+            _tag_twit,
+        )
+        hidden = _suspended(conn, page.items)
+        shown = tuple(t for t in page.items if t.userid.lower() not in hidden)
+        return Page(_still_there(conn, shown), page.next_cursor)
+
+
+@read_only
+def trending(limit: int = TRENDING, now_ms: int | None = None) -> tuple[TagCount, ...]:
+    """The ``limit`` tags used most in the last hour (the buckets from the one
+    an hour before ``now_ms``, exclusive, to ``now_ms``'s, inclusive), most
+    used first, ties alphabetically. ``now_ms`` defaults to the clock; tests
+    pass their own."""
+    now = int(time.time() * 1000) if now_ms is None else now_ms
+    last = tagindex.bucket_of(now)
+    first = tagindex.bucket_of(now - tagindex.WINDOW_MS) + 1
+    uses: dict[str, int] = {}
+    with connection() as conn:
+        table = conn.table(table_name("tagCounts"))
+        for salt in range(keys.TREND_SALTS):
+            for key, row in table.scan(
+                row_start=keys.trend_bucket_prefix(salt, first),
+                row_stop=keys.trend_bucket_prefix(salt, last + 1),
+                columns=[rows.TAG_USES],
+                batch_size=1000,
+            ):
+                _, tag = keys.split_trend_key(key)
+                uses[tag] = uses.get(tag, 0) + rows.decode_count(row.get(rows.TAG_USES))
+    ranked = sorted((-n, tag) for tag, n in uses.items() if n > 0)
+    return tuple(TagCount(tag, -n) for n, tag in ranked[:limit])
