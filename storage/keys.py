@@ -398,7 +398,7 @@ def keyed_by_user(table: str) -> bool:
 
 
 # Tables whose sequential alternative starts with a userid (the rest: with time).
-USERID_FIRST = ("users", "celebrities", "follows", "followedBy")
+USERID_FIRST: tuple[str, ...] = ("users", "celebrities", "follows", "followedBy")
 # The sequential alternative of each table that has one, as :func:`sequential_head` builds it.
 SEQUENTIAL_LAYOUTS: dict[str, str] = {
     "users": "userid",
@@ -435,3 +435,16 @@ def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
     if table == "ratelimits":
         return parts[1].raw
     return None
+
+
+# -- avatars (account branch) ----------------------------------------------------------
+
+
+def avatar_key(userid: str) -> bytes:
+    """A user's avatar image: md5(userid), as their users row."""
+    return user_hash(userid)
+
+
+LAYOUTS["avatars"] = (("user", "md5", MD5_LEN),)
+USERID_FIRST = (*USERID_FIRST, "avatars")
+SEQUENTIAL_LAYOUTS["avatars"] = "userid"

@@ -19,6 +19,7 @@ from kombu.exceptions import OperationalError
 from feeds import jobs
 from feeds.jobs import (
     BackfillStream,
+    DeleteAccount,
     FanOutChunk,
     Job,
     RemoveFolloweeFromStream,
@@ -41,6 +42,7 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     RemoveTwitFromStreams: tasks.remove_twit_from_streams,
     TrimStream: tasks.trim_stream,
     SweepPendingFanouts: tasks.sweep_pending_fanouts,
+    DeleteAccount: tasks.delete_account,
 }
 
 

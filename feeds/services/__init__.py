@@ -22,7 +22,17 @@ from .accounts import (
     signup_problems,
     update_profile,
 )
-from .follows import follow, followers, following, is_following, suggest_follows, unfollow
+from .avatars import Avatar, get_avatar, remove_avatar, set_avatar
+from .deletion import delete_account
+from .follows import (
+    follow,
+    followers,
+    following,
+    following_among,
+    is_following,
+    suggest_follows,
+    unfollow,
+)
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
@@ -54,17 +64,21 @@ __all__ = [
     "MAX_LIMIT",
     "THREAD_DEPTH",
     "TWIT_ID_LEN",
+    "Avatar",
     "Health",
     "RateLimited",
     "StorageUnavailable",
     "ancestors",
     "authenticate",
     "change_password",
+    "delete_account",
     "delete_twit",
     "find_user",
     "follow",
     "followers",
     "following",
+    "following_among",
+    "get_avatar",
     "get_twit",
     "get_user",
     "health",
@@ -84,9 +98,11 @@ __all__ = [
     "public_twit",
     "public_user",
     "register",
+    "remove_avatar",
     "replies",
     "revoke_token",
     "session_user",
+    "set_avatar",
     "set_disabled",
     "set_staff",
     "signup_problems",

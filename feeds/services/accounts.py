@@ -167,6 +167,9 @@ def _user_from_row(row: dict[bytes, bytes]) -> User | None:
     return _user(rows.decode_user(row))
 
 
+user_from_row = _user_from_row  # for services that read users rows in bulk
+
+
 @read_only
 def find_user(userid: str) -> User | None:
     if not isinstance(userid, str) or not USERID_RE.fullmatch(userid):

@@ -27,6 +27,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.RemoveTwitFromStreams("bob", "ab" * 28),
     jobs.TrimStream("alice"),
     jobs.SweepPendingFanouts(),
+    jobs.DeleteAccount("alice", 1_700_000_000_000),
 ]
 
 
