@@ -20,4 +20,9 @@ urlpatterns = [
     path("u/<str:userid>/unfollow", views.unfollow, name="unfollow"),
     path("u/<str:userid>/t/<str:twit_id>", views.twit, name="twit"),
     path("u/<str:userid>/t/<str:twit_id>/delete", views.delete_twit, name="delete_twit"),
+    # account branch: avatars, account deletion
+    path("account/avatar", views.avatar_upload, name="avatar_upload"),
+    path("account/avatar/remove", views.avatar_remove, name="avatar_remove"),
+    path("account/delete", views.delete_account, name="delete_account"),
+    path("u/<str:userid>/avatar", views.avatar, name="avatar"),
 ]
