@@ -192,6 +192,10 @@ class Profile(Answer):
     followers: Count
     following: Count
     bio: str = Field(description="What the user says of themselves; empty if nothing.")
+    avatar_url: str = Field(
+        description="The avatar's path on this site: with `?v=` (cacheable for good) "
+        "when the user uploaded one, else the default (their initial, SVG)."
+    )
 
 
 class UserRef(Answer):
@@ -242,3 +246,10 @@ class Follow(Answer):
     userid: str = Field(description="The other user, as given in the URL.")
     following: bool = Field(description="Whether you follow them now.")
     changed: bool = Field(description="False if it already was so.")
+
+
+# -- account branch: account deletion ------------------------------------------------
+
+
+class AccountDeletion(BaseModel):
+    password: StrictStr = Field(description="Your password: deleting cannot be undone.")

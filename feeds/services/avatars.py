@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import time
+import warnings
 from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -59,7 +60,11 @@ def process(data: bytes) -> bytes:
             f"this file is {len(data) / (1024 * 1024):.1f} MB.",
         )
     try:
-        with Image.open(io.BytesIO(data), formats=FORMATS) as opened:
+        with warnings.catch_warnings():
+            # Pillow warns of sizes far below its own refusal; ours comes first.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            opened = Image.open(io.BytesIO(data), formats=FORMATS)
+        with opened:
             # Image.open reads the header only: the size is known, nothing decoded.
             width, height = opened.size
             if width * height > MAX_PIXELS:

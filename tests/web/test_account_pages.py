@@ -102,7 +102,9 @@ def test_people_lists_have_follow_buttons_that_know_whom_you_follow(
     assert 'action="/u/charlie/unfollow"' in alice_client.get("/u/bob/following").content.decode()
 
 
-def test_a_visitor_sees_people_lists_without_buttons(client: Client, alice: User, bob: User) -> None:
+def test_a_visitor_sees_people_lists_without_buttons(
+    client: Client, alice: User, bob: User
+) -> None:
     services.follow("alice", "bob")
     page = client.get("/u/alice/following").content.decode()
     assert "@bob" in page and "/u/bob/follow" not in page
