@@ -62,6 +62,7 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.remove_twit_from_streams",
         "worker.tasks.trim_stream",
         "worker.tasks.sweep_pending_fanouts",
+        "worker.tasks.delete_account",
     ]
 
 
@@ -126,6 +127,8 @@ def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_swee
         ("worker.tasks.remove_followee_from_stream", {"follower": "alice", "followed": "bob"}),
         ("worker.tasks.remove_twit_from_streams", {"author": "bob", "twit_id": "ab" * 28}),
         ("worker.tasks.trim_stream", {"reader": "alice"}),
+        # Nothing records a deletion as owed: it runs here rather than be lost.
+        ("worker.tasks.delete_account", {"userid": "alice", "created": 1_700_000_000_000}),
     ]
 
 
