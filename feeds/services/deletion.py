@@ -159,12 +159,14 @@ def _erase_edges(userid: str) -> int:
 def _erase_tokens(userid: str) -> int:
     """Every token and session naming the user: one filtered scan of the
     table (tokens are keyed by their sha256, so no prefix finds them)."""
-    match = (
-        f"SingleColumnValueFilter('k', 'userid', =, 'binary:{userid}', true, true) AND {KEYS_ONLY}"
-    )
+    # Not with KEYS_ONLY: on HBase, FirstKeyOnlyFilter ends each row at its
+    # first cell (k:created), before the value filter sees k:userid.
+    match = f"SingleColumnValueFilter('k', 'userid', =, 'binary:{userid}', true, true)"
     with connection() as conn:
         table = conn.table(table_name("tokens"))
-        found = [k for k, _ in table.scan(filter=match, batch_size=1000)]
+        found = [
+            k for k, _ in table.scan(filter=match, columns=[rows.TOKEN_USERID], batch_size=1000)
+        ]
         with table.batch(batch_size=1000) as b:
             for k in found:
                 b.delete(k)
