@@ -220,3 +220,32 @@ def test_a_new_user_is_offered_the_most_followed_accounts(
     ranked = [u.userid for u in services.suggest_follows("dave", 2)]
     assert ranked == ["bob", "charlie"]
     assert "dave" not in [u.userid for u in services.suggest_follows("dave", 10)]
+
+
+def test_a_deletion_that_crashed_halfway_finishes_on_retry_counting_once(
+    alice: User, bob: User, charlie: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from feeds.services import deletion
+
+    services.follow("alice", "bob")
+    services.follow("charlie", "alice")
+    liked = services.post_twit("bob", "like me")
+    services.like("alice", liked.id)
+    services.post_twit("alice", "mine")
+    created = round(alice.created.timestamp() * 1000)
+
+    def crash(userid: str) -> int:
+        raise RuntimeError("worker lost")
+
+    services.set_disabled("alice")
+    monkeypatch.setattr(deletion, "_erase_tokens", crash)
+    with pytest.raises(RuntimeError):
+        deletion.erase_account("alice", created)
+    assert services.find_user("alice") is not None  # the users row goes last
+    monkeypatch.undo()
+    assert deletion.erase_account("alice", created) is True
+    assert deletion.erase_account("alice", created) is False  # and again: nothing to do
+    assert _mentions("alice") == []
+    assert services.get_user("bob").followers == 0
+    assert services.get_user("charlie").following == 0
+    assert services.get_twit(liked.id).likes == 0
