@@ -178,10 +178,10 @@ def following_among(follower: str, userids: list[str]) -> set[str]:
 
 
 # Who to follow: how far the friends-of-friends count reads.
-SUGGEST_FROM = 50  # at most this many of the people one follows are asked
-SUGGEST_EACH = 200  # at most this many of each one's follows are counted
+SUGGEST_FROM = 20  # at most this many of the people one follows are asked (md5 order)
+SUGGEST_EACH = 100  # at most this many of each one's follows are counted
 FOLLOWING_MAX = 1000  # at most this many of one's own follows are left out
-POPULAR_SAMPLE = 500  # users rows the popular fallback ranks
+POPULAR_SAMPLE = 200  # users rows the popular fallback ranks
 
 
 def _followed_by_followees(conn: happybase.Connection, mine: list[bytes]) -> dict[str, int]:
