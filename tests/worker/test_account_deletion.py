@@ -18,9 +18,7 @@ def test_a_deletion_runs_in_the_worker_and_leaves_nothing(stack: CeleryWorkerPro
     services.follow("bob", "alice")
     services.follow("alice", "carol")
     twit = services.post_twit("alice", "fanned out to bob")
-    eventually(
-        lambda: twit.id in {t.id for t in services.home_stream("bob").items}, what="fan-out"
-    )
+    eventually(lambda: twit.id in {t.id for t in services.home_stream("bob").items}, what="fan-out")
     token, _ = services.issue_token("alice", PASSWORD) or ("", None)
     services.delete_account("alice", PASSWORD)
     assert services.token_user(token) is None  # at once, before the worker
