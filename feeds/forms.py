@@ -155,3 +155,25 @@ class ReplyForm(TwitForm):
         self.fields["text"].label = "Your reply"
         self.fields["text"].widget.attrs["placeholder"] = "Post your reply"
         self.fields["text"].widget.attrs["rows"] = 2
+
+
+# -- avatars and account deletion (account branch) ----------------------------------------
+
+
+class AvatarForm(SiteForm):
+    """An avatar upload: the file's checks (format, size, pixels) are the service's."""
+
+    avatar = forms.FileField(
+        label="Avatar image",
+        help_text="PNG, JPEG, WebP or GIF, at most 2 MB; shown as a 256 px square.",
+        widget=forms.ClearableFileInput(
+            attrs={"accept": "image/png,image/jpeg,image/webp,image/gif"}
+        ),
+        error_messages={"required": "Choose an image file to upload."},
+    )
+
+
+class DeleteAccountForm(SiteForm):
+    focus = "password"
+
+    password = password_field("Your password", "current-password")

@@ -106,6 +106,16 @@ class SweepPendingFanouts(_Job):
     requeued_if_lost: ClassVar[bool] = True
 
 
+@dataclass(frozen=True)
+class DeleteAccount(_Job):
+    """Delete every row of a (suspended) account, the users row last (see
+    services/deletion.py); ``created`` (ms) names the account, so a stale
+    retry leaves a new account of the same userid alone."""
+
+    userid: str
+    created: int
+
+
 Job = (
     FanOutChunk
     | BackfillStream
@@ -115,6 +125,7 @@ Job = (
     | SweepPendingFanouts
     | RepostToStreams
     | RemoveRepostFromStreams
+    | DeleteAccount
 )
 
 Dispatcher = Callable[[Job], None]

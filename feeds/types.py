@@ -28,6 +28,13 @@ class User:
     # feeds/services/tokens.py.
     auth_generation: int = 0
     bio: str = ""
+    avatar: int = 0  # the avatar's version (cache-busting); 0: none, the default shows
+
+    @property
+    def avatar_url(self) -> str:
+        """Where the avatar is served: with ``?v=`` (cached for good) when set."""
+        base = f"/u/{self.userid}/avatar"
+        return f"{base}?v={self.avatar}" if self.avatar else base
 
 
 @dataclass(frozen=True)

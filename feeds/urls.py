@@ -28,4 +28,9 @@ urlpatterns = [
     path("stream/new", views.stream_new, name="stream_new"),
     path("tags/<str:tag>", views.tag, name="tag"),
     path("search", views.search, name="search"),
+    # account branch: avatars, account deletion
+    path("account/avatar", views.avatar_upload, name="avatar_upload"),
+    path("account/avatar/remove", views.avatar_remove, name="avatar_remove"),
+    path("account/delete", views.delete_account, name="delete_account"),
+    path("u/<str:userid>/avatar", views.avatar, name="avatar"),
 ]

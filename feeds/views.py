@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
+from html import escape
 from typing import TypeAlias
 
 from django import forms
@@ -27,7 +28,18 @@ from django.views.decorators.http import require_http_methods
 
 from . import auth, services
 from .errors import Conflict, Forbidden, InvalidInput, NotFound, ServiceError, Suspended
-from .forms import LoginForm, PasswordForm, ReplyForm, SignupForm, TwitForm, add_service_error
+from .forms import (
+    AvatarForm,
+    DeleteAccountForm,
+    LoginForm,
+    PasswordForm,
+    ReplyForm,
+    SignupForm,
+    TwitForm,
+    add_service_error,
+)
+from .services import avatars
+from .templatetags.ui import hue
 from .types import Page, Twit, User
 from .viewhelpers import (
     Explain,
@@ -285,7 +297,7 @@ def account(request: HttpRequest) -> HttpResponse:
                 request, "Your password is changed. Every other session and API token is ended."
             )
             return redirect("account")
-    return answer.render(request, "account.html", {"form": form})
+    return answer.render(request, "account.html", {"form": form, "avatar_form": AvatarForm()})
 
 
 # -- home --------------------------------------------------------------------------
@@ -317,7 +329,9 @@ def home(request: HttpRequest) -> HttpResponse:
     cursor = None if request.method == "POST" else cursor_param(request)
     page = services.home_stream(me, cursor)
     suggestions: list[User] = []
-    if cursor is None and (not page.items or me.following == 0):
+    # On the first page, whoever one follows already: suggestions are ranked
+    # by one's follows (services.suggest_follows), so they improve with each.
+    if cursor is None:
         suggestions = _who_to_follow(me)
     return answer.render(
         request,
@@ -395,8 +409,14 @@ def _people(request: HttpRequest, userid: str, which: str) -> HttpResponse:
     cursor = cursor_param(request)
     lister = services.followers if which == "followers" else services.following
     page = lister(user.userid, cursor)
+    me = visitor(request)
+    followed: set[str] = set()
+    if me.is_authenticated:
+        followed = services.following_among(me.userid, [p.userid for p in page.items])
     return render(
-        request, "people.html", {"user": user, "page": page, "cursor": cursor, "which": which}
+        request,
+        "people.html",
+        {"user": user, "page": page, "cursor": cursor, "which": which, "followed": followed},
     )
 
 
@@ -611,3 +631,114 @@ def search(request: HttpRequest) -> HttpResponse:
         context["problem"] = exc.message
         return render(request, "search.html", context, status=400)
     return render(request, "search.html", context)
+
+
+# -- avatars and account deletion (account branch) -------------------------------------
+
+# An avatar URL with ?v=<version> names one image for good; without it, the
+# browser asks again each time (ETag, so unchanged costs a 304).
+AVATAR_FOREVER = "public, max-age=31536000, immutable"
+AVATAR_REVALIDATE = "public, no-cache"
+
+
+def _default_avatar(user: User) -> bytes:
+    """The avatar of someone who has uploaded none: their initial on their colour."""
+    initial = escape(user.name[:1].upper() or "?")
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="256" height="256">'
+        f'<circle cx="32" cy="32" r="32" fill="hsl({hue(user.userid)} 65% 55%)"/>'
+        '<text x="32" y="42" text-anchor="middle" font-family="system-ui,sans-serif" '
+        f'font-size="28" font-weight="700" fill="#fff">{initial}</text></svg>'
+    ).encode()
+
+
+@require_http_methods(["GET", "HEAD"])
+@service_errors
+def avatar(request: HttpRequest, userid: str) -> HttpResponse:
+    """A user's avatar (WebP), or their default (SVG) if they have none; 404
+    for no such user. Cached for good under ``?v=`` with its version, else
+    revalidated by ETag."""
+    found = services.get_avatar(userid)
+    if found is None:
+        user = services.find_user(userid)
+        if user is None:
+            return not_found(request)
+        body, content_type = _default_avatar(user), "image/svg+xml"
+        etag = f'"d{hue(user.userid)}-{user.name[:1].encode().hex()}"'
+    else:
+        body, content_type, etag = found.image, found.content_type, f'"{found.version}"'
+    forever = found is not None and request.GET.get("v") == str(found.version)
+    headers = {"ETag": etag, "Cache-Control": AVATAR_FOREVER if forever else AVATAR_REVALIDATE}
+    if etag in request.headers.get("If-None-Match", ""):
+        return HttpResponse(status=304, headers=headers)
+    return HttpResponse(body, content_type=content_type, headers=headers)
+
+
+def _account_page(
+    request: HttpRequest, status: int, avatar_form: AvatarForm | None = None
+) -> HttpResponse:
+    context = {"form": PasswordForm(), "avatar_form": avatar_form or AvatarForm()}
+    return render(request, "account.html", context, status=status)
+
+
+def _explain_account(what: str) -> Explain:
+    def explain(request: HttpRequest) -> dict[str, object]:
+        return {
+            "heading": f"{what} on your account page",
+            "reason": "This takes the form on your account page.",
+            "link": reverse("account"),
+            "link_label": "Go to your account",
+        }
+
+    return explain
+
+
+@post_only(_explain_account("Change your avatar"))
+@login_required
+def avatar_upload(request: HttpRequest) -> HttpResponse:
+    """The account page's upload (multipart). A refused file shows why, 400;
+    the avatar stays as it was."""
+    form = AvatarForm(request.POST, request.FILES)
+    if form.is_valid():
+        upload = form.cleaned_data["avatar"]
+        try:
+            # One byte over the limit is enough for the service to refuse it.
+            services.set_avatar(_me(request).userid, upload.read(avatars.MAX_BYTES + 1))
+        except InvalidInput as exc:
+            add_service_error(form, exc)
+        else:
+            messages.success(request, "Your avatar is changed.")
+            return redirect("account")
+    return _account_page(request, 400, form)
+
+
+@post_only(_explain_account("Remove your avatar"))
+@login_required
+def avatar_remove(request: HttpRequest) -> HttpResponse:
+    services.remove_avatar(_me(request).userid)
+    messages.success(request, "Your avatar is removed: your initial shows instead.")
+    return redirect("account")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """GET: what deleting the account takes away, and the form (the
+    password) that does it; POST: delete it and log out. A wrong password is
+    a 400 with the form kept; too many, 429 as for log-ins."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("delete_account"))
+    me = _me(request)
+    form = DeleteAccountForm(request.POST or None)
+    answer = FormAnswer(400 if request.method == "POST" else 200)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.delete_account(
+                me.userid, form.cleaned_data["password"], client_address(request)
+            )
+        except (InvalidInput, services.RateLimited) as exc:
+            answer.refuse(form, exc)
+        else:
+            auth.logout(request)
+            messages.info(request, f"Your account @{me.userid} is deleted. Goodbye!")
+            return redirect("home")
+    return answer.render(request, "delete_account.html", {"form": form, "me": me})

@@ -451,7 +451,7 @@ def keyed_by_user(table: str) -> bool:
 
 
 # Tables whose sequential alternative starts with a userid (the rest: with time).
-USERID_FIRST = ("users", "celebrities", "follows", "followedBy")
+USERID_FIRST: tuple[str, ...] = ("users", "celebrities", "follows", "followedBy")
 # The sequential alternative of each table that has one, as :func:`sequential_head` builds it.
 SEQUENTIAL_LAYOUTS: dict[str, str] = {
     "users": "userid",
@@ -588,3 +588,14 @@ LAYOUTS["hashtags"] = (
 )
 TEXT_LAYOUTS["tagCounts"] = "salt (1 byte) + bucket (8 bytes) + tag"
 TEXT_LAYOUTS["userSearch"] = "name or userid (normalised) + 0x00 + md5(user) + kind"
+# -- avatars (account branch) ----------------------------------------------------------
+
+
+def avatar_key(userid: str) -> bytes:
+    """A user's avatar image: md5(userid), as their users row."""
+    return user_hash(userid)
+
+
+LAYOUTS["avatars"] = (("user", "md5", MD5_LEN),)
+USERID_FIRST = (*USERID_FIRST, "avatars")
+SEQUENTIAL_LAYOUTS["avatars"] = "userid"

@@ -93,6 +93,7 @@ class UserRow:
     following: int
     bio: str
     account: bytes  # the account cell as read: what a checkAndPut replacing it compares
+    avatar: int = 0  # the avatar's version; 0: none
 
 
 def encode_account(userid: str, name: str, email: str, password_hash: str, created: int) -> bytes:
@@ -193,6 +194,7 @@ def decode_user(row: dict[bytes, bytes]) -> UserRow | None:
         following=decode_count(row.get(COUNT_FOLLOWING)),
         bio=row.get(BIO, b"").decode(),
         account=raw,
+        avatar=decode_avatar_version(row),
     )
 
 
@@ -848,3 +850,34 @@ COLUMNS["userSearch"] = (SEARCH_USERID,)
 # On a twit row being deleted: its hashtags' uses are out of the trending counters.
 TAGS_UNCOUNTED = b"t:tuncounted"
 COLUMNS["twits"] = (*COLUMNS["twits"], TAGS_UNCOUNTED)
+# -- avatars: md5(userid) (account branch) ------------------------------------------------
+
+AVATAR = b"info:avatar"  # users row: the avatar's version (ms, decimal); absent: none
+AVATAR_IMAGE = b"a:image"  # avatars row: the image, WebP
+AVATAR_VERSION = b"a:version"  # avatars row: its version (ms, decimal), as info:avatar
+
+
+def encode_avatar(image: bytes, version: int) -> dict[bytes, bytes]:
+    return {AVATAR_IMAGE: image, AVATAR_VERSION: _millis(version)}
+
+
+def decode_avatar(row: dict[bytes, bytes]) -> tuple[bytes, int] | None:
+    """The image and its version; None when there is none."""
+    if AVATAR_IMAGE not in row:
+        return None
+    return row[AVATAR_IMAGE], int(row.get(AVATAR_VERSION, b"0") or 0)
+
+
+def encode_avatar_version(version: int) -> dict[bytes, bytes]:
+    return {AVATAR: _millis(version)}
+
+
+def decode_avatar_version(row: dict[bytes, bytes]) -> int:
+    """The users row's avatar version; 0 when it has none."""
+    cell = row.get(AVATAR)
+    return int(cell) if cell else 0
+
+
+COLUMNS["users"] = (*COLUMNS["users"], AVATAR)
+COLUMNS["avatars"] = (AVATAR_IMAGE, AVATAR_VERSION)
+MILLIS_CELLS = MILLIS_CELLS | {AVATAR, AVATAR_VERSION}

@@ -86,3 +86,41 @@ def drop_tables(conn: happybase.Connection) -> list[str]:
             conn.delete_table(full, disable=True)
             dropped.append(full)
     return dropped
+
+
+# -- avatars and account deletion (account branch) -------------------------------------
+
+# A user's avatar, re-encoded (WebP, 256 px), one row keyed md5(userid); the
+# users row's info:avatar holds its version, for cache-busting URLs.
+SCHEMA["avatars"] = {"a": ONE}
+
+# How an account deletion (feeds/services/deletion.py) finds a user's rows in
+# each table. Every table is listed: tests/unit/test_deletion_registry.py
+# fails for a table added without saying how its per-user rows are cleared.
+USER_DATA: dict[str, str] = {
+    "users": "the row md5(userid), last; the follow counts of others, per edge",
+    "twits": "prefix md5(userid): each twit deleted as delete_twit does; others' replies "
+    "to them lose reply_to/reply_userid",
+    "pendingFanouts": "prefix md5(userid)",
+    "follows": "prefix md5(userid) (unfollowed one by one, counts corrected), and the "
+    "rows of followers (from followedBy)",
+    "followedBy": "prefix md5(userid), and the rows of followees (from follows)",
+    "streams": "prefix md5(userid); the user's twits in followers' streams go with the "
+    "twits; replies' reply_to cells in readers' streams are cleared",
+    "replies": "under the user's twits (with them) and the user's replies (with them)",
+    "likers": "per like found in likes, unliked first (counts corrected)",
+    "likes": "prefix md5(userid); others' likes of the user's twits go with the twits",
+    "tokens": "a scan filtered on k:userid (no index: tokens are keyed by sha256)",
+    "ratelimits": "prefix md5(userid)",
+    "logins": "prefix md5(userid) (per-address rows name no user)",
+    "celebrities": "the row md5(userid)",
+    "metrics": "holds no per-user data",
+    "audit": "kept: the staff's record of what they did is not the user's data",
+    "avatars": "the row md5(userid)",
+    "reposters": "per repost found in reposts, un-reposted first (counts corrected); "
+    "others' reposts of the user's twits go with the twits",
+    "reposts": "prefix md5(userid)",
+    "hashtags": "the user's twits' rows go with the twits (delete_twit)",
+    "tagCounts": "holds no per-user data (uses per tag per five minutes)",
+    "userSearch": "the userid and name rows (userindex.forget_user)",
+}

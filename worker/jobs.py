@@ -19,6 +19,7 @@ from kombu.exceptions import OperationalError
 from feeds import jobs
 from feeds.jobs import (
     BackfillStream,
+    DeleteAccount,
     FanOutChunk,
     Job,
     RemoveFolloweeFromStream,
@@ -45,6 +46,7 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     SweepPendingFanouts: tasks.sweep_pending_fanouts,
     RepostToStreams: tasks.repost_to_streams,
     RemoveRepostFromStreams: tasks.remove_repost_from_streams,
+    DeleteAccount: tasks.delete_account,
 }
 
 

@@ -15,7 +15,7 @@ from celery import Task, shared_task
 from celery.signals import task_failure, task_postrun
 
 from feeds import jobs
-from feeds.services import fanout, metrics, reposts
+from feeds.services import deletion, fanout, metrics, reposts
 
 # One decorator for every task, its options spelled as keywords so that
 # celery-types can check them and keep each task's signature.
@@ -82,6 +82,12 @@ def sweep_pending_fanouts() -> int:
     from django.conf import settings
 
     return len(fanout.sweep_pending(settings.TWITBASE_SWEEP_AFTER_S))
+
+
+@retrying
+def delete_account(userid: str, created: int) -> bool:
+    """Erase a deleted account's rows (feeds.services.deletion)."""
+    return deletion.erase_account(userid, created)
 
 
 @task_postrun.connect

@@ -192,6 +192,10 @@ class Profile(Answer):
     followers: Count
     following: Count
     bio: str = Field(description="What the user says of themselves; empty if nothing.")
+    avatar_url: str = Field(
+        description="The avatar's path on this site: with `?v=` (cacheable for good) "
+        "when the user uploaded one, else the default (their initial, SVG)."
+    )
 
 
 class UserRef(Answer):
@@ -290,3 +294,10 @@ class NewTwits(Answer):
 class ProfilePage(Answer):
     items: list[Profile]
     next_cursor: str | None = Field(description=NEXT_CURSOR)
+
+
+# -- account branch: account deletion ------------------------------------------------
+
+
+class AccountDeletion(BaseModel):
+    password: StrictStr = Field(description="Your password: deleting cannot be undone.")

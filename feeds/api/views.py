@@ -16,6 +16,7 @@ from pydantic import WithJsonSchema
 
 from feeds import services
 from feeds.errors import Forbidden
+from feeds.services import avatars
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
 from feeds.types import Page, Twit, User
@@ -456,3 +457,83 @@ def document() -> dict[str, Any]:
             if details.get("parameters") == []:
                 del details["parameters"]
     return schema
+
+
+# -- avatars and account deletion (account branch) --------------------------------------
+
+
+def _own(request: HttpRequest, userid: str, what: str) -> User:
+    """The caller, when ``userid`` is ``me`` or their own userid; else Forbidden."""
+    me = caller(request).user
+    if userid != "me" and userid.lower() != me.userid.lower():
+        raise Forbidden(f"You can change only your own {what}.")
+    return me
+
+
+_IMAGE = {"schema": {"type": "string", "format": "binary"}}
+_AVATAR_PUT = operation(
+    {200: schemas.Profile},
+    400,
+    403,
+    descriptions={200: "Your profile, with the new avatar_url."},
+    auth=True,
+    body=True,
+)
+_AVATAR_PUT["openapi_extra"]["requestBody"] = {
+    "required": True,
+    "description": f"The image itself as the body (not JSON, not multipart): PNG, JPEG, "
+    f"WebP or GIF, at most {avatars.MAX_BYTES // (1024 * 1024)} MB and "
+    f"{avatars.MAX_PIXELS // 1_000_000} megapixels. It is turned upright (EXIF), "
+    f"cropped square and stored as a {avatars.SIZE} px WebP. A refused image changes nothing.",
+    "content": dict.fromkeys(avatars.MEDIA_TYPES, _IMAGE),
+}
+
+
+@api.put(
+    "/users/{str:userid}/avatar",
+    operation_id="setAvatar",
+    summary="Upload your avatar; userid is `me` (or your own userid)",
+    **_AVATAR_PUT,
+)
+def set_avatar(request: HttpRequest, userid: Userid) -> User:
+    me = _own(request, userid, "avatar")
+    return services.set_avatar(me.userid, request.body)
+
+
+@api.delete(
+    "/users/{str:userid}/avatar",
+    operation_id="removeAvatar",
+    summary="Remove your avatar (idempotent); userid is `me` (or your own userid)",
+    **operation(
+        {200: schemas.Profile}, 403, descriptions={200: "Your profile, avatar removed."}, auth=True
+    ),
+)
+def remove_avatar(request: HttpRequest, userid: Userid) -> User:
+    me = _own(request, userid, "avatar")
+    return services.remove_avatar(me.userid)
+
+
+@api.delete(
+    "/users/{str:userid}",
+    operation_id="deleteAccount",
+    summary="Delete your account and everything in it; userid is `me` (or your own userid)",
+    **operation(
+        {202: None},
+        400,
+        403,
+        429,
+        descriptions={
+            202: "Accepted: the account is suspended and every token ended at once; its "
+            "twits, follows, likes and avatar are deleted in the background, and the "
+            "userid is free again once they are."
+        },
+        auth=True,
+        body=True,
+    ),
+)
+def delete_account(
+    request: HttpRequest, userid: Userid, deletion: schemas.AccountDeletion
+) -> Status[None]:
+    me = _own(request, userid, "account")
+    services.delete_account(me.userid, deletion.password, client_address(request))
+    return Status(202, None)

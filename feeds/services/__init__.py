@@ -22,7 +22,17 @@ from .accounts import (
     signup_problems,
     update_profile,
 )
-from .follows import follow, followers, following, is_following, suggest_follows, unfollow
+from .avatars import Avatar, get_avatar, remove_avatar, set_avatar
+from .deletion import delete_account
+from .follows import (
+    follow,
+    followers,
+    following,
+    following_among,
+    is_following,
+    suggest_follows,
+    unfollow,
+)
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
 from .ratelimit import RateLimited
@@ -58,6 +68,7 @@ __all__ = [
     "NEW_CAP",
     "THREAD_DEPTH",
     "TWIT_ID_LEN",
+    "Avatar",
     "Health",
     "NewTwits",
     "RateLimited",
@@ -66,11 +77,14 @@ __all__ = [
     "authenticate",
     "change_password",
     "check_tag",
+    "delete_account",
     "delete_twit",
     "find_user",
     "follow",
     "followers",
     "following",
+    "following_among",
+    "get_avatar",
     "get_twit",
     "get_user",
     "health",
@@ -91,6 +105,7 @@ __all__ = [
     "public_twit",
     "public_user",
     "register",
+    "remove_avatar",
     "replies",
     "repost",
     "repost_count",
@@ -99,6 +114,7 @@ __all__ = [
     "revoke_token",
     "search_users",
     "session_user",
+    "set_avatar",
     "set_disabled",
     "set_staff",
     "signup_problems",

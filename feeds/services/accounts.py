@@ -145,9 +145,24 @@ def register(userid: object, name: object, email: object, password: object) -> U
     created = int(time.time() * 1000)
     record = rows.encode_account(uid, clean_name, clean_email, make_password(raw_password), created)
     with connection() as conn:
-        won = check_and_put(
-            conn, table_name("users"), keys.user_key(uid), rows.ACCOUNT, None, rows.ACCOUNT, record
-        )
+        while True:
+            won = check_and_put(
+                conn,
+                table_name("users"),
+                keys.user_key(uid),
+                rows.ACCOUNT,
+                None,
+                rows.ACCOUNT,
+                record,
+            )
+            # A deleted account's row goes by a delete marker, which hides a
+            # cell written in its very millisecond: a new account of that
+            # userid then writes again once the clock has moved on.
+            if not won or rows.ACCOUNT in conn.table(table_name("users")).row(
+                keys.user_key(uid), columns=[rows.ACCOUNT]
+            ):
+                break
+            time.sleep(0.002)
         if not won:
             raise Conflict(f"The userid {uid} is taken.")
         userindex.index_user(conn, uid, clean_name)

@@ -454,6 +454,9 @@ def _decode_value(column: bytes, value: bytes) -> tuple[str, bytes]:
         if isinstance(created, int):
             parts.append(f"created {_when(created)}")
         return " · ".join(parts) + " · password hash hidden", shown
+    if column == rows.AVATAR_IMAGE:
+        # An image: its size, and only its first bytes as raw (the header).
+        return f"WebP image, {len(value):,} bytes", value[:32]
     if column in rows.FLAG_CELLS:
         return ("yes" if rows.decode_flag(value) else "no"), value
     if column in rows.COUNTED_CELLS and len(value) >= 8:

@@ -165,14 +165,108 @@ def following(userid: str, cursor: str | None = None, limit: int = 20) -> Page[U
 
 
 @read_only
-def suggest_follows(userid: str, limit: int = 5) -> list[User]:
-    """A few enabled users, other than ``userid``, whom it does not follow yet.
+def following_among(follower: str, userids: list[str]) -> set[str]:
+    """Which of ``userids`` ``follower`` follows (lower-cased): one multi-get
+    of the follows rows, for a page of people with follow buttons."""
+    wanted = {u.lower() for u in userids if accounts.USERID_RE.fullmatch(u)}
+    if not wanted:
+        return set()
+    by_key = {keys.follows_key(follower, u): u for u in wanted}
+    with connection() as conn:
+        found = conn.table(table_name("follows")).rows(list(by_key), columns=[OP])
+    return {by_key[k] for k, row in found if OP in row}
 
-    Candidates come from the first page of the users table (md5 order: an
-    arbitrary but stable choice). Meant for a new user's empty home page, so
-    one page of whom they follow is enough to leave those out.
+
+# Who to follow: how far the friends-of-friends count reads.
+SUGGEST_FROM = 20  # at most this many of the people one follows are asked (md5 order)
+SUGGEST_EACH = 100  # at most this many of each one's follows are counted
+FOLLOWING_MAX = 1000  # at most this many of one's own follows are left out
+POPULAR_SAMPLE = 200  # users rows the popular fallback ranks
+
+
+def _followed_by_followees(conn: happybase.Connection, mine: list[bytes]) -> dict[str, int]:
+    """userid (as stored) -> how many of the followee hashes ``mine`` follow them."""
+    counts: dict[str, int] = {}
+    follows = conn.table(table_name("follows"))
+    for followee in mine[:SUGGEST_FROM]:
+        for _, row in follows.scan(
+            row_prefix=followee, columns=[rows.EDGE_USERID], limit=SUGGEST_EACH, batch_size=500
+        ):
+            other = rows.edge_userid(row)
+            counts[other] = counts.get(other, 0) + 1
+    return counts
+
+
+def _popular(conn: happybase.Connection) -> list[tuple[int, str]]:
+    """(followers, userid) of a sample of users (the first POPULAR_SAMPLE rows,
+    in md5 order: an arbitrary sample, ranked by follower count)."""
+    out = []
+    for _, row in conn.table(table_name("users")).scan(
+        columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.DISABLED],
+        limit=POPULAR_SAMPLE,
+        batch_size=POPULAR_SAMPLE,
+    ):
+        user = rows.decode_user(row)
+        if user is not None and not user.disabled:
+            out.append((user.followers, user.userid))
+    return out
+
+
+@read_only
+def suggest_follows(userid: str, limit: int = 5) -> list[User]:
+    """Whom ``userid`` might follow, best first; never themselves, anyone they
+    follow, or a suspended account.
+
+    People followed by the people ``userid`` follows, ranked by how many of
+    those follow them (ties: more followers first, then userid); topped up
+    with popular accounts (most followers first), which is all a new user
+    gets. Reads: one scan of whom ``userid`` follows, one scan (of at most
+    SUGGEST_EACH rows) per followee, up to SUGGEST_FROM of them, and one
+    multi-get of the candidates' rows; the fallback, one scan of at most
+    POPULAR_SAMPLE users rows.
     """
-    followed = {ref.userid.lower() for ref in following(userid, limit=100).items}
-    followed.add(userid.lower())
-    candidates = accounts.list_users(limit=50).items
-    return [u for u in candidates if u.userid.lower() not in followed and not u.disabled][:limit]
+    me = keys.user_hash(userid)
+    with connection() as conn:
+        mine = [
+            k[keys.MD5_LEN :]
+            for k, _ in conn.table(table_name("follows")).scan(
+                row_prefix=me,
+                filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+                limit=FOLLOWING_MAX,
+                batch_size=FOLLOWING_MAX,
+            )
+        ]
+        skip = {*mine, me}
+        counts = _followed_by_followees(conn, mine)
+        ranked = [u for u in counts if keys.user_hash(u) not in skip]
+        found = (
+            dict(
+                conn.table(table_name("users")).rows(
+                    [keys.user_key(u) for u in ranked],
+                    columns=[
+                        rows.ACCOUNT,
+                        rows.COUNT_FOLLOWERS,
+                        rows.DISABLED,
+                        rows.BIO,
+                        rows.AVATAR,
+                    ],
+                )
+            )
+            if ranked
+            else {}
+        )
+        scored = []
+        for u in ranked:
+            user = accounts.user_from_row(found.get(keys.user_key(u), {}))
+            if user is not None and not user.disabled:
+                scored.append((-counts[u], -user.followers, user.userid.lower(), user))
+        picks = [user for *_, user in sorted(scored, key=lambda s: s[:3])][:limit]
+        if len(picks) < limit:
+            taken = skip | {keys.user_hash(u.userid) for u in picks}
+            popular = sorted(
+                (p for p in _popular(conn) if keys.user_hash(p[1]) not in taken),
+                key=lambda p: (-p[0], p[1].lower()),
+            )
+            extra = [u for u in (accounts.find_user(p[1]) for p in popular[: limit - len(picks)])]
+            picks += [u for u in extra if u is not None]
+    return picks

@@ -161,3 +161,35 @@ def user_likes(userid: str, cursor: str | None = None, limit: int = 20) -> Page[
             limit,
             decode,
         )
+
+
+# -- account deletion (account branch) -------------------------------------------------
+
+
+def withdraw_like(userid: str, twit: bytes) -> None:
+    """Take ``userid``'s like of the twit keyed ``twit`` back and delete the
+    pair's likers row, without looking the twit up as a reader would (its
+    author may be suspended, or itself being deleted): for an account's
+    deletion. The count goes down once, as :func:`unlike` does it; a twit
+    deleted already keeps no count to lower. Repeating it does nothing."""
+    row = keys.liker_key(twit, userid)
+    with connection() as conn:
+        likers = conn.table(table_name("likers"))
+        alive = rows.TEXT in conn.table(table_name("twits")).row(twit, columns=[rows.TEXT])
+        while alive:
+            cell = likers.row(row, columns=[rows.LIKE_STATE]).get(rows.LIKE_STATE)
+            if cell is None:
+                break
+            on, gen, ms, counted = _state(cell)
+            if not counted:
+                _finish(conn, twit, userid, cell)
+                continue
+            if not on:
+                break
+            new = _cell(False, gen + 1, ms, False)
+            if check_and_put(
+                conn, table_name("likers"), row, rows.LIKE_STATE, cell, rows.LIKE_STATE, new
+            ):
+                _finish(conn, twit, userid, new)
+                break
+        likers.delete(row)

@@ -136,6 +136,36 @@ def set_repost(userid: str, twit_id: str, on: bool) -> Twit:
     return with_flags(reposter.userid, (twits_service.get_twit(twit.id),))[0]
 
 
+def withdraw_repost(userid: str, twit: bytes) -> None:
+    """Take ``userid``'s repost of the twit keyed ``twit`` back and delete the
+    pair's reposters row, without looking the twit up as a reader would (its
+    author may be suspended or being deleted): for an account's deletion.
+    The count goes down once, and the repost leaves the streams, as
+    :func:`unrepost` does it; a twit deleted already took its reposts with
+    it. Repeating it does nothing."""
+    row = keys.reposter_key(twit, userid)
+    with connection() as conn:
+        reposters = conn.table(table_name("reposters"))
+        alive = rows.TEXT in conn.table(table_name("twits")).row(twit, columns=[rows.TEXT])
+        while alive:
+            cell = reposters.row(row, columns=[rows.REPOST_STATE]).get(rows.REPOST_STATE)
+            if cell is None:
+                break
+            on, gen, ms, counted = _state(cell)
+            if not counted:
+                _finish(conn, twit, userid, cell)
+                continue
+            if not on:
+                break
+            new = _cell(False, gen + 1, ms, False)
+            if check_and_put(
+                conn, table_name("reposters"), row, rows.REPOST_STATE, cell, rows.REPOST_STATE, new
+            ):
+                _finish(conn, twit, userid, new)
+                break
+        reposters.delete(row)
+
+
 def repost(userid: str, twit_id: str) -> Twit:
     return set_repost(userid, twit_id, True)
 

@@ -29,6 +29,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.SweepPendingFanouts(),
     jobs.RepostToStreams("ab" * 28, "alice", 1_700_000_000_000),
     jobs.RemoveRepostFromStreams("ab" * 28, "alice", 1_700_000_000_000),
+    jobs.DeleteAccount("alice", 1_700_000_000_000),
 ]
 
 
@@ -65,6 +66,7 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.sweep_pending_fanouts",
         "worker.tasks.repost_to_streams",
         "worker.tasks.remove_repost_from_streams",
+        "worker.tasks.delete_account",
     ]
 
 
@@ -138,6 +140,8 @@ def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_swee
             "worker.tasks.remove_repost_from_streams",
             {"twit_id": "ab" * 28, "reposter": "alice", "ms": 1_700_000_000_000},
         ),
+        # Nothing records a deletion as owed: it runs here rather than be lost.
+        ("worker.tasks.delete_account", {"userid": "alice", "created": 1_700_000_000_000}),
     ]
 
 
