@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,6 +24,11 @@ def fake_devstack() -> Iterator[int]:
     proc = subprocess.Popen(
         [sys.executable, "-c", "import time; time.sleep(60)", "manage.py", "devstack"]
     )
+    # Until the child has exec'd, its command line is still pytest's.
+    cmdline = Path(f"/proc/{proc.pid}/cmdline")
+    deadline = time.monotonic() + 10
+    while b"devstack" not in cmdline.read_bytes() and time.monotonic() < deadline:
+        time.sleep(0.01)
     yield proc.pid
     proc.kill()
     proc.wait()
