@@ -152,10 +152,12 @@ def post_twit(author: User | str, text: object, reply_to: str | None = None) -> 
         conn.table(table_name("twits")).put(
             key, {**rows.encode_twit(stored), FANOUT: lease.encode()}
         )
+        # Counted at once, and only while the row is there: a delete racing
+        # this post counts it itself before it takes the row away.
+        count_once(conn, key, author.userid)
         tagindex.count_uses(conn, tags, millis)
         # The author sees the twit at once; followers get it from the workers.
         write_own_stream_row(conn, author.userid, key, stored)
-        count_once(conn, key, author.userid, counted=False)
         if parent is not None:
             parent_key = keys.twit_key_from_id(parent.id)
             conn.table(table_name("replies")).put(
@@ -175,11 +177,13 @@ def count_once(
     mid-request), the twit's fan-out or its delete. They all apply the post's
     own operation id, so the count takes it once (storage.ops.apply_once).
     ``counted``: whether the twit row as the caller read it has the mark
-    (None: read it here).
+    (None: read it here; a row deleted meanwhile is not counted, as its
+    delete counted it before taking it away).
     """
     twits = conn.table(table_name("twits"))
     if counted is None:
-        counted = rows.TWIT_COUNTED in twits.row(key, columns=[rows.TWIT_COUNTED])
+        found = twits.row(key, columns=[rows.TEXT, rows.TWIT_COUNTED])
+        counted = rows.TWIT_COUNTED in found or rows.TEXT not in found
     if counted:
         return
     users = table_name("users")
