@@ -150,6 +150,9 @@ def _assert_reposts_agree_and_unrepost(users: list[User]) -> None:
     assert services.is_following(reader, by)
     assert item.id in reposts[by]
     assert item.reposts == len(services.reposters(item.id))
+    # The reposter's own stream holds it too, flagged as reposted by them.
+    mine = all_pages(lambda c: services.home_stream(by, c, 100))
+    assert [t.reposted for t in mine if t.id == item.id] == [True]
 
     # The services un-repost it: the count, the rows and the stream item go.
     assert services.unrepost(by, item.id).reposts == item.reposts - 1
