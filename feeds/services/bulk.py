@@ -16,6 +16,15 @@ well-followed collect the most likes). Replies and likes are the rows the
 services leave once a post or a like has finished counting (``replies``,
 ``likers``, ``likes``, the counted marks), and each twit's ``t:replies`` and
 ``t:likes`` count exactly its rows.
+
+Followers repost too (fewer than like: the well-followed collect the most),
+each repost as services/reposts.py leaves it once it has finished counting:
+the ``reposters`` claim row in its counted state, the reposter's ``reposts``
+row, ``t:reposts`` equal to those rows, and the repost's row, at the repost's
+time, in the reposter's own stream and each follower's. A reposter above
+TWITBASE_CELEBRITY_THRESHOLD followers writes only their own row and is
+listed in ``celebrities``, so readers merge their reposts when they read, as
+the services do once an account is too large to fan out.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import happybase
+from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
 from feeds.services import tagindex, userindex
@@ -48,6 +58,11 @@ REPLY_SHARE = 0.2
 MENTION_SHARE = 0.1
 LIKE_BETA = 8.0
 RECENT = 5  # a reply answers one of its parent author's last RECENT twits
+# A twit is reposted by a share of its author's followers drawn from
+# Beta(1, REPOST_BETA): mean 1/41, about a fifth of the likes. A repost comes
+# within REPOST_WITHIN_MS of the twit (and before now).
+REPOST_BETA = 40.0
+REPOST_WITHIN_MS = 2 * 86_400_000
 
 
 @dataclass
@@ -58,6 +73,7 @@ class DemoStats:
     stream_rows: int = 0
     replies: int = 0
     likes: int = 0
+    reposts: int = 0
     max_followers: int = 0
     seconds: float = 0.0
     rows_written: dict[str, int] = field(default_factory=dict)
@@ -111,6 +127,13 @@ class _Writer:
             self.batches[(table, ts)] = batch
         batch.put(row, data)
         self.rows[table] += 1
+
+    def send(self, table: str, ts: int | None = None) -> None:
+        """Send one (table, timestamp) batch now, as a load through many
+        timestamps would otherwise hold a batch open for each."""
+        batch = self.batches.pop((table, ts), None)
+        if batch is not None:
+            batch.send()
 
     def flush(self) -> None:
         for batch in self.batches.values():
@@ -196,8 +219,13 @@ def load_demo(
         report("follows", stats.edges, stats.edges)
 
         plan = _plan_twits(twit_authors, times, graph, followers, rng, now)
+        # A generator of its own, so the reposts leave the rest of a seed's
+        # demo (graph, twits, likes) as it was before reposts.
+        _plan_reposts(plan, followers, random.Random(seed * 7919 + 1), now)
         stats.replies = sum(1 for t in plan if t.parent is not None)
         stats.likes = sum(len(t.likers) for t in plan)
+        stats.reposts = sum(len(t.reposters) for t in plan)
+        stored: list[rows.TwitRow] = []
 
         report("twits", 0, twits)
         for n, t in enumerate(plan):
@@ -220,6 +248,9 @@ def load_demo(
                 cells[rows.COUNT_REPLIES] = rows.encode_count(t.replies)
             if t.likers:
                 cells[rows.COUNT_LIKES] = rows.encode_count(len(t.likers))
+            if t.reposters:
+                cells[rows.COUNT_REPOSTS] = rows.encode_count(len(t.reposters))
+            stored.append(twit)
             if parent is not None:
                 cells[rows.REPLY_COUNTED] = b"1"
                 out.put("replies", keys.reply_key(parent.key, key), rows.encode_reply(twit))
@@ -250,10 +281,9 @@ def load_demo(
         out.flush()
         report("likes", stats.likes, stats.likes)
 
-        # -- REPOSTS: another engineer's part (reposts and the reposted flag).
-        # Write the demo's reposts here, from `plan` (a few followers of each
-        # author repost, at a time after the twit), with the reposts feature's
-        # own row codecs and counts, as the likes above use services/likes.py's.
+        stats.stream_rows += _write_reposts(
+            out, plan, stored, followers, names, hashes, generation, report, stats.reposts
+        )
         # Hashtag index rows and mention notifications belong here too, if
         # those features keep tables of their own: the texts already carry
         # the hashtags and mentions (t.text), the same as a posted twit's.
@@ -273,6 +303,93 @@ class _PlannedTwit:
     parent: int | None  # the index of the twit it replies to
     replies: int = 0
     likers: list[tuple[int, int]] = field(default_factory=list)  # (user, like ms)
+    reposters: list[tuple[int, int]] = field(default_factory=list)  # (user, repost ms)
+
+
+def _plan_reposts(
+    plan: list[_PlannedTwit], followers: list[list[int]], rng: random.Random, now: int
+) -> None:
+    """Draw each twit's reposters: a share of its author's followers (so the
+    well-followed are reposted most, and two followees of one reader often
+    repost the same twit), each some time after the twit and before now."""
+    for t in plan:
+        fans = followers[t.author]
+        if not fans:
+            continue
+        k = int(len(fans) * rng.betavariate(1.0, REPOST_BETA) + rng.random())
+        latest = max(t.millis + 1, now - 1)
+        for user in rng.sample(fans, min(k, len(fans))):
+            t.reposters.append((user, min(latest, t.millis + 1 + rng.randrange(REPOST_WITHIN_MS))))
+
+
+def _write_reposts(
+    out: _Writer,
+    plan: list[_PlannedTwit],
+    stored: list[rows.TwitRow],
+    followers: list[list[int]],
+    names: list[str],
+    hashes: list[bytes],
+    generation: int,
+    report: Progress,
+    total: int,
+) -> int:
+    """Each planned repost's rows, as reposts.set_repost and repost_to_streams
+    leave them; returns the stream rows written. A reposter too large to fan
+    out (as fanout.is_celebrity counts) gets only their own stream row and is
+    listed in ``celebrities``, long enough ago that the services no longer fan
+    out for them (fanout.still_fanned_out), so readers merge their reposts.
+
+    The stream rows are keyed at the repost's time, so each shows where the
+    fan-out puts it, and their cells carry the demo edges' generation, as the
+    demo's twit rows do: every demo follow is "made" at load time, after the
+    reposts, and a follow's backfill writes a followee's repost rows at its
+    generation (fanout.backfill_stream). Nothing tells the two timestamps
+    apart (an un-repost's markers are at the time of deleting), and one
+    timestamp keeps one batch: the fan-out's own, one per repost time (Thrift1
+    gives a batch one timestamp), made this load 15% slower."""
+    threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
+    listed = min((ms for t in plan for _, ms in t.reposters), default=0) - 1
+    large: set[int] = set()
+    stream_rows = 0
+    done = 0
+    report("reposts", 0, total)
+    for t, twit in zip(plan, stored, strict=True):
+        twit_id = keys.twit_id(t.key)
+        for user, ms in t.reposters:
+            uid = demo_userid(user)
+            cells = rows.encode_repost_stream(twit, twit_id, uid, names[user])
+            out.put(
+                "reposters",
+                keys.reposter_key(t.key, uid),
+                {
+                    rows.REPOSTER_USERID: uid.encode(),
+                    rows.REPOSTER_NAME: names[user].encode(),
+                    rows.REPOST_STATE: rows.encode_like_state(True, 1, ms, True),
+                },
+            )
+            out.put("reposts", keys.repost_key(uid, ms, t.key), cells)
+            readers = [user]
+            if len(followers[user]) > threshold:
+                large.add(user)
+            else:
+                readers += followers[user]
+            for reader in readers:
+                out.put(
+                    "streams",
+                    keys.repost_stream_key_for_hash(hashes[reader], ms, uid, t.key),
+                    cells,
+                    generation,
+                )
+            stream_rows += len(readers)
+            done += 1
+            if done % 1000 == 0:
+                report("reposts", done, total)
+    for user in sorted(large):
+        uid = demo_userid(user)
+        out.put("celebrities", keys.user_key(uid), rows.encode_celebrity(uid), listed)
+    out.flush()
+    report("reposts", total, total)
+    return stream_rows
 
 
 def _plan_twits(

@@ -4,10 +4,14 @@ import io
 import random
 
 from django.core.management import call_command
+from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.services import bulk
-from feeds.types import Twit
+from feeds.services.streams import CELEBRITIES
+from feeds.types import Twit, User
+from storage import keys, rows
+from storage.connection import connection, table_name
 from tests.helpers import ServerAddr
 from tests.services.test_model import all_pages
 
@@ -31,6 +35,7 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(twitbase: ServerAd
     call_command("loaddemo", users=40, twits=200, stdout=out, stderr=io.StringIO())
     assert "loaded 40 users" in out.getvalue()
     assert " replies), " in out.getvalue() and " likes, " in out.getvalue()
+    assert " reposts, " in out.getvalue()
     users = all_pages(lambda c: services.list_users(c, limit=100))
     assert len(users) == 40
     every: list[Twit] = []
@@ -51,6 +56,7 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(twitbase: ServerAd
     assert len(every) == 200
     assert services.authenticate("user000000", bulk.DEMO_PASSWORD) is not None
     _assert_social_rows_agree_with_counts(every)
+    _assert_reposts_agree_and_unrepost(users)
 
 
 def _assert_social_rows_agree_with_counts(every: list[Twit]) -> None:
@@ -101,3 +107,102 @@ def _assert_social_rows_agree_with_counts(every: list[Twit]) -> None:
         services.get_twit(reply.reply_to or "").replies == by_id[reply.reply_to or ""].replies - 1
     )
     assert services.get_user(reply.userid).twits == author.twits - 1
+
+
+def _reposts_rows(userid: str) -> list[bytes]:
+    """The keys of ``userid``'s ``reposts`` rows (their reposts, newest first)."""
+    with connection() as conn:
+        table = conn.table(table_name("reposts"))
+        return [k for k, _ in table.scan(row_prefix=keys.user_hash(userid))]
+
+
+def _assert_reposts_agree_and_unrepost(users: list[User]) -> None:
+    """Demo reposts exist, each twit's t:reposts equals its reposters rows and
+    their reposts rows, a follower's home stream shows one "reposted by" its
+    reposter, and the services un-repost it as one of their own."""
+    every = [t for u in users for t in all_pages(lambda c, u=u.userid: services.timeline(u, c))]
+    reposts: dict[str, set[str]] = {}
+    for twit in every:
+        by = services.reposters(twit.id)
+        assert twit.reposts == len(by), twit
+        fans = {u.userid for u in all_pages(lambda c, u=twit.userid: services.followers(u, c))}
+        assert set(by) <= fans, "demo reposts come from the author's followers"
+        for reposter in by:
+            reposts.setdefault(reposter, set()).add(twit.id)
+    assert sum(len(ids) for ids in reposts.values()) > 0, "some demo twits are reposted"
+    for reposter, ids in reposts.items():
+        listed = _reposts_rows(reposter)
+        assert {keys.twit_id(keys.twit_key_from_repost_key(k)) for k in listed} == ids
+        assert services.reposted(reposter, sorted(ids)) == ids
+
+    # A follower's home stream shows a demo repost, "reposted by" its reposter.
+    shown = None
+    for user in users:
+        for item in all_pages(lambda c, u=user.userid: services.home_stream(u, c, 100)):
+            if item.reposted_by and item.reposted_by != user.userid:
+                shown = (user.userid, item)
+                break
+        if shown:
+            break
+    assert shown is not None, "a demo repost shows in a follower's home stream"
+    reader, item = shown
+    by = item.reposted_by or ""
+    assert services.is_following(reader, by)
+    assert item.id in reposts[by]
+    assert item.reposts == len(services.reposters(item.id))
+    # The reposter's own stream holds it too, flagged as reposted by them.
+    mine = all_pages(lambda c: services.home_stream(by, c, 100))
+    assert [t.reposted for t in mine if t.id == item.id] == [True]
+
+    # The services un-repost it: the count, the rows and the stream item go.
+    assert services.unrepost(by, item.id).reposts == item.reposts - 1
+    assert by not in services.reposters(item.id)
+    assert item.id not in services.reposted(by, [item.id])
+    assert len(_reposts_rows(by)) == len(reposts[by]) - 1
+    home = all_pages(lambda c: services.home_stream(reader, c, 100))
+    assert not any(t.id == item.id and t.reposted_by == by for t in home)
+    # And repost it again, as anyone may.
+    assert services.repost(by, item.id).reposts == item.reposts
+
+
+def test_a_large_demo_reposter_is_merged_at_read_time(
+    twitbase: ServerAddr, settings: Settings
+) -> None:
+    """A reposter above the threshold has no repost rows in followers' streams
+    (only their own), is listed as a large account, and followers still see
+    their reposts: merged when they read, as the services leave such a repost."""
+    settings.TWITBASE_CELEBRITY_THRESHOLD = 5
+    settings.TWITBASE_CELEBRITY_CACHE_S = 0
+    CELEBRITIES.clear()
+    call_command("loaddemo", users=40, twits=200, stdout=io.StringIO(), stderr=io.StringIO())
+    users = all_pages(lambda c: services.list_users(c, limit=100))
+    large = [u for u in users if u.followers > 5 and _reposts_rows(u.userid)]
+    assert large, "the demo has a large account that reposts"
+    merged = 0
+    with connection() as conn:
+        listed = {rows.decode_celebrity(d) for _, d in conn.table(table_name("celebrities")).scan()}
+        streams = conn.table(table_name("streams"))
+        for star in large:
+            assert star.userid in listed
+            fan = all_pages(lambda c, u=star.userid: services.followers(u, c))[0].userid
+            in_stream = [
+                k
+                for k, d in streams.scan(row_prefix=keys.user_hash(fan))
+                if d.get(rows.STREAM_REPOSTED_BY) == star.userid.encode()
+            ]
+            assert in_stream == [], "a large account's reposts are not fanned out"
+            own = [
+                k
+                for k, d in streams.scan(row_prefix=keys.user_hash(star.userid))
+                if d.get(rows.STREAM_REPOSTED_BY) == star.userid.encode()
+            ]
+            assert len(own) == len(_reposts_rows(star.userid)), "but kept in their own stream"
+            home = all_pages(lambda c, u=fan: services.home_stream(u, c, 100))
+            theirs = {
+                keys.twit_id(keys.twit_key_from_repost_key(k)) for k in _reposts_rows(star.userid)
+            }
+            # Each twit shows once, at its newest appearance: the star's
+            # repost, or a newer one by another followee.
+            assert theirs <= {t.id for t in home}
+            merged += sum(1 for t in home if t.reposted_by == star.userid)
+    assert merged, "a large account's reposts show, reposted by them, merged at read time"

@@ -1,5 +1,6 @@
 """``manage.py benchschema``: tall-narrow vs flat-wide for a user's twits, and
-a permalink with 100 replies against a raw scan of the same rows."""
+a permalink with 100 replies against a raw scan of the same rows, and (with
+``--home N``) a home page with reposts against a raw scan of its stream rows."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from bench import homepage as bench_homepage
 from bench import schema as bench_schema
 from bench import threads as bench_threads
 from devtools.localhbase_process import LocalHBaseProcess
+from feeds.management.commands.loaddemo import ProgressBar
 
 
 class Command(BaseCommand):
@@ -32,6 +35,13 @@ class Command(BaseCommand):
             type=int,
             default=100,
             help="replies under the benchmarked permalink (default 100; 0 skips it)",
+        )
+        parser.add_argument(
+            "--home",
+            type=int,
+            default=0,
+            help="followees of the benchmarked home page reader, whose stream is about "
+            "30%% reposts (default 0: skip it; 50 is the documented run)",
         )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
@@ -56,3 +66,8 @@ class Command(BaseCommand):
         if o["replies"] > 0:
             thread = bench_threads.run(host, port, o["replies"], o["reads"])
             self.stdout.write("\n" + bench_threads.format_table(thread))
+        if o["home"] > 0:
+            home = bench_homepage.run(
+                host, port, o["home"], o["reads"], progress=ProgressBar(self.stderr._out)
+            )
+            self.stdout.write("\n" + bench_homepage.format_table(home))

@@ -1,5 +1,5 @@
 """``manage.py loaddemo --users N --twits M``: a synthetic power-law social graph,
-with replies, likes, mentions and hashtags."""
+with replies, likes, reposts, mentions and hashtags."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ class ProgressBar:
 class Command(BaseCommand):
     help = (
         "Load N demo users with a power-law follow graph and M twits fanned out to "
-        "streams, with replies, likes, mentions and hashtags. Repeatable: the same "
+        "streams, with replies, likes, reposts, mentions and hashtags. Repeatable: the same "
         "seed gives the same graph."
     )
 
@@ -98,7 +98,7 @@ class Command(BaseCommand):
             f"loaded {stats.users:,} users, {stats.edges:,} follows "
             f"(most-followed user: {stats.max_followers:,} followers), "
             f"{stats.twits:,} twits ({stats.replies:,} of them replies), "
-            f"{stats.likes:,} likes, {stats.stream_rows:,} stream rows"
+            f"{stats.likes:,} likes, {stats.reposts:,} reposts, {stats.stream_rows:,} stream rows"
         )
         for table, rows in sorted(stats.rows_written.items()):
             self.stdout.write(f"  {table:<11} {rows:>12,} rows")

@@ -1,0 +1,203 @@
+"""Reading a home page with reposts: ``services.home_stream`` against a raw
+happybase scan of the same streams rows, in the same run.
+
+A reader follows ``follows`` users; the followees post twits and repost
+twits (of one another and of a few authors the reader does not follow), so
+about ``repost_share`` of the reader's stream rows are reposts, and some
+twits are reposted by two followees (the page shows each twit once, at its
+newest row). Everything is posted through the services, fan-out inline
+(Celery's eager mode), in one shuffled order so reposts and twits
+interleave in time.
+
+The services' read is what the home page does with the reader's loaded
+profile: the stream scan (which reads one row past the page for the
+cursor), a multi-get of the page's authors' and reposters' suspended flags,
+a multi-get of the twits' counts, and the reader's ``liked`` and
+``reposted`` flags (a multi-get each). The raw read is the prefix scan of
+the same number of stream rows with no decoding: the floor the key design
+allows.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from storage import keys, rows
+from storage.connection import connection, table_name
+
+from .threads import _configured, _timed
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(frozen=True)
+class HomeResult:
+    read: str
+    items: int
+    reposts: int
+    p50_ms: float
+    p90_ms: float
+
+
+@dataclass(frozen=True)
+class HomeRun:
+    results: list[HomeResult]
+    stream_rows: int  # the reader's, all
+    repost_rows: int  # of them reposts
+    reposted_twice: int  # twits two followees reposted
+
+
+def run(
+    host: str,
+    port: int,
+    follows: int = 50,
+    reads: int = 50,
+    *,
+    twits_each: int = 4,
+    repost_share: float = 0.3,
+    progress: Progress | None = None,
+    seed: int = 7,
+) -> HomeRun:
+
+    report = progress or (lambda stage, done, total: None)
+    rng = random.Random(seed)
+    # Each inline fan-out logs a line; the progress bar says enough here.
+    fanout_log = logging.getLogger("feeds.services.fanout")
+    level = fanout_log.level
+    fanout_log.setLevel(logging.WARNING)
+    try:
+        return _run(host, port, follows, reads, twits_each, repost_share, report, rng)
+    finally:
+        fanout_log.setLevel(level)
+
+
+def _run(
+    host: str,
+    port: int,
+    follows: int,
+    reads: int,
+    twits_each: int,
+    repost_share: float,
+    report: Progress,
+    rng: random.Random,
+) -> HomeRun:
+    from feeds import services
+
+    with _configured(host, port):
+        reader = "reader"
+        followees = [f"followee{i:03d}" for i in range(follows)]
+        others = [f"other{i}" for i in range(5)]  # posted, reposted, not followed
+        people = [reader, *followees, *others]
+        report("users", 0, len(people))
+        for n, userid in enumerate(people):
+            services.register(userid, userid.title(), f"{userid}@example.com", "bench-password-1")
+            report("users", n + 1, len(people))
+        report("follows", 0, follows)
+        for n, followee in enumerate(followees):
+            services.follow(reader, followee)
+            report("follows", n + 1, follows)
+
+        # The reader's stream gets one row per followee twit and one per
+        # repost: reposts = share / (1 - share) of the twits.
+        own = follows * twits_each
+        reposts = round(own * repost_share / (1 - repost_share))
+        outside = max(1, own // 4)
+        ops = ["post"] * own + ["other"] * outside + ["repost"] * reposts
+        rng.shuffle(ops)
+        # The others' twits first, so the first reposts have something to share.
+        ops = ["other"] * 5 + ops
+        posted: list[tuple[str, str]] = []  # (twit id, author)
+        reposted: dict[str, list[str]] = {}  # twit id -> reposters
+        twice = 0
+        report("posts", 0, len(ops))
+        for n, op in enumerate(ops):
+            if op == "post":
+                author = rng.choice(followees)
+                twit = services.post_twit(author, f"twit {n} by {author}")
+                posted.append((twit.id, author))
+            elif op == "other":
+                author = rng.choice(others)
+                twit = services.post_twit(author, f"twit {n} by {author}, not followed")
+                posted.append((twit.id, author))
+            else:
+                # A third of the reposts share a twit a followee reposted already.
+                shared = [t for t, by in reposted.items() if len(by) == 1]
+                if shared and rng.random() < 1 / 3:
+                    twit_id = rng.choice(shared)
+                    twice += 1
+                else:
+                    twit_id = rng.choice(posted[-60:])[0]
+                author = dict(posted)[twit_id]
+                by = [f for f in followees if f != author and f not in reposted.get(twit_id, [])]
+                reposter = rng.choice(by)
+                services.repost(reposter, twit_id)
+                reposted.setdefault(twit_id, []).append(reposter)
+            report("posts", n + 1, len(ops))
+
+        user = services.get_user(reader)
+        prefix = keys.user_hash(reader)
+
+        def home(limit: int) -> Callable[[], int]:
+            def read() -> int:
+                return len(services.home_stream(user, None, limit).items)
+
+            return read
+
+        def raw(limit: int) -> Callable[[], int]:
+            def read() -> int:
+                with connection() as conn:
+                    table = conn.table(table_name("streams"))
+                    scan = table.scan(row_prefix=prefix, limit=limit, batch_size=limit + 1)
+                    return sum(1 for _ in scan)
+
+            return read
+
+        def shown_reposts(limit: int) -> int:
+            page = services.home_stream(user, None, limit)
+            return sum(1 for t in page.items if t.reposted_by)
+
+        def raw_reposts(limit: int | None) -> int:
+            with connection() as conn:
+                table = conn.table(table_name("streams"))
+                scan = table.scan(row_prefix=prefix, limit=limit)
+                return sum(1 for _, row in scan if rows.STREAM_REPOST_OF in row)
+
+        def raw_rows() -> int:
+            with connection() as conn:
+                return sum(1 for _ in conn.table(table_name("streams")).scan(row_prefix=prefix))
+
+        results = []
+        cases = (
+            ("home page, first 20 (services, flags included)", home(20), shown_reposts, 20),
+            ("raw scan of the same 20 stream rows", raw(20), raw_reposts, 20),
+            ("home page, 100 (services, flags included)", home(100), shown_reposts, 100),
+            ("raw scan of the same 100 stream rows", raw(100), raw_reposts, 100),
+        )
+        report("reads", 0, len(cases) * reads)
+        for i, (label, read, count_reposts, limit) in enumerate(cases):
+            got, times = _timed(read, reads)
+            report("reads", (i + 1) * reads, len(cases) * reads)
+            deciles = statistics.quantiles(times, n=10)
+            results.append(
+                HomeResult(label, got, count_reposts(limit), statistics.median(times), deciles[-1])
+            )
+        return HomeRun(results, raw_rows(), raw_reposts(None), twice)
+
+
+def format_table(run: HomeRun) -> str:
+    lines = [
+        "| read | items | of them reposts | p50 ms | p90 ms |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for r in run.results:
+        lines.append(f"| {r.read} | {r.items} | {r.reposts} | {r.p50_ms:.2f} | {r.p90_ms:.2f} |")
+    share = run.repost_rows / run.stream_rows if run.stream_rows else 0.0
+    lines.append(
+        f"\nThe reader's stream: {run.stream_rows} rows, {run.repost_rows} of them reposts "
+        f"({share:.0%}); {run.reposted_twice} twits reposted by two followees."
+    )
+    return "\n".join(lines)
