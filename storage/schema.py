@@ -34,6 +34,10 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # "did I like these?") and a user's likes, newest first.
     "likers": {"l": ONE},
     "likes": {"l": ONE},
+    # Notifications, newest first under md5(recipient), and the like/repost
+    # groups that move their one row to the top (feeds/services/notifications.py).
+    "notifications": {"n": ONE},
+    "notifyGroups": {"g": ONE},
     # API bearer tokens and web sessions, 30 days.
     "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
     # Counters per time window: HBase expires old windows.

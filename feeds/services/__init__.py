@@ -25,6 +25,13 @@ from .accounts import (
 from .follows import follow, followers, following, is_following, suggest_follows, unfollow
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
+from .notify import (
+    mark_read,
+    notifications,
+    notify_repost,
+    unnotify_repost,
+    unread_count,
+)
 from .ratelimit import RateLimited
 from .streams import home_stream
 from .tokens import (
@@ -79,6 +86,9 @@ __all__ = [
     "list_users",
     "log_in",
     "log_out_everywhere",
+    "mark_read",
+    "notifications",
+    "notify_repost",
     "own_twit",
     "post_twit",
     "public_twit",
@@ -96,6 +106,8 @@ __all__ = [
     "token_user",
     "unfollow",
     "unlike",
+    "unnotify_repost",
+    "unread_count",
     "update_profile",
     "user_likes",
     "with_likes",

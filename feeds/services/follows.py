@@ -14,7 +14,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, check_and_put, op_id
 
-from . import accounts
+from . import accounts, notify
 from ._paging import scan_page
 
 OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp is the generation
@@ -78,6 +78,8 @@ def follow(follower: User | str, followed: str) -> bool:
             users = table_name("users")
             apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, 1, counted)
             apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, 1, counted)
+            # Before the mark, so a retry after a crash still notifies (same row).
+            notify.notify_follow(conn, UserRef(a.userid, a.name), b.userid, generation)
             follows.put(edge, rows.encode_counted_edge(op), timestamp=generation)
     dispatch(BackfillStream(a.userid, b.userid))
     return created

@@ -22,6 +22,7 @@ import time
 
 import happybase
 
+from feeds.services import notify
 from feeds.services import twits as twits_service
 from feeds.services._paging import scan_page
 from feeds.types import Page, Twit
@@ -46,6 +47,8 @@ def _finish(conn: happybase.Connection, twit: bytes, liker: str, cell: bytes) ->
         likes.delete(like_row)
     op = op_id(b"like", twit, liker.encode(), str(gen).encode())
     apply_once(conn, table_name("twits"), twit, rows.COUNT_LIKES, 1 if on else -1, op)
+    # Before the mark, so a retry or the pair's next change redoes it (same gen).
+    notify.notify_like(conn, twit, liker, ms, on, gen)
     check_and_put(
         conn,
         table_name("likers"),
