@@ -20,4 +20,5 @@ urlpatterns = [
     path("u/<str:userid>/unfollow", views.unfollow, name="unfollow"),
     path("u/<str:userid>/t/<str:twit_id>", views.twit, name="twit"),
     path("u/<str:userid>/t/<str:twit_id>/delete", views.delete_twit, name="delete_twit"),
+    path("notifications", views.notifications, name="notifications"),
 ]

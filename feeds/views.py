@@ -492,3 +492,21 @@ def delete_twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse
     after = safe_next(request, reverse("profile", args=[me.userid]))
     back = safe_next(request, reverse("twit", args=[found.userid, found.id]), "back")
     return render(request, "delete_twit.html", {"twit": found, "next": after, "back": back})
+
+
+# -- notifications ----------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD"])
+@service_errors
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's notifications, newest first; opening the first
+    page clears the unread count in the top bar."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("notifications"))
+    me = _me(request)
+    cursor = cursor_param(request)
+    page = services.notifications(me.userid, cursor)
+    if cursor is None:
+        services.mark_read(me.userid)
+    return render(request, "notifications.html", {"page": page, "cursor": cursor, "me": me})
