@@ -37,3 +37,12 @@ def test_notifications_need_a_token_and_a_good_cursor(api: Api, as_alice: Api) -
     assert api.get("/api/notifications/unread").status_code == 401
     response = as_alice.get("/api/notifications", cursor="nonsense")
     assert response.status_code == 400, error(response)
+
+
+def test_deleting_the_twit_takes_its_notification_away(as_alice: Api, as_bob: Api) -> None:
+    twit = as_bob.post("/api/twits", {"text": "@alice look"}).json()
+    assert [n["twit_id"] for n in as_alice.get("/api/notifications").json()["items"]] == [
+        twit["id"]
+    ]
+    assert as_bob.delete(f"/api/twits/{twit['id']}").status_code == 204
+    assert as_alice.get("/api/notifications").json()["items"] == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 from feeds import services
 from feeds.jobs import FanOutChunk
 from feeds.services import fanout, likes, notify
-from feeds.types import Notification, User
+from feeds.types import Notification, User, UserRef
 from storage import keys, rows
 from storage.connection import connection, table_name
 from tests.helpers import PASSWORD, register
@@ -168,9 +168,16 @@ def test_replayed_jobs_and_changes_write_the_same_rows(alice: User, bob: User) -
         likes._finish(conn, mkey, "bob", rows.encode_like_state(on, gen, ms, False))
     assert _kinds("alice") == [("like", ("bob",), 1), ("mention", ("bob",), 1)]
     assert services.unread_count("alice") == 2
-    # A retried follow (the same edge) notifies once.
+    # A retried follow (the same edge) notifies once, and so does its
+    # notification written again (a crash before the edge's counted mark).
     services.follow("bob", "alice")
     services.follow("bob", "alice")
+    with connection() as conn:
+        edge = keys.follows_key("bob", "alice")
+        _op, generation = conn.table(table_name("follows")).row(
+            edge, columns=[rows.EDGE_OP], include_timestamp=True
+        )[rows.EDGE_OP]
+        notify.notify_follow(conn, UserRef("bob", "Bob"), "alice", generation)
     assert [n.type for n in _all("alice")].count("follow") == 1
     assert services.unread_count("alice") == 3
 
