@@ -74,12 +74,14 @@ def follow(follower: User | str, followed: str) -> bool:
             timestamp=generation,
         )
         if follows.row(edge, columns=[COUNTED]).get(COUNTED) != op:
+            # Before the counts and the mark: a retry after a crash notifies
+            # again (the same row), and the window between a count and its
+            # mark, which a racing unfollow meets, stays as short as it was.
+            notify.notify_follow(conn, UserRef(a.userid, a.name), b.userid, generation)
             counted = op_id(b"follow", op)
             users = table_name("users")
             apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, 1, counted)
             apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, 1, counted)
-            # Before the mark, so a retry after a crash still notifies (same row).
-            notify.notify_follow(conn, UserRef(a.userid, a.name), b.userid, generation)
             follows.put(edge, rows.encode_counted_edge(op), timestamp=generation)
     dispatch(BackfillStream(a.userid, b.userid))
     return created
