@@ -94,3 +94,17 @@ class TagCount:
 
     tag: str
     uses: int
+
+
+@dataclass(frozen=True)
+class Notification:
+    """One notification as the page shows it. A like or repost group names
+    its latest actors (newest first) and how many there are in all."""
+
+    id: str  # opaque, unique in the user's list
+    type: str  # "mention", "reply", "like", "repost" or "follow"
+    actors: tuple[UserRef, ...]
+    count: int  # actors in all (more than len(actors) in a large group)
+    twit_id: str | None  # the twit it is about (None for a follow)
+    text: str  # the start of that twit's text ("" for likes, reposts, follows)
+    created: datetime

@@ -33,4 +33,5 @@ urlpatterns = [
     path("account/avatar/remove", views.avatar_remove, name="avatar_remove"),
     path("account/delete", views.delete_account, name="delete_account"),
     path("u/<str:userid>/avatar", views.avatar, name="avatar"),
+    path("notifications", views.notifications, name="notifications"),
 ]

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from . import auth
+from . import auth, services
 
 
 def safe_next(request: HttpRequest, default: str, param: str = "next") -> str:
@@ -81,3 +81,20 @@ def post_only(explain: Explain) -> Callable[[View], View]:
         return wrapper
 
     return decorate
+
+
+def unread_notifications(request: HttpRequest) -> dict[str, object]:
+    """A context processor: ``unread_notifications``, the signed-in user's
+    unread count for the top bar (one cell, read only if a page shows it;
+    None for a visitor, or while storage is down: a page still renders)."""
+
+    def count() -> int | None:
+        user = visitor(request)
+        if not isinstance(user, auth.SessionUser):
+            return None
+        try:
+            return services.unread_count(user.userid)
+        except services.StorageUnavailable:
+            return None
+
+    return {"unread_notifications": count}

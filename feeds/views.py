@@ -742,3 +742,21 @@ def delete_account(request: HttpRequest) -> HttpResponse:
             messages.info(request, f"Your account @{me.userid} is deleted. Goodbye!")
             return redirect("home")
     return answer.render(request, "delete_account.html", {"form": form, "me": me})
+
+
+# -- notifications ----------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD"])
+@service_errors
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's notifications, newest first; opening the first
+    page clears the unread count in the top bar."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("notifications"))
+    me = _me(request)
+    cursor = cursor_param(request)
+    page = services.notifications(me.userid, cursor)
+    if cursor is None:
+        services.mark_read(me.userid)
+    return render(request, "notifications.html", {"page": page, "cursor": cursor, "me": me})

@@ -11,6 +11,8 @@ Layouts (``+`` is concatenation, all parts fixed width)::
     replies     parent's twit key + ms + md5(author) + suffix 56 bytes
     audit       rts + suffix                                  12 bytes
     logins      md5(userid or "addr " + address) + window     24 bytes
+    notifications  md5(recipient) + rts + kind + subject      53 bytes
+    notifyGroups   twit key + kind                            29 bytes
 
 ``md5(userid)`` hashes the lower-cased userid: userids are unique without
 regard to case, and hashing spreads users evenly over the key space instead
@@ -212,6 +214,57 @@ def twit_key_from_reply_key(key: bytes) -> bytes:
     return author + reverse_ts(millis) + key[-SUFFIX_LEN:]
 
 
+# -- notifications -------------------------------------------------------------------
+
+# What a notification is about: one byte in its key, so the key of a retried
+# write is the same key.
+NOTIFY_MENTION = b"m"
+NOTIFY_REPLY = b"r"
+NOTIFY_LIKE = b"l"
+NOTIFY_REPOST = b"p"
+NOTIFY_FOLLOW = b"f"
+NOTIFY_KINDS = (NOTIFY_MENTION, NOTIFY_REPLY, NOTIFY_LIKE, NOTIFY_REPOST, NOTIFY_FOLLOW)
+NOTIFY_KEY_LEN = MD5_LEN + RTS_LEN + 1 + TWIT_KEY_LEN
+NOTIFY_GROUP_KEY_LEN = TWIT_KEY_LEN + 1
+
+
+def notification_key(recipient_hash: bytes, millis: int, kind: bytes, subject: bytes) -> bytes:
+    """A notification: newest first under md5(recipient), then what it is
+    (``kind``) and what caused it (``subject``, 28 bytes: the twit that
+    mentions or replies, the liked or reposted twit, or for a follow
+    md5(follower), rts and 4 zero bytes). Deterministic: a retry writes this row again."""
+    if len(recipient_hash) != MD5_LEN:
+        raise BadKey(f"recipient hash must be {MD5_LEN} bytes, got {len(recipient_hash)}")
+    if kind not in NOTIFY_KINDS:
+        raise BadKey(f"not a notification kind: {kind!r}")
+    if len(subject) != TWIT_KEY_LEN:
+        raise BadKey(f"subject must be {TWIT_KEY_LEN} bytes, got {len(subject)}")
+    return recipient_hash + reverse_ts(millis) + kind + subject
+
+
+def follow_subject(follower: str, millis: int) -> bytes:
+    """The subject of a follow notification, shaped as a twit key: who
+    follows, the follow's time, and 4 zero bytes."""
+    return user_hash(follower) + reverse_ts(millis) + bytes(SUFFIX_LEN)
+
+
+def split_notification_key(key: bytes) -> tuple[int, bytes, bytes]:
+    """(millis, kind, subject) of a notification key."""
+    if len(key) != NOTIFY_KEY_LEN:
+        raise BadKey(f"notification key must be {NOTIFY_KEY_LEN} bytes, got {len(key)}")
+    at = MD5_LEN + RTS_LEN
+    return millis_from_rts(key[MD5_LEN:at]), key[at : at + 1], key[at + 1 :]
+
+
+def notify_group_key(twit: bytes, kind: bytes) -> bytes:
+    """The like (or repost) group of a twit: its key, then the kind. The
+    recipient is the twit's author, whose hash the twit key starts with."""
+    split_twit_key(twit)
+    if kind not in (NOTIFY_LIKE, NOTIFY_REPOST):
+        raise BadKey(f"not a grouped kind: {kind!r}")
+    return twit + kind
+
+
 def pending_fanout_key(twit: bytes) -> bytes:
     """A twit's entry in the index of pending fan-outs: the twit's own key, so
     entries spread over the key space as twits do, and an entry names its twit."""
@@ -407,6 +460,21 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
     "logins": (("subject", "md5", MD5_LEN), ("window", "minute", 8)),
     "celebrities": (("user", "md5", MD5_LEN),),
     "audit": (("time", "rts", RTS_LEN), ("suffix", "suffix", SUFFIX_LEN)),
+    # Notifications (feeds/services/notifications.py).
+    "notifications": (
+        ("recipient", "md5", MD5_LEN),
+        ("time", "rts", RTS_LEN),
+        ("kind", "kind", 1),
+        ("subject author", "md5", MD5_LEN),
+        ("subject time", "rts", RTS_LEN),
+        ("subject suffix", "suffix", SUFFIX_LEN),
+    ),
+    "notifyGroups": (
+        ("twit author", "md5", MD5_LEN),
+        ("twit time", "rts", RTS_LEN),
+        ("twit suffix", "suffix", SUFFIX_LEN),
+        ("kind", "kind", 1),
+    ),
 }
 
 
@@ -463,6 +531,7 @@ SEQUENTIAL_LAYOUTS: dict[str, str] = {
     "streams": "millis + md5(reader) + md5(author) + suffix",
     "replies": "millis + parent's key + md5(author) + suffix",
     "ratelimits": "minute + md5(user)",
+    "notifications": "millis + md5(recipient) + kind + subject",
 }
 
 
@@ -481,7 +550,7 @@ def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
         return None
     if table in USERID_FIRST:
         return None if userid is None else userid.lower().encode()
-    if table in ("twits", "pendingFanouts", "streams"):
+    if table in ("twits", "pendingFanouts", "streams", "notifications"):
         return millis_from_rts(parts[1].raw).to_bytes(RTS_LEN, "big")
     if table == "replies":
         return parts[3].raw

@@ -675,6 +675,92 @@ def decode_audit(row: dict[bytes, bytes]) -> AuditRow | None:
     )
 
 
+# -- notifications ----------------------------------------------------------------------------
+#
+# A notification row is what the page shows of it, whole: who (the latest
+# actors, newest first, at most NOTIFY_ACTORS of them), how many in all (a
+# like or repost group), the twit it is about and a snippet of its text.
+
+NOTIFY_ACTORS_CELL = b"n:actors"  # JSON: [[userid, name], ...], newest first
+NOTIFY_COUNT = b"n:count"  # 8-byte count of actors in all (a group); absent: 1
+NOTIFY_TWIT = b"n:twit"  # the twit's id (hex), absent for a follow
+NOTIFY_TEXT = b"n:text"  # UTF-8, the first NOTIFY_SNIPPET characters of the twit
+NOTIFY_SNIPPET = 100
+NOTIFY_ACTORS = 3
+# A user's unread notifications: an apply-once cell in the users row, so a
+# retried notification counts once; opening the page sets it to 0.
+COUNT_UNREAD = b"c:unread"
+# A like (or repost) group: its state, moved by checkAndPut, and its count.
+# JSON: {"gen": n, "top": ms, "latest": [[userid, name, ms], ...], "was": [[ms, gen], ...]}
+GROUP_STATE = b"g:state"
+GROUP_COUNT = b"g:count"  # apply-once: actors in the group
+
+
+@dataclass(frozen=True)
+class NotificationRow:
+    actors: tuple[tuple[str, str], ...]
+    count: int
+    twit_id: str | None
+    text: str
+
+
+def encode_notification(n: NotificationRow) -> dict[bytes, bytes]:
+    cells = {
+        NOTIFY_ACTORS_CELL: json.dumps([list(a) for a in n.actors]).encode(),
+        NOTIFY_COUNT: encode_count(n.count),
+        NOTIFY_TEXT: n.text[:NOTIFY_SNIPPET].encode(),
+    }
+    if n.twit_id is not None:
+        cells[NOTIFY_TWIT] = n.twit_id.encode()
+    return cells
+
+
+def decode_notification(row: dict[bytes, bytes]) -> NotificationRow | None:
+    """None for a row without actors (a half-deleted one)."""
+    raw = row.get(NOTIFY_ACTORS_CELL)
+    if not raw:
+        return None
+    actors = tuple((str(u), str(n)) for u, n in json.loads(raw))
+    if not actors:
+        return None
+    twit = row.get(NOTIFY_TWIT)
+    return NotificationRow(
+        actors=actors,
+        count=decode_count(row[NOTIFY_COUNT]) if NOTIFY_COUNT in row else 1,
+        twit_id=None if twit is None else twit.decode(),
+        text=row.get(NOTIFY_TEXT, b"").decode(errors="replace"),
+    )
+
+
+@dataclass(frozen=True)
+class GroupState:
+    gen: int  # raised by every change; the notification row's cell timestamp
+    top: int  # the ms its notification row is keyed at; 0: none
+    latest: tuple[tuple[str, str, int], ...]  # (userid, name, ms), newest first
+    # Rows earlier states pointed at that may still be there: (ms, gen).
+    was: tuple[tuple[int, int], ...] = ()
+
+
+def encode_group_state(state: GroupState) -> bytes:
+    return json.dumps(
+        {
+            "gen": state.gen,
+            "top": state.top,
+            "latest": [list(e) for e in state.latest],
+            "was": [list(w) for w in state.was],
+        }
+    ).encode()
+
+
+def decode_group_state(cell: bytes | None) -> GroupState:
+    if not cell:
+        return GroupState(0, 0, ())
+    raw = json.loads(cell)
+    latest = tuple((str(u), str(n), int(ms)) for u, n, ms in raw["latest"])
+    was = tuple((int(ms), int(gen)) for ms, gen in raw.get("was", []))
+    return GroupState(int(raw["gen"]), int(raw["top"]), latest, was)
+
+
 # -- cell kinds, for tools that show any cell (the staff console) ------------------------------
 
 # Cells that hold a userid: what the console learns md5 -> userid from.
@@ -695,7 +781,9 @@ USERID_CELLS = frozenset(
     }
 )
 # Apply-once cells: a count followed by the ids of the operations applied.
-COUNTED_CELLS = frozenset({COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING, COUNT_REPLIES})
+COUNTED_CELLS = frozenset(
+    {COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING, COUNT_REPLIES, COUNT_UNREAD, GROUP_COUNT}
+)
 # Plain HBase counters (8 bytes, big-endian).
 COUNTER_CELLS = frozenset({FANOUTS, STREAM_ROWS, FAILURES, TASKS, POSTS})
 # Milliseconds since the epoch, as decimal text.
@@ -767,6 +855,8 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
     "celebrities": (CELEBRITY_USERID,),
     "metrics": (FANOUTS, STREAM_ROWS, FAILURES, LAST_FAILURE, LAG_MS, SEEN, TASKS),
     "audit": (AUDIT_ACTOR, AUDIT_ACTION, AUDIT_TARGET, AUDIT_DETAIL),
+    "notifications": (NOTIFY_ACTORS_CELL, NOTIFY_COUNT, NOTIFY_TWIT, NOTIFY_TEXT),
+    "notifyGroups": (GROUP_STATE, GROUP_COUNT),
 }
 
 
@@ -881,3 +971,4 @@ def decode_avatar_version(row: dict[bytes, bytes]) -> int:
 COLUMNS["users"] = (*COLUMNS["users"], AVATAR)
 COLUMNS["avatars"] = (AVATAR_IMAGE, AVATAR_VERSION)
 MILLIS_CELLS = MILLIS_CELLS | {AVATAR, AVATAR_VERSION}
+COLUMNS["users"] += (COUNT_UNREAD,)

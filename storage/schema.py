@@ -39,6 +39,10 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # the twit as a stream row does (the read-time merge of large accounts).
     "reposters": {"r": ONE},
     "reposts": {"s": ONE},
+    # Notifications, newest first under md5(recipient), and the like/repost
+    # groups that move their one row to the top (feeds/services/notifications.py).
+    "notifications": {"n": ONE},
+    "notifyGroups": {"g": ONE},
     # API bearer tokens and web sessions, 30 days.
     "tokens": {"k": {"max_versions": 1, "time_to_live": 30 * 24 * 3600}},
     # Counters per time window: HBase expires old windows.
@@ -123,4 +127,9 @@ USER_DATA: dict[str, str] = {
     "hashtags": "the user's twits' rows go with the twits (delete_twit)",
     "tagCounts": "holds no per-user data (uses per tag per five minutes)",
     "userSearch": "the userid and name rows (userindex.forget_user)",
+    "notifications": "prefix md5(userid); those the user caused: their follows' by one "
+    "filtered scan (notify.forget_follower), the rest with the unlikes, un-reposts and "
+    "twit deletes",
+    "notifyGroups": "the groups of the user's twits go with the twits; the user leaves "
+    "others' groups with each unlike and un-repost",
 }

@@ -93,6 +93,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.messages.context_processors.messages",
+                "feeds.viewhelpers.unread_notifications",
             ]
         },
     }

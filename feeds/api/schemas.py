@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from ninja import Query
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictStr, WithJsonSchema
@@ -301,3 +301,31 @@ class ProfilePage(Answer):
 
 class AccountDeletion(BaseModel):
     password: StrictStr = Field(description="Your password: deleting cannot be undone.")
+
+
+# -- notifications ---------------------------------------------------------------------
+
+
+class Notification(Answer):
+    id: str = Field(description="Unique in your list (opaque).")
+    type: Literal["mention", "reply", "like", "repost", "follow"]
+    actors: list[UserRef] = Field(
+        description="Who did it, newest first; a like or repost group names its latest few."
+    )
+    count: Count = Field(description="How many did it in all (a group has more than actors).")
+    twit_id: str | None = Field(
+        description="The twit it is about: the one that mentions or replies to you, or "
+        "your twit that was liked or reposted; null for a follow.",
+        json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
+    )
+    text: str = Field(description="The start of the mentioning or replying twit's text.")
+    created: Timestamp
+
+
+class NotificationPage(Answer):
+    items: list[Notification]
+    next_cursor: str | None = Field(description=NEXT_CURSOR)
+
+
+class Unread(Answer):
+    unread: Count = Field(description="Notifications since you last opened them.")

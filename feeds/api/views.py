@@ -19,7 +19,7 @@ from feeds.errors import Forbidden
 from feeds.services import avatars
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
-from feeds.types import Page, Twit, User
+from feeds.types import Notification, Page, Twit, User
 from feeds.viewhelpers import client_address
 
 from . import schemas
@@ -434,6 +434,32 @@ def search_users(request: HttpRequest, q: SearchQuery, limit: Limit, cursor: Cur
 )
 def stream_new(request: HttpRequest, since: schemas.Since) -> services.NewTwits:
     return services.new_in_stream(caller(request).user, since)
+
+
+@get(
+    "/notifications",
+    operation_id="getNotifications",
+    summary="Your notifications, newest first: mentions, replies, likes, reposts, follows",
+    description="Reading the first page (no cursor) sets your unread count to 0, "
+    "as opening the notifications page does.",
+    **operation({200: schemas.NotificationPage}, 400, descriptions={200: _PAGE}, auth=True),
+)
+def notifications(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Notification]:
+    userid = caller(request).user.userid
+    page = services.notifications(userid, cursor, limit)
+    if not cursor:
+        services.mark_read(userid)
+    return page
+
+
+@get(
+    "/notifications/unread",
+    operation_id="getUnreadCount",
+    summary="How many notifications arrived since you last opened them",
+    **operation({200: schemas.Unread}, descriptions={200: "The count."}, auth=True),
+)
+def unread(request: HttpRequest) -> dict[str, int]:
+    return {"unread": services.unread_count(caller(request).user.userid)}
 
 
 @get(

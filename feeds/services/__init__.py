@@ -35,6 +35,13 @@ from .follows import (
 )
 from .health import Health, health
 from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
+from .notify import (
+    mark_read,
+    notifications,
+    notify_repost,
+    unnotify_repost,
+    unread_count,
+)
 from .ratelimit import RateLimited
 from .reposts import repost, repost_count, reposted, reposters, unrepost, with_flags
 from .search import search_users
@@ -99,7 +106,10 @@ __all__ = [
     "list_users",
     "log_in",
     "log_out_everywhere",
+    "mark_read",
     "new_in_stream",
+    "notifications",
+    "notify_repost",
     "own_twit",
     "post_twit",
     "public_twit",
@@ -126,6 +136,8 @@ __all__ = [
     "trending",
     "unfollow",
     "unlike",
+    "unnotify_repost",
+    "unread_count",
     "unrepost",
     "update_profile",
     "user_likes",

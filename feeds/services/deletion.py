@@ -30,7 +30,7 @@ from feeds.jobs import DeleteAccount, dispatch
 from storage import keys, rows
 from storage.connection import connection, table_name
 
-from . import accounts, follows, ratelimit, userindex
+from . import accounts, follows, notify, ratelimit, userindex
 from . import likes as likes_service
 from . import reposts as reposts_service
 from . import twits as twits_service
@@ -203,6 +203,9 @@ def erase_account(userid: str, created: int) -> bool:
     _delete_prefix("pendingFanouts", mine)
     _erase_edges(userid)
     _delete_prefix("streams", mine)
+    _delete_prefix("notifications", mine)
+    with connection() as conn:
+        notify.forget_follower(conn, userid)
     _erase_tokens(userid)
     for table in ("ratelimits", "logins"):
         _delete_prefix(table, mine)

@@ -39,7 +39,7 @@ from feeds.jobs import FanOutChunk, dispatch
 from storage import keys, rows
 from storage.connection import connection, table_name
 
-from . import metrics, pending
+from . import metrics, notify, pending
 from . import twits as twits_service
 
 log = logging.getLogger(__name__)
@@ -187,6 +187,9 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             if chunk == 0:
                 twits_service.count_once(conn, key, author, rows.TWIT_COUNTED in row)
                 twits_service.write_own_stream_row(conn, author, key, twit)
+                # Its mentions and reply, here rather than in the post: the
+                # post stays fast, and a retried chunk writes the same rows.
+                notify.notify_twit(conn, key, twit)
                 written += 1
                 if is_celebrity(conn, author) and not still_fanned_out(conn, author):
                     twits.put(

@@ -14,7 +14,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, check_and_put, op_id
 
-from . import accounts
+from . import accounts, notify
 from ._paging import scan_page
 
 OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp is the generation
@@ -74,6 +74,10 @@ def follow(follower: User | str, followed: str) -> bool:
             timestamp=generation,
         )
         if follows.row(edge, columns=[COUNTED]).get(COUNTED) != op:
+            # Before the counts and the mark: a retry after a crash notifies
+            # again (the same row), and the window between a count and its
+            # mark, which a racing unfollow meets, stays as short as it was.
+            notify.notify_follow(conn, UserRef(a.userid, a.name), b.userid, generation)
             counted = op_id(b"follow", op)
             users = table_name("users")
             apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, 1, counted)

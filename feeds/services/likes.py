@@ -22,6 +22,7 @@ import time
 
 import happybase
 
+from feeds.services import notify
 from feeds.services import twits as twits_service
 from feeds.services._paging import scan_page
 from feeds.types import Page, Twit
@@ -44,6 +45,9 @@ def _finish(conn: happybase.Connection, twit: bytes, liker: str, cell: bytes) ->
         likes.put(like_row, {rows.LIKE_MARK: b"1"})
     else:
         likes.delete(like_row)
+    # Before the count and the mark, so a retry or the pair's next change
+    # redoes it (same gen), and the count's window stays as it was.
+    notify.notify_like(conn, twit, liker, ms, on, gen)
     op = op_id(b"like", twit, liker.encode(), str(gen).encode())
     apply_once(conn, table_name("twits"), twit, rows.COUNT_LIKES, 1 if on else -1, op)
     check_and_put(

@@ -39,7 +39,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, check_and_put, op_id
 
-from . import accounts, fanout
+from . import accounts, fanout, notify
 from . import likes as likes_service
 from . import twits as twits_service
 
@@ -69,6 +69,12 @@ def _finish(conn: happybase.Connection, twit: bytes, reposter: str, cell: bytes)
     else:
         reposts.delete(repost_row)
         dispatch(RemoveRepostFromStreams(twit_id, reposter, ms))
+    # Before the count and its mark, as likes do: a retry after a crash
+    # notifies again with the same generation, which counts once.
+    if on:
+        notify.notify_repost(reposter, twit_id, gen, ms)
+    else:
+        notify.unnotify_repost(reposter, twit_id, gen)
     # The side effects above take a while (the upkeep may run here): by now
     # another caller may have finished this state and many changes may have
     # followed, more than apply_once remembers. Only a state still pending
@@ -129,8 +135,6 @@ def set_repost(userid: str, twit_id: str, on: bool) -> Twit:
             if check_and_put(
                 conn, table_name("reposters"), row, rows.REPOST_STATE, cell, rows.REPOST_STATE, new
             ):
-                # notify: repost  (the single place a repost is first recorded;
-                # on: a repost by reposter.userid of twit.id, authored by twit.userid)
                 _finish(conn, key, reposter.userid, new)
                 break
     return with_flags(reposter.userid, (twits_service.get_twit(twit.id),))[0]

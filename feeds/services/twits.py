@@ -23,7 +23,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, op_id
 
-from . import accounts, pending, tagindex
+from . import accounts, notify, pending, tagindex
 from ._paging import scan_page
 from .ratelimit import check_post_rate
 
@@ -273,6 +273,8 @@ def delete_twit(userid: str, twit_id: str) -> None:
             -1,
             op_id(b"delete", key),
         )
+        # The notifications it caused, while its row (what finds them) is there.
+        notify.forget_twit(conn, key, twit.userid, twit.text, twit.reply_userid)
         # Streams first: the cleanup finds the twit's author in the key, and
         # a retry after a crash still finds the twit row and finishes the job.
         dispatch(RemoveTwitFromStreams(twit.userid, twit_id))

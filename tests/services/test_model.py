@@ -1,6 +1,6 @@
 """Model-based test: random sequences of register, follow, unfollow, post,
-reply, delete, repost and un-repost, checked after every step against a small
-in-memory reference."""
+reply, delete, repost and un-repost (and, for notifications, mentions, like and
+unlike), checked after every step against a small in-memory reference."""
 
 from __future__ import annotations
 
@@ -30,6 +30,27 @@ class Reference:
     parents: dict[str, str] = field(default_factory=dict)  # reply id -> parent id
     reposts: set[tuple[str, str]] = field(default_factory=set)  # (reposter, twit id)
     tags: dict[str, str] = field(default_factory=dict)  # twit id -> its hashtag (normalised)
+    # Notifications: who each twit notified when posted, (kind, recipient);
+    # each twit's likers; every follow that created an edge (follower, followed).
+    notified: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    likers: dict[str, set[str]] = field(default_factory=dict)
+    follow_events: list[tuple[str, str]] = field(default_factory=list)
+
+    def notifications(self, user: str) -> list[tuple[str, str, int]]:
+        """``user``'s notifications as (type, twit id or follower, count), sorted."""
+        out = [("follow", a, 1) for a, b in self.follow_events if b == user]
+        for tid, sent in self.notified.items():
+            if tid in self.twits:
+                out += [(kind, tid, 1) for kind, to in sent if to == user]
+        for tid, who in self.likers.items():
+            others = who - {self.twits.get(tid)}
+            if tid in self.twits and self.twits[tid] == user and others:
+                out.append(("like", tid, len(others)))
+        for tid, author in self.twits.items():
+            reposters = {r for r, t in self.reposts if t == tid}
+            if author == user and reposters:
+                out.append(("repost", tid, len(reposters)))
+        return sorted(out)
 
     def home(self, reader: str) -> set[str]:
         return {
@@ -109,27 +130,30 @@ def check(ref: Reference) -> None:
         assert len(ids) == len(set(ids)), "a tag page repeated a twit"
         assert [t.created for t in tagged] == sorted((t.created for t in tagged), reverse=True)
         assert set(ids) == {t for t, g in ref.tags.items() if g == tag and t in ref.twits}
+    check_notifications(ref)
+
+
+def check_notifications(ref: Reference) -> None:
+    for u in ref.users:
+        listed = all_pages(lambda c, u=u: services.notifications(u, c, limit=3))
+        created = [n.created for n in listed]
+        assert created == sorted(created, reverse=True), "notifications not newest first"
+        got = sorted(
+            (n.type, n.actors[0].userid if n.type == "follow" else (n.twit_id or ""), n.count)
+            for n in listed
+        )
+        assert got == ref.notifications(u)
+
+
+ACTIONS = ["register", "follow", "follow", "unfollow", "post", "post", "reply", "reply", "delete"]
+ACTIONS += ["repost", "repost", "unrepost"]
+ACTIONS += ["like", "like", "unlike"]  # for notifications' like groups
 
 
 def run_sequence(rng: random.Random, steps: int) -> None:
     ref = Reference()
     for _ in range(steps):
-        action = rng.choice(
-            [
-                "register",
-                "follow",
-                "follow",
-                "unfollow",
-                "post",
-                "post",
-                "reply",
-                "reply",
-                "delete",
-                "repost",
-                "repost",
-                "unrepost",
-            ]
-        )
+        action = rng.choice(ACTIONS)
         if action == "register" or not ref.users:
             name = rng.choice(NAMES)
             if name in ref.users:
@@ -143,20 +167,42 @@ def run_sequence(rng: random.Random, steps: int) -> None:
         a, b = rng.choice(users), rng.choice(users)
         if action == "follow" and a != b:
             assert services.follow(a, b) == ((a, b) not in ref.follows)
+            if (a, b) not in ref.follows:
+                ref.follow_events.append((a, b))
             ref.follows.add((a, b))
         elif action == "unfollow" and a != b:
             assert services.unfollow(a, b) == ((a, b) in ref.follows)
             ref.follows.discard((a, b))
         elif action == "post":
             spelling = rng.choice(sorted(TAGS))
-            twit = services.post_twit(a, f"twit by {a} #{rng.randrange(10**6)} #{spelling}")
+            mention = rng.choice(NAMES)
+            twit = services.post_twit(
+                a, f"twit by {a} for @{mention} #{rng.randrange(10**6)} #{spelling}"
+            )
             ref.twits[twit.id] = a
             ref.tags[twit.id] = TAGS[spelling]
+            ref.notified[twit.id] = (
+                {("mention", mention)} if mention in ref.users and mention != a else set()
+            )
         elif action == "reply" and ref.twits:
             parent = rng.choice(sorted(ref.twits))
-            twit = services.post_twit(a, f"reply by {a}", reply_to=parent)
+            mention = rng.choice(NAMES)
+            twit = services.post_twit(a, f"reply by {a} cc @{mention}", reply_to=parent)
             ref.twits[twit.id] = a
             ref.parents[twit.id] = parent
+            to = ref.twits[parent]
+            sent = {("reply", to)} if to != a else set()
+            if mention in ref.users and mention not in (a, to):
+                sent.add(("mention", mention))
+            ref.notified[twit.id] = sent
+        elif action in ("like", "unlike") and ref.twits:
+            tid = rng.choice(sorted(ref.twits))
+            if action == "like":
+                services.like(a, tid)
+                ref.likers.setdefault(tid, set()).add(a)
+            else:
+                services.unlike(a, tid)
+                ref.likers.get(tid, set()).discard(a)
         elif action == "delete" and ref.twits:
             tid = rng.choice(sorted(ref.twits))
             if ref.twits[tid] == a:

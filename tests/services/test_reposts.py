@@ -204,3 +204,21 @@ def test_following_a_reposter_later_brings_their_reposts(
     assert _stream("charlie") == []
     services.follow("charlie", "bob")  # again: the rows come back
     assert [(t.id, t.reposted_by) for t in _stream("charlie")] == [(twit.id, "bob")]
+
+
+def test_reposts_notify_the_author_grouped_and_an_unrepost_takes_its_part_back(
+    alice: User, bob: User, charlie: User
+) -> None:
+    mine = services.post_twit("alice", "worth passing on")
+    services.repost("bob", mine.id)
+    services.repost("charlie", mine.id)
+    services.repost("charlie", mine.id)  # a second repost is a no-op, notified once
+    (group,) = [n for n in services.notifications("alice").items if n.type == "repost"]
+    assert (group.twit_id, group.count) == (mine.id, 2)
+    assert [a.userid for a in group.actors] == ["charlie", "bob"]
+    assert services.unread_count("alice") == 2
+    services.unrepost("charlie", mine.id)
+    (group,) = [n for n in services.notifications("alice").items if n.type == "repost"]
+    assert (group.count, [a.userid for a in group.actors]) == (1, ["bob"])
+    services.unrepost("bob", mine.id)
+    assert [n for n in services.notifications("alice").items if n.type == "repost"] == []

@@ -260,3 +260,36 @@ def test_a_shorter_value_sorts_before_its_extensions_and_kinds_stay_apart() -> N
     )
     with pytest.raises(keys.BadKey):
         keys.search_key("bob", "bob", b"x")
+
+
+# -- notifications ----------------------------------------------------------------------
+
+
+def test_notification_keys_sort_newest_first_under_the_recipient_and_split_back() -> None:
+    twit = keys.twit_key("bob", 1_000, b"\x00\x00\x00\x01")
+    me = keys.user_hash("alice")
+    older = keys.notification_key(me, 1_000, keys.NOTIFY_MENTION, twit)
+    newer = keys.notification_key(me, 2_000, keys.NOTIFY_LIKE, twit)
+    assert len(older) == len(newer) == keys.NOTIFY_KEY_LEN
+    assert newer < older and older.startswith(me) and newer.startswith(me)
+    assert keys.split_notification_key(older) == (1_000, keys.NOTIFY_MENTION, twit)
+    # The same cause gives the same key: a retried write is the same row.
+    assert keys.notification_key(me, 1_000, keys.NOTIFY_MENTION, twit) == older
+    follow = keys.follow_subject("Bob", 5)
+    assert follow == keys.follow_subject("bob", 5) and len(follow) == keys.TWIT_KEY_LEN
+    assert keys.notify_group_key(twit, keys.NOTIFY_LIKE) == twit + b"l"
+
+
+def test_notification_keys_refuse_bad_parts() -> None:
+    twit = keys.twit_key("bob", 1_000, b"\x00\x00\x00\x01")
+    me = keys.user_hash("alice")
+    with pytest.raises(keys.BadKey):
+        keys.notification_key(me, 1, b"x", twit)
+    with pytest.raises(keys.BadKey):
+        keys.notification_key(me[:5], 1, keys.NOTIFY_LIKE, twit)
+    with pytest.raises(keys.BadKey):
+        keys.notification_key(me, 1, keys.NOTIFY_LIKE, twit[:5])
+    with pytest.raises(keys.BadKey):
+        keys.notify_group_key(twit, keys.NOTIFY_MENTION)
+    with pytest.raises(keys.BadKey):
+        keys.split_notification_key(b"short")

@@ -1,0 +1,378 @@
+"""Notifications: mentions, replies, likes, reposts and new followers, newest
+first, with an unread count.
+
+One table holds them, keyed md5(recipient) + rts + kind + subject
+(storage/keys.notification_key): a user's notifications are one prefix scan,
+cursor-paged, and every key is computed from what caused the notification
+(the twit that mentions or replies, the liked twit, the follow's
+generation), so a retried write writes the same row and a delete computes
+the rows to delete without reading them.
+
+Likes (and reposts) are grouped: a twit's likes are one notification row,
+"Ana and 12 others liked your twit", keyed at its latest like's time, so it
+moves to the top when someone likes the twit again. A group row
+(``notifyGroups``, keyed by the twit) holds the group's state, one JSON cell
+moved by checkAndPut (its generation, where its notification row is, its
+latest actors), and its count, an apply-once cell. The notification row is
+written with the state's generation as its cell timestamp, and the row it
+replaces is deleted up to the generation that wrote it, so a slow writer that
+lost the race can neither leave a stale row nor resurrect a moved one.
+
+The unread count is an apply-once cell in the recipient's users row
+(``c:unread``): a notification adds 1 under an operation id made of its own
+key (or of the like), so a retry counts it once; opening the page sets it to
+0. Unlikes and deletes take notifications away but leave the count as it
+is: it counts what arrived since the user last looked, and never goes
+below 0.
+
+Nobody is notified of their own doing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+
+import happybase
+
+from feeds.types import Notification, Page, UserRef, from_millis
+from storage import keys, rows
+from storage.connection import connection, read_only, table_name
+from storage.ops import apply_once, check_and_put, op_id
+
+from . import accounts
+from ._paging import scan_page
+from .textparse import mentions
+
+KIND_NAMES = {
+    keys.NOTIFY_MENTION: "mention",
+    keys.NOTIFY_REPLY: "reply",
+    keys.NOTIFY_LIKE: "like",
+    keys.NOTIFY_REPOST: "repost",
+    keys.NOTIFY_FOLLOW: "follow",
+}
+
+
+def _unread_add(conn: happybase.Connection, recipient_hash: bytes, op: bytes) -> None:
+    apply_once(conn, table_name("users"), recipient_hash, rows.COUNT_UNREAD, 1, op)
+
+
+def _put(
+    conn: happybase.Connection,
+    recipient_hash: bytes,
+    millis: int,
+    kind: bytes,
+    subject: bytes,
+    row: rows.NotificationRow,
+) -> None:
+    """Write one (ungrouped) notification and count it unread; may be repeated."""
+    key = keys.notification_key(recipient_hash, millis, kind, subject)
+    # At the cause's own time: a delete of the cause (at a later time) hides
+    # it for good, even from a retry of this write that comes after.
+    conn.table(table_name("notifications")).put(
+        key, rows.encode_notification(row), timestamp=millis
+    )
+    _unread_add(conn, recipient_hash, op_id(b"notify", key))
+
+
+def _existing(conn: happybase.Connection, userids: Iterable[str]) -> list[str]:
+    """Of ``userids`` (lower-cased), those with an enabled account, as they spell it."""
+    wanted = list(dict.fromkeys(userids))
+    if not wanted:
+        return []
+    got = dict(
+        conn.table(table_name("users")).rows(
+            [keys.user_key(u) for u in wanted], columns=[rows.ACCOUNT, rows.DISABLED]
+        )
+    )
+    found = []
+    for u in wanted:
+        row = got.get(keys.user_key(u), {})
+        userid = rows.account_userid(row.get(rows.ACCOUNT, b""))
+        if userid and not rows.decode_flag(row.get(rows.DISABLED)):
+            found.append(userid)
+    return found
+
+
+def _twit_recipients(author: str, text: str, reply_userid: str) -> tuple[str | None, list[str]]:
+    """Whom a twit notifies: the author it replies to, and whom it mentions
+    (lower-cased; the replied-to author only once, as a reply), never its author."""
+    author = author.lower()
+    replied = reply_userid.lower() if reply_userid else None
+    if replied == author:
+        replied = None
+    mentioned = [u for u in mentions(text) if u not in (author, replied)]
+    return replied, mentioned
+
+
+def notify_twit(conn: happybase.Connection, key: bytes, twit: rows.TwitRow) -> None:
+    """The notifications a newly posted twit causes: its reply, its mentions
+    of existing users. Idempotent (every key comes from the twit's)."""
+    replied, mentioned = _twit_recipients(twit.userid, twit.text, twit.reply_userid)
+    millis = keys.split_twit_key(key).millis
+    row = rows.NotificationRow(
+        ((twit.userid, twit.name),), 1, keys.twit_id(key), twit.text[: rows.NOTIFY_SNIPPET]
+    )
+    if replied is not None:
+        _put(conn, keys.user_hash(replied), millis, keys.NOTIFY_REPLY, key, row)
+    for userid in _existing(conn, mentioned):
+        _put(conn, keys.user_hash(userid), millis, keys.NOTIFY_MENTION, key, row)
+
+
+def forget_twit(
+    conn: happybase.Connection, key: bytes, author: str, text: str, reply_userid: str
+) -> None:
+    """Delete the notifications the twit ``key`` caused (its reply and
+    mentions, computed from its text) and its like and repost groups. Reads
+    only the groups; safe to repeat."""
+    replied, mentioned = _twit_recipients(author, text, reply_userid)
+    millis = keys.split_twit_key(key).millis
+    table = conn.table(table_name("notifications"))
+    caused = [(u, keys.NOTIFY_MENTION) for u in mentioned]
+    if replied is not None:
+        caused.append((replied, keys.NOTIFY_REPLY))
+    for userid, kind in caused:
+        table.delete(keys.notification_key(keys.user_hash(userid), millis, kind, key))
+    groups = conn.table(table_name("notifyGroups"))
+    for kind in (keys.NOTIFY_LIKE, keys.NOTIFY_REPOST):
+        gkey = keys.notify_group_key(key, kind)
+        state = rows.decode_group_state(groups.row(gkey).get(rows.GROUP_STATE))
+        for top, _gen in ((state.top, state.gen), *state.was):
+            if top:
+                table.delete(keys.notification_key(key[: keys.MD5_LEN], top, kind, key))
+        groups.delete(gkey)
+
+
+def notify_follow(
+    conn: happybase.Connection, follower: UserRef, followed: str, millis: int
+) -> None:
+    """A new follower; ``millis`` is the edge's generation, so a retried
+    follow writes the same row. An unfollow leaves it: it tells of something
+    that happened, and a re-follow (a new generation) is a new notification."""
+    row = rows.NotificationRow(((follower.userid, follower.name),), 1, None, "")
+    subject = keys.follow_subject(follower.userid, millis)
+    _put(conn, keys.user_hash(followed), millis, keys.NOTIFY_FOLLOW, subject, row)
+
+
+def forget_follower(conn: happybase.Connection, userid: str) -> int:
+    """Delete the follow notifications ``userid`` caused, for the deletion of
+    their account (their likes, reposts, mentions and replies went with the
+    unlikes, un-reposts and twit deletes before). Notifications are keyed by
+    recipient, so no prefix finds an actor's: like the tokens, this is one
+    scan of the table, filtered on the server by the actors cell, then
+    matched exactly here. Returns how many were deleted."""
+    table = conn.table(table_name("notifications"))
+    wanted = userid.lower()
+    # SubstringComparator ignores case; the exact match is below.
+    match = f"SingleColumnValueFilter('n', 'actors', =, 'substring:{wanted}', true, true)"
+    gone = []
+    for key, data in table.scan(filter=match, columns=[rows.NOTIFY_ACTORS_CELL]):
+        found = rows.decode_notification(data)
+        if (
+            found is not None
+            and keys.split_notification_key(key)[1] == keys.NOTIFY_FOLLOW
+            and any(actor.lower() == wanted for actor, _ in found.actors)
+        ):
+            gone.append(key)
+    for key in gone:
+        table.delete(key)
+    return len(gone)
+
+
+# -- groups: likes and reposts ------------------------------------------------------------
+
+
+def _recent_likers(conn: happybase.Connection, twit: bytes) -> list[tuple[str, str, int]]:
+    """The latest few likers of ``twit`` other than its author, from its likers
+    rows (when an unlike empties a group's list of latest actors)."""
+    found = []
+    for _, d in conn.table(table_name("likers")).scan(row_prefix=twit, limit=200):
+        on, _gen, ms, _counted = rows.decode_like_state(d.get(rows.LIKE_STATE))
+        userid = d.get(rows.LIKER_USERID, b"").decode()
+        if on and userid and keys.user_hash(userid) != twit[: keys.MD5_LEN]:
+            found.append((userid, ms))
+    found.sort(key=lambda e: -e[1])
+    found = found[: rows.NOTIFY_ACTORS]
+    names = {u.lower(): u for u, _ in found}
+    got = dict(
+        conn.table(table_name("users")).rows(
+            [keys.user_key(u) for u in names], columns=[rows.ACCOUNT]
+        )
+    )
+    out = []
+    for userid, ms in found:
+        fields = rows.account_fields(got.get(keys.user_key(userid), {}).get(rows.ACCOUNT, b""))
+        out.append((userid, str(fields["name"]) if fields else userid, ms))
+    return out
+
+
+def group_change(
+    conn: happybase.Connection,
+    kind: bytes,
+    twit: bytes,
+    actor: str,
+    name: str,
+    millis: int,
+    on: bool,
+    op: bytes,
+) -> None:
+    """``actor`` joined (``on``) or left the like or repost group of ``twit``,
+    at ``millis``. ``op`` names this change (the same on every retry): the
+    group's count takes it once. The group's notification row is rewritten at
+    its latest actor's time; with nobody left it is deleted."""
+    recipient = twit[: keys.MD5_LEN]
+    if keys.user_hash(actor) == recipient:
+        return
+    gname = table_name("notifyGroups")
+    gkey = keys.notify_group_key(twit, kind)
+    apply_once(conn, gname, gkey, rows.GROUP_COUNT, 1 if on else -1, op)
+    if on:
+        _unread_add(conn, recipient, op_id(b"notify", op))
+    groups = conn.table(gname)
+    while True:
+        row = groups.row(gkey, columns=[rows.GROUP_STATE, rows.GROUP_COUNT])
+        cell = row.get(rows.GROUP_STATE)
+        state = rows.decode_group_state(cell)
+        count = rows.decode_count(row.get(rows.GROUP_COUNT))
+        latest = [e for e in state.latest if e[0].lower() != actor.lower()]
+        if on:
+            latest.append((actor, name, millis))
+        latest.sort(key=lambda e: -e[2])
+        latest = latest[: rows.NOTIFY_ACTORS]
+        if not latest and count > 0 and kind == keys.NOTIFY_LIKE:
+            latest = _recent_likers(conn, twit)
+        top = max((e[2] for e in latest), default=0) if count > 0 else 0
+        # The rows an earlier change may have left: the one this state
+        # points at and the one before it (a crash between the state's move
+        # and the old row's delete leaves that one; a retry deletes it).
+        was = tuple(w for w in ((state.top, state.gen), *state.was[:1]) if w[0] and w[0] != top)
+        new = rows.GroupState(state.gen + 1, top, tuple(latest), was)
+        if check_and_put(
+            conn,
+            gname,
+            gkey,
+            rows.GROUP_STATE,
+            cell,
+            rows.GROUP_STATE,
+            rows.encode_group_state(new),
+        ):
+            break
+    table = conn.table(table_name("notifications"))
+    # The count as it is after this state won: a racing change that counted
+    # later also moves the state later, and rewrites the row at a later generation.
+    count = rows.decode_count(groups.row(gkey, columns=[rows.GROUP_COUNT]).get(rows.GROUP_COUNT))
+    if top and count > 0:
+        text = conn.table(table_name("twits")).row(twit, columns=[rows.TEXT]).get(rows.TEXT, b"")
+        body = rows.NotificationRow(
+            tuple((u, n) for u, n, _ in latest),
+            count,
+            keys.twit_id(twit),
+            text.decode()[: rows.NOTIFY_SNIPPET],
+        )
+        table.put(
+            keys.notification_key(recipient, top, kind, twit),
+            rows.encode_notification(body),
+            timestamp=new.gen,
+        )
+    for old, gen in was:
+        table.delete(keys.notification_key(recipient, old, kind, twit), timestamp=gen)
+
+
+def notify_like(
+    conn: happybase.Connection, twit: bytes, liker: str, millis: int, on: bool, gen: int
+) -> None:
+    """A like (``on``) or an unlike of ``twit`` by ``liker``, the like state's
+    generation ``gen`` (services/likes.py calls this before marking the
+    change counted, so a retry runs it again with the same ``gen``)."""
+    if keys.user_hash(liker) == twit[: keys.MD5_LEN]:
+        return
+    user = accounts.find_user(liker)
+    name = user.name if user is not None else liker
+    op = op_id(b"notify-like", twit, liker.lower().encode(), str(gen).encode())
+    group_change(conn, keys.NOTIFY_LIKE, twit, liker, name, millis, on, op)
+
+
+def notify_repost(
+    reposter_userid: str, twit_id: str, gen: int = 0, millis: int | None = None
+) -> None:
+    """For the reposts service: ``reposter_userid`` reposted ``twit_id``.
+    ``gen`` names this repost among the pair's reposts and un-reposts (as a
+    like state's generation does), so a retry with the same ``gen`` counts
+    once; ``millis`` is the repost's time (default: now)."""
+    _repost(reposter_userid, twit_id, True, gen, millis)
+
+
+def unnotify_repost(reposter_userid: str, twit_id: str, gen: int = 1) -> None:
+    """For the reposts service: the repost was undone (``gen``: as in
+    :func:`notify_repost`, a later one than the repost's)."""
+    _repost(reposter_userid, twit_id, False, gen, None)
+
+
+def _repost(userid: str, twit_id: str, on: bool, gen: int, millis: int | None) -> None:
+    twit = keys.twit_key_from_id(twit_id)
+    user = accounts.get_user(userid)
+    op = op_id(b"notify-repost", twit, user.userid.lower().encode(), str(gen).encode())
+    at = int(time.time() * 1000) if millis is None else millis
+    with connection() as conn:
+        group_change(conn, keys.NOTIFY_REPOST, twit, user.userid, user.name, at, on, op)
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def _decode(key: bytes, data: dict[bytes, bytes]) -> Notification | None:
+    stored = rows.decode_notification(data)
+    if stored is None:
+        return None
+    millis, kind, _subject = keys.split_notification_key(key)
+    return Notification(
+        id=keys.encode_cursor(key),
+        type=KIND_NAMES[kind],
+        actors=tuple(UserRef(u, n) for u, n in stored.actors),
+        count=stored.count,
+        twit_id=stored.twit_id,
+        text=stored.text,
+        created=from_millis(millis),
+    )
+
+
+@read_only
+def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Notification]:
+    """``userid``'s notifications, newest first: one prefix scan a page."""
+    user = accounts.get_user(userid)
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("notifications")),
+            keys.user_hash(user.userid),
+            keys.NOTIFY_KEY_LEN,
+            cursor,
+            limit,
+            _decode,
+        )
+
+
+@read_only
+def unread_count(userid: str) -> int:
+    """How many notifications arrived since ``userid`` last opened them: one cell."""
+    with connection() as conn:
+        row = conn.table(table_name("users")).row(
+            keys.user_key(userid), columns=[rows.COUNT_UNREAD]
+        )
+    return max(0, rows.decode_count(row.get(rows.COUNT_UNREAD)))
+
+
+def mark_read(userid: str) -> None:
+    """Set ``userid``'s unread count to 0, keeping the ids of the operations
+    it has applied (so a late retry of one of them does not count it again)."""
+    table = table_name("users")
+    key = keys.user_key(userid)
+    with connection() as conn:
+        users = conn.table(table)
+        while True:
+            cell = users.row(key, columns=[rows.COUNT_UNREAD]).get(rows.COUNT_UNREAD)
+            count, ops = rows.decode_counted(cell)
+            if cell is None or count == 0:
+                return
+            new = rows.encode_counted(0, ops)
+            if check_and_put(conn, table, key, rows.COUNT_UNREAD, cell, rows.COUNT_UNREAD, new):
+                return
