@@ -1,8 +1,10 @@
 """The local HBase server: HBase's Thrift1 API over :class:`Store`.
 
-It serves the ``Hbase.thrift`` IDL that happybase ships, with the binary
+It serves ``idl/hbase1.thrift``, the wire interface of HBase 2.6.1's own
+``Hbase.thrift`` (every method, struct and field id), with the binary
 protocol and buffered transport happybase uses by default, so
-``happybase.Connection(host, port)`` talks to it unchanged. Each client
+``happybase.Connection(host, port)`` and any client generated from HBase's
+IDL talk to it unchanged. Each client
 connection gets a thread; sockets use TCP_NODELAY.
 
 Errors are what real HBase's Thrift server sends: an ``IOError`` whose message
@@ -27,8 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import happybase  # noqa: F401  (loads the Hbase_thrift module from its IDL)
-import Hbase_thrift as T
+import thriftpy2
 from thriftpy2.protocol import TCyBinaryProtocolFactory
 from thriftpy2.thrift import TApplicationException, TProcessor
 from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransportException
@@ -54,6 +55,9 @@ from .store import (
 
 log = logging.getLogger("localhbase")
 
+IDL = Path(__file__).with_name("idl") / "hbase1.thrift"
+T: Any = thriftpy2.load(str(IDL), module_name="localhbase_hbase1_thrift")
+
 _JAVA_NAMES: dict[type[StoreError], str] = {
     TableNotFound: "org.apache.hadoop.hbase.TableNotFoundException",
     TableNotEnabled: "org.apache.hadoop.hbase.TableNotEnabledException",
@@ -68,7 +72,9 @@ DEFAULT_IDLE_TIMEOUT = 60.0
 
 def _io_error(exc: StoreError) -> Exception:
     name = _JAVA_NAMES.get(type(exc), "java.io.IOException")
-    error: Exception = T.IOError(message=f"{name}: {exc}")  # thriftpy2 builds T at run time
+    # HBase sets canRetry unless the Java exception is a DoNotRetryIOException,
+    # which every named one here is.
+    error: Exception = T.IOError(message=f"{name}: {exc}", canRetry=type(exc) not in _JAVA_NAMES)
     return error
 
 
@@ -189,6 +195,16 @@ class Handler:
 
     def getTableNames(self) -> list[bytes]:
         return self.store.table_names()
+
+    def getTableNamesWithIsTableEnabled(self) -> dict[bytes, bool]:
+        return {name: self.store.table(name).enabled for name in self.store.table_names()}
+
+    def getThriftServerType(self) -> int:
+        # This is the Thrift1 server; HBase's Thrift2 server answers TWO.
+        return int(T.TThriftServerType.ONE)
+
+    def getClusterId(self) -> str:
+        return self.store.cluster_id()
 
     def getColumnDescriptors(self, tableName: bytes) -> dict[bytes, Any]:
         info = self.store.table(tableName)
@@ -327,7 +343,9 @@ class Handler:
         return self._rows(tableName, rows, columns, timestamp)
 
     def getRegionInfo(self, row: bytes) -> Any:
-        raise T.IOError(message="java.io.IOException: getRegionInfo is not supported")
+        raise T.IOError(
+            message="java.io.IOException: getRegionInfo is not supported", canRetry=True
+        )
 
     # -- writes ---------------------------------------------------------------
 
@@ -524,16 +542,7 @@ class _SafeHandler:
         self._handler = handler
 
     def __getattr__(self, name: str) -> Any:
-        method = getattr(self._handler, name, None)
-        if method is None:
-            # In the IDL but gone from HBase 2's server (getRowOrBefore, ...).
-            def unknown(*args: Any) -> Any:
-                raise TApplicationException(
-                    TApplicationException.UNKNOWN_METHOD, f"Invalid method name: '{name}'"
-                )
-
-            return unknown
-
+        method = getattr(self._handler, name)
         def call(*args: Any) -> Any:
             try:
                 return method(*args)
@@ -548,10 +557,24 @@ class _SafeHandler:
             except Exception as exc:  # a bug here must not kill the connection
                 log.exception("%s failed", name)
                 raise T.IOError(
-                    message=f"java.io.IOException: {type(exc).__name__}: {exc}"
+                    message=f"java.io.IOException: {type(exc).__name__}: {exc}", canRetry=True
                 ) from None
 
         return call
+
+
+class _Processor(TProcessor):
+    """thriftpy2's processor, with a call of a method the IDL does not have
+    (``getRowOrBefore``, gone in HBase 2.6) answered as Java's
+    ``TBaseProcessor`` answers it: UNKNOWN_METHOD, "Invalid method name: 'x'"."""
+
+    def process_in(self, iprot: Any) -> Any:
+        api, seqid, result, call = super().process_in(iprot)
+        if call is None and isinstance(result, TApplicationException):
+            result = TApplicationException(
+                TApplicationException.UNKNOWN_METHOD, f"Invalid method name: '{api}'"
+            )
+        return api, seqid, result, call
 
 
 class LocalHBaseServer:
@@ -566,7 +589,7 @@ class LocalHBaseServer:
     ) -> None:
         self.store = store
         self.idle_timeout = idle_timeout
-        self.processor = TProcessor(T.Hbase, _SafeHandler(Handler(store)))
+        self.processor = _Processor(T.Hbase, _SafeHandler(Handler(store)))
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
