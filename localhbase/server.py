@@ -257,8 +257,9 @@ class Handler:
             )
         try:
             self.store.create_table(tableName, families)
-        except TableExists as exc:
-            raise T.AlreadyExists(message=f"table name already in use: {exc}") from None
+        except TableExists:
+            # HBase words it so, without the name.
+            raise T.AlreadyExists(message="table name already in use") from None
 
     def deleteTable(self, tableName: bytes) -> None:
         self.store.delete_table(tableName)
