@@ -78,6 +78,16 @@ def _io_error(exc: StoreError) -> Exception:
     return error
 
 
+def _refused(kind: type[StoreError], detail: str) -> Exception:
+    """An IOError for ``kind`` (a DoNotRetryIOException in HBase) saying ``detail``."""
+    error: Exception = T.IOError(message=f"{_JAVA_NAMES[kind]}: {detail}", canRetry=False)
+    return error
+
+
+def _state(table: bytes, state: str) -> str:
+    return f"tableName={table.decode('utf-8', 'replace')}, state={state}"
+
+
 def _internal_error(call: str, reason: str) -> TApplicationException:
     """What HBase's Thrift server sends when a call dies of a Java runtime
     exception (a bad filter string, an empty row key): the generic message
@@ -178,11 +188,20 @@ class Handler:
 
     # -- tables ---------------------------------------------------------------
 
+    # HBase words the DDL refusals differently call by call (its master
+    # procedures wrap some exceptions in themselves); these are its words.
+
     def enableTable(self, tableName: bytes) -> None:
-        self.store.set_enabled(tableName, True)
+        try:
+            self.store.set_enabled(tableName, True)
+        except TableNotDisabled:
+            raise _refused(TableNotDisabled, _state(tableName, "ENABLED")) from None
 
     def disableTable(self, tableName: bytes) -> None:
-        self.store.set_enabled(tableName, False)
+        try:
+            self.store.set_enabled(tableName, False)
+        except (TableNotFound, TableNotEnabled) as exc:
+            raise _refused(type(exc), f"{_JAVA_NAMES[type(exc)]}: {exc}") from None
 
     def isTableEnabled(self, tableName: bytes) -> bool:
         return self.store.table(tableName).enabled
@@ -225,7 +244,10 @@ class Handler:
         return out
 
     def getTableRegions(self, tableName: bytes) -> list[Any]:
-        info = self.store.table(tableName)
+        try:
+            info = self.store.table(tableName)
+        except TableNotFound:
+            return []  # HBase lists the regions hbase:meta has for it: none
         return [
             T.TRegionInfo(
                 startKey=b"",
@@ -262,13 +284,24 @@ class Handler:
             raise T.AlreadyExists(message="table name already in use") from None
 
     def deleteTable(self, tableName: bytes) -> None:
-        self.store.delete_table(tableName)
+        try:
+            self.store.delete_table(tableName)
+        except TableNotFound:
+            raise T.IOError(
+                message="java.io.IOException: table does not exist", canRetry=True
+            ) from None
+        except TableNotDisabled:
+            name = _JAVA_NAMES[TableNotDisabled]
+            state = _state(tableName, "ENABLED")
+            raise _refused(TableNotDisabled, f"{name}: Not DISABLED; {state}") from None
 
     # -- reads ----------------------------------------------------------------
 
     def _cells(
         self, table: bytes, row: bytes, column: bytes, versions: int, max_ts: int | None
     ) -> list[Any]:
+        if versions < 1:
+            raise T.IOError(message="java.io.IOException: versions must be positive", canRetry=True)
         spec = ReadSpec(columns=_columns([column]), max_ts=max_ts, versions=versions)
         rows = self.store.get_rows(table, [row], spec)
         if not rows:
@@ -356,9 +389,17 @@ class Handler:
         # isDelete); converting each cell would cost more than storing it.
         return mutations
 
+    @staticmethod
+    def _check_row(row: bytes) -> None:
+        # mutateRow and mutateRowTs refuse an empty row as IllegalArgument;
+        # mutateRows lets the Java exception through (an internal error).
+        if not row:
+            raise T.IllegalArgument(message="java.lang.IllegalArgumentException: Row length is 0")
+
     def mutateRow(
         self, tableName: bytes, row: bytes, mutations: list[Any], attributes: Any
     ) -> None:
+        self._check_row(row)
         self.store.mutate_rows(tableName, [(row, self._mutations(mutations))])
 
     def mutateRowTs(
@@ -369,6 +410,7 @@ class Handler:
         timestamp: int,
         attributes: Any,
     ) -> None:
+        self._check_row(row)
         self.store.mutate_rows(tableName, [(row, self._mutations(mutations))], timestamp)
 
     def mutateRows(self, tableName: bytes, rowBatches: list[Any], attributes: Any) -> None:

@@ -108,3 +108,81 @@ def test_scan_with_cache_blocks_is_accepted(conn: happybase.Connection, client: 
     assert [(r.row, {c: cell.value for c, cell in r.columns.items()}) for r in rows] == [
         (b"r1", {b"cf:q": b"v"})
     ]
+
+
+def _refusal(call: Any) -> tuple[str, bool | None]:
+    with pytest.raises(H.IOError) as err:
+        call()
+    return err.value.message.splitlines()[0], err.value.canRetry
+
+
+def test_table_ddl_refusals_in_hbases_words(conn: happybase.Connection, client: Any) -> None:
+    conn.create_table("t", {"cf": dict()})
+    t = _prefixed(conn, "t")
+    name = t.decode()
+    missing = _prefixed(conn, "missing")
+    hb = "org.apache.hadoop.hbase."
+
+    assert _refusal(lambda: client.enableTable(t)) == (
+        f"{hb}TableNotDisabledException: tableName={name}, state=ENABLED",
+        False,
+    )
+    assert _refusal(lambda: client.deleteTable(t)) == (
+        f"{hb}TableNotDisabledException: {hb}TableNotDisabledException: "
+        f"Not DISABLED; tableName={name}, state=ENABLED",
+        False,
+    )
+    client.disableTable(t)
+    assert _refusal(lambda: client.disableTable(t)) == (
+        f"{hb}TableNotEnabledException: {hb}TableNotEnabledException: {name}",
+        False,
+    )
+    assert _refusal(lambda: client.disableTable(missing)) == (
+        f"{hb}TableNotFoundException: {hb}TableNotFoundException: {missing.decode()}",
+        False,
+    )
+    client.deleteTable(t)
+    assert _refusal(lambda: client.deleteTable(t)) == (
+        "java.io.IOException: table does not exist",
+        True,
+    )
+
+
+def test_a_missing_table_has_no_regions(conn: happybase.Connection, client: Any) -> None:
+    assert client.getTableRegions(_prefixed(conn, "missing")) == []
+
+
+def test_versions_must_be_positive(conn: happybase.Connection, client: Any) -> None:
+    conn.create_table("t", {"cf": dict()})
+    t = _prefixed(conn, "t")
+    assert _refusal(lambda: client.getVer(t, b"r", b"cf:a", 0, {})) == (
+        "java.io.IOException: versions must be positive",
+        True,
+    )
+    assert _refusal(lambda: client.getVerTs(t, b"r", b"cf:a", 5, -1, {})) == (
+        "java.io.IOException: versions must be positive",
+        True,
+    )
+
+
+def test_mutate_row_refuses_an_empty_row_as_illegal_argument(
+    conn: happybase.Connection, client: Any
+) -> None:
+    conn.create_table("t", {"cf": dict()})
+    t = _prefixed(conn, "t")
+    put = [H.Mutation(column=b"cf:a", value=b"1")]
+    for call in (
+        lambda: client.mutateRow(t, b"", put, {}),
+        lambda: client.mutateRowTs(t, b"", put, 5, {}),
+    ):
+        with pytest.raises(H.IllegalArgument) as err:
+            call()
+        # HBase's message goes on with the Java stack trace.
+        first_line = err.value.message.splitlines()[0]
+        assert first_line == "java.lang.IllegalArgumentException: Row length is 0"
+    # mutateRows lets the Java exception through instead.
+    with pytest.raises(TApplicationException) as app_err:
+        client.mutateRows(t, [H.BatchMutation(row=b"", mutations=put)], {})
+    assert app_err.value.type == TApplicationException.INTERNAL_ERROR
+    scanner = client.scannerOpenWithScan(t, H.TScan(), {})
+    assert client.scannerGetList(scanner, 10) == []
