@@ -586,6 +586,7 @@ class _SafeHandler:
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._handler, name)
+
         def call(*args: Any) -> Any:
             try:
                 return method(*args)

@@ -74,7 +74,16 @@ def classpath(tmp_path_factory: pytest.TempPathFactory) -> str:
 def _run(classpath: str, server: ServerAddr) -> list[str]:
     prefix = "j" + uuid.uuid4().hex[:10] + "_"
     done = subprocess.run(
-        ["java", "-Xmx64m", "-cp", classpath, "Thrift1Client", server.host, str(server.port), prefix],
+        [
+            "java",
+            "-Xmx64m",
+            "-cp",
+            classpath,
+            "Thrift1Client",
+            server.host,
+            str(server.port),
+            prefix,
+        ],
         capture_output=True,
         text=True,
         timeout=300,
@@ -85,8 +94,11 @@ def _run(classpath: str, server: ServerAddr) -> list[str]:
 
 def test_java_client_gets_hbases_answers(classpath: str, server: ServerAddr) -> None:
     lines = _run(classpath, server)
-    assert lines == EXPECTED, "\n".join(
-        f"line {i}: HBase printed {a!r}, {server.kind} printed {b!r}"
-        for i, (a, b) in enumerate(zip(EXPECTED, lines, strict=False))
-        if a != b
-    ) or f"{len(lines)} lines, HBase printed {len(EXPECTED)}"
+    assert lines == EXPECTED, (
+        "\n".join(
+            f"line {i}: HBase printed {a!r}, {server.kind} printed {b!r}"
+            for i, (a, b) in enumerate(zip(EXPECTED, lines, strict=False))
+            if a != b
+        )
+        or f"{len(lines)} lines, HBase printed {len(EXPECTED)}"
+    )
