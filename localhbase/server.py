@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import itertools
 import logging
 import signal
@@ -82,6 +83,13 @@ def _refused(kind: type[StoreError], detail: str) -> Exception:
     """An IOError for ``kind`` (a DoNotRetryIOException in HBase) saying ``detail``."""
     error: Exception = T.IOError(message=f"{_JAVA_NAMES[kind]}: {detail}", canRetry=False)
     return error
+
+
+def _region_name(table: bytes, region_id: int) -> bytes:
+    """HBase's shape, ``table,startKey,id.encoded.``: the encoded part is the
+    MD5 of what precedes it, in hex."""
+    plain = table + b",,%d" % region_id
+    return plain + b"." + hashlib.md5(plain).hexdigest().encode() + b"."
 
 
 def _state(table: bytes, state: str) -> str:
@@ -253,7 +261,7 @@ class Handler:
                 startKey=b"",
                 endKey=b"",
                 id=info.table_id,
-                name=info.name + b",,%d" % info.table_id,
+                name=_region_name(info.name, info.table_id),
                 version=1,
                 serverName=b"localhost",
                 port=0,
@@ -261,8 +269,21 @@ class Handler:
         ]
 
     def createTable(self, tableName: bytes, columnFamilies: list[Any]) -> None:
+        if not columnFamilies:
+            name = _JAVA_NAMES[BadArgument]
+            raise _refused(
+                BadArgument,
+                f"{name}: Table should have at least one column family. Set "
+                "hbase.table.sanity.checks to false at conf or table descriptor if you want to "
+                "bypass sanity checks",
+            )
         families = []
         for cd in columnFamilies:
+            if cd.maxVersions is not None and cd.maxVersions < 1:
+                # HBase's descriptor builder refuses it before the master sees it.
+                raise T.IllegalArgument(
+                    message="java.lang.IllegalArgumentException: Maximum versions must be positive"
+                )
             ttl = cd.timeToLive if cd.timeToLive is not None else -1
             families.append(
                 FamilyDescriptor(

@@ -4,6 +4,7 @@ holds it to the jar's): the same answers from both servers."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -186,3 +187,28 @@ def test_mutate_row_refuses_an_empty_row_as_illegal_argument(
     assert app_err.value.type == TApplicationException.INTERNAL_ERROR
     scanner = client.scannerOpenWithScan(t, H.TScan(), {})
     assert client.scannerGetList(scanner, 10) == []
+
+
+def test_a_region_is_named_as_hbase_names_it(conn: happybase.Connection, client: Any) -> None:
+    conn.create_table("t", {"cf": dict()})
+    t = _prefixed(conn, "t")
+    (region,) = client.getTableRegions(t)
+    plain = t + b",,%d" % region.id
+    assert region.name == plain + b"." + hashlib.md5(plain).hexdigest().encode() + b"."
+    assert (region.startKey, region.endKey, region.version) == (b"", b"", 1)
+
+
+def test_create_table_refusals_in_hbases_words(conn: happybase.Connection, client: Any) -> None:
+    with pytest.raises(H.IllegalArgument) as err:
+        client.createTable(_prefixed(conn, "t"), [H.ColumnDescriptor(name=b"cf:", maxVersions=0)])
+    assert err.value.message.splitlines()[0] == (
+        "java.lang.IllegalArgumentException: Maximum versions must be positive"
+    )
+    dnr = "org.apache.hadoop.hbase.DoNotRetryIOException"
+    assert _refusal(lambda: client.createTable(_prefixed(conn, "t"), [])) == (
+        f"{dnr}: {dnr}: Table should have at least one column family. "
+        "Set hbase.table.sanity.checks to false at conf or table descriptor "
+        "if you want to bypass sanity checks",
+        False,
+    )
+    assert conn.tables() == []
