@@ -71,8 +71,15 @@ SCANNER_IDLE_SECONDS = 600
 DEFAULT_IDLE_TIMEOUT = 60.0
 
 
+# Refusals that reach the client wrapped in themselves (a remote exception
+# around the region server's or master's own), so HBase names the class twice.
+_NAMED_TWICE = (NoSuchFamily, BadArgument)
+
+
 def _io_error(exc: StoreError) -> Exception:
     name = _JAVA_NAMES.get(type(exc), "java.io.IOException")
+    if isinstance(exc, _NAMED_TWICE):
+        name = f"{name}: {name}"
     # HBase sets canRetry unless the Java exception is a DoNotRetryIOException,
     # which every named one here is.
     error: Exception = T.IOError(message=f"{name}: {exc}", canRetry=type(exc) not in _JAVA_NAMES)
@@ -90,6 +97,10 @@ def _region_name(table: bytes, region_id: int) -> bytes:
     MD5 of what precedes it, in hex."""
     plain = table + b",,%d" % region_id
     return plain + b"." + hashlib.md5(plain).hexdigest().encode() + b"."
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _state(table: bytes, state: str) -> str:
@@ -434,17 +445,47 @@ class Handler:
         self._check_row(row)
         self.store.mutate_rows(tableName, [(row, self._mutations(mutations))], timestamp)
 
+    def _batch(self, table: bytes, batches: list[Any], timestamp: int | None = None) -> None:
+        """mutateRows as HBase runs it: one action per row, through its client's
+        retrying batch machinery. Rows naming an unknown family fail alone
+        (the others are written), and the failures come back together in a
+        RetriesExhaustedWithDetailsException, which says a retry may help."""
+        retries = "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException"
+        try:
+            families = self.store.table(table).families
+        except TableNotFound:
+            n = len(batches)
+            raise T.IOError(
+                message=f"{retries}: Failed {_plural(n, 'action')}: "
+                f"{table.decode('utf-8', 'replace')}: {_plural(n, 'time')}, "
+                "servers with issues: null",
+                canRetry=True,
+            ) from None
+        good, bad = [], []
+        for b in batches:
+            known = all(parse_column(m.column)[0] in families for m in b.mutations)
+            (good if known else bad).append((b.row, self._mutations(b.mutations)))
+        if timestamp is None:
+            self.store.mutate_rows(table, good)
+        else:
+            self.store.mutate_rows(table, good, timestamp)
+        if bad:
+            try:
+                self.store.mutate_rows(table, bad[:1])
+            except NoSuchFamily as exc:
+                raise T.IOError(
+                    message=f"{retries}: Failed {_plural(len(bad), 'action')}: "
+                    f"{_JAVA_NAMES[NoSuchFamily]}: {exc}",
+                    canRetry=True,
+                ) from None
+
     def mutateRows(self, tableName: bytes, rowBatches: list[Any], attributes: Any) -> None:
-        self.store.mutate_rows(
-            tableName, [(b.row, self._mutations(b.mutations)) for b in rowBatches]
-        )
+        self._batch(tableName, rowBatches)
 
     def mutateRowsTs(
         self, tableName: bytes, rowBatches: list[Any], timestamp: int, attributes: Any
     ) -> None:
-        self.store.mutate_rows(
-            tableName, [(b.row, self._mutations(b.mutations)) for b in rowBatches], timestamp
-        )
+        self._batch(tableName, rowBatches, timestamp)
 
     def atomicIncrement(self, tableName: bytes, row: bytes, column: bytes, value: int) -> int:
         return self.store.increment(tableName, row, column, value)

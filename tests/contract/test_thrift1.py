@@ -212,3 +212,51 @@ def test_create_table_refusals_in_hbases_words(conn: happybase.Connection, clien
         False,
     )
     assert conn.tables() == []
+
+
+def test_mutate_rows_writes_the_good_rows_and_reports_the_rest(
+    conn: happybase.Connection, client: Any
+) -> None:
+    conn.create_table("t", {"cf": dict()})
+    t = _prefixed(conn, "t")
+    bad = [H.Mutation(column=b"nope:a", value=b"1")]
+    good = [H.Mutation(column=b"cf:a", value=b"1")]
+    batches = [
+        H.BatchMutation(row=b"r1", mutations=bad),
+        H.BatchMutation(row=b"r2", mutations=good + bad),
+        H.BatchMutation(row=b"r3", mutations=good),
+    ]
+    message, can_retry = _refusal(lambda: client.mutateRows(t, batches, {}))
+    assert message.startswith(
+        "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException: Failed 2 actions: "
+        "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException: "
+        "Column family nope does not exist in region "
+    )
+    assert can_retry is True
+    assert dict(conn.table("t").scan()) == {b"r3": {b"cf:a": b"1"}}
+
+    missing = _prefixed(conn, "missing")
+    assert _refusal(lambda: client.mutateRows(missing, batches[2:], {})) == (
+        "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException: Failed 1 action: "
+        f"{missing.decode()}: 1 time, servers with issues: null",
+        True,
+    )
+
+
+def test_region_server_refusals_name_their_class_twice(
+    conn: happybase.Connection, client: Any
+) -> None:
+    conn.create_table("t", {"cf": dict()})
+    t = _prefixed(conn, "t")
+    client.mutateRow(t, b"r", [H.Mutation(column=b"cf:a", value=b"xy")], {})
+    dnr = "org.apache.hadoop.hbase.DoNotRetryIOException"
+    assert _refusal(lambda: client.atomicIncrement(t, b"r", b"cf:a", 1)) == (
+        f"{dnr}: {dnr}: Field is not a long, it's 2 bytes wide",
+        False,
+    )
+    nsf = "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException"
+    message, can_retry = _refusal(
+        lambda: client.mutateRow(t, b"r", [H.Mutation(column=b"nope:a", value=b"1")], {})
+    )
+    assert message.startswith(f"{nsf}: {nsf}: Column family nope does not exist in region ")
+    assert can_retry is False
