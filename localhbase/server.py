@@ -158,6 +158,16 @@ def _row_result(row: bytes, cells: Sequence[Cell], sort_columns: bool) -> Any:
     )
 
 
+class _Failing(Iterator[tuple[bytes, list[Cell]]]):
+    """The rows of a scanner on a missing table: every read fails, as HBase's."""
+
+    def __init__(self, exc: StoreError) -> None:
+        self.exc = exc
+
+    def __next__(self) -> tuple[bytes, list[Cell]]:
+        raise type(self.exc)(*self.exc.args)
+
+
 @dataclass
 class _Scanner:
     rows: Iterator[tuple[bytes, list[Cell]]]
@@ -461,7 +471,8 @@ class Handler:
                 "servers with issues: null",
                 canRetry=True,
             ) from None
-        good, bad = [], []
+        good: list[tuple[bytes, Sequence[Any]]] = []
+        bad: list[tuple[bytes, Sequence[Any]]] = []
         for b in batches:
             known = all(parse_column(m.column)[0] in families for m in b.mutations)
             (good if known else bad).append((b.row, self._mutations(b.mutations)))
@@ -543,7 +554,13 @@ class Handler:
         # An empty filter string is an error in HBase too; only None means none.
         flt = parse_filter(filter_string) if filter_string is not None else None
         spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
-        rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
+        rows: Iterator[tuple[bytes, list[Cell]]]
+        try:
+            rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
+        except TableNotFound as exc:
+            # HBase opens the scanner without looking the table up; the first
+            # scannerGet fails instead.
+            rows = _Failing(exc)
         scanner = _Scanner(
             rows, flt, batch_size if batch_size and batch_size > 0 else None, bool(sort_columns)
         )

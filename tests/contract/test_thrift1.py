@@ -260,3 +260,16 @@ def test_region_server_refusals_name_their_class_twice(
     )
     assert message.startswith(f"{nsf}: {nsf}: Column family nope does not exist in region ")
     assert can_retry is False
+
+
+def test_a_scanner_on_a_missing_table_opens_and_fails_on_each_read(
+    conn: happybase.Connection, client: Any
+) -> None:
+    missing = _prefixed(conn, "missing")
+    scanner = client.scannerOpenWithScan(missing, H.TScan(), {})
+    expected = (f"org.apache.hadoop.hbase.TableNotFoundException: {missing.decode()}", False)
+    assert _refusal(lambda: client.scannerGet(scanner)) == expected
+    assert _refusal(lambda: client.scannerGetList(scanner, 5)) == expected
+    client.scannerClose(scanner)
+    with pytest.raises(H.IllegalArgument):
+        client.scannerClose(scanner)
