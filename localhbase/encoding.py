@@ -31,6 +31,8 @@ TYPE_DELETE_FAMILY = 14
 DATA = b"D"
 META = b"M"
 COUNTER = b"N"
+# The one key holding the server's cluster id (a UUID, as HBase's hbase.id).
+CLUSTER_ID = b"C"
 
 _TERM = b"\x00\x01"
 _TS = struct.Struct(">QB")

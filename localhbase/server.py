@@ -1,8 +1,10 @@
 """The local HBase server: HBase's Thrift1 API over :class:`Store`.
 
-It serves the ``Hbase.thrift`` IDL that happybase ships, with the binary
+It serves ``idl/hbase1.thrift``, the wire interface of HBase 2.6.1's own
+``Hbase.thrift`` (every method, struct and field id), with the binary
 protocol and buffered transport happybase uses by default, so
-``happybase.Connection(host, port)`` talks to it unchanged. Each client
+``happybase.Connection(host, port)`` and any client generated from HBase's
+IDL talk to it unchanged. Each client
 connection gets a thread; sockets use TCP_NODELAY.
 
 Errors are what real HBase's Thrift server sends: an ``IOError`` whose message
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import itertools
 import logging
 import signal
@@ -27,8 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import happybase  # noqa: F401  (loads the Hbase_thrift module from its IDL)
-import Hbase_thrift as T
+import thriftpy2
 from thriftpy2.protocol import TCyBinaryProtocolFactory
 from thriftpy2.thrift import TApplicationException, TProcessor
 from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransportException
@@ -54,6 +56,9 @@ from .store import (
 
 log = logging.getLogger("localhbase")
 
+IDL = Path(__file__).with_name("idl") / "hbase1.thrift"
+T: Any = thriftpy2.load(str(IDL), module_name="localhbase_hbase1_thrift")
+
 _JAVA_NAMES: dict[type[StoreError], str] = {
     TableNotFound: "org.apache.hadoop.hbase.TableNotFoundException",
     TableNotEnabled: "org.apache.hadoop.hbase.TableNotEnabledException",
@@ -66,10 +71,40 @@ SCANNER_IDLE_SECONDS = 600
 DEFAULT_IDLE_TIMEOUT = 60.0
 
 
+# Refusals that reach the client wrapped in themselves (a remote exception
+# around the region server's or master's own), so HBase names the class twice.
+_NAMED_TWICE = (NoSuchFamily, BadArgument)
+
+
 def _io_error(exc: StoreError) -> Exception:
     name = _JAVA_NAMES.get(type(exc), "java.io.IOException")
-    error: Exception = T.IOError(message=f"{name}: {exc}")  # thriftpy2 builds T at run time
+    if isinstance(exc, _NAMED_TWICE):
+        name = f"{name}: {name}"
+    # HBase sets canRetry unless the Java exception is a DoNotRetryIOException,
+    # which every named one here is.
+    error: Exception = T.IOError(message=f"{name}: {exc}", canRetry=type(exc) not in _JAVA_NAMES)
     return error
+
+
+def _refused(kind: type[StoreError], detail: str) -> Exception:
+    """An IOError for ``kind`` (a DoNotRetryIOException in HBase) saying ``detail``."""
+    error: Exception = T.IOError(message=f"{_JAVA_NAMES[kind]}: {detail}", canRetry=False)
+    return error
+
+
+def _region_name(table: bytes, region_id: int) -> bytes:
+    """HBase's shape, ``table,startKey,id.encoded.``: the encoded part is the
+    MD5 of what precedes it, in hex."""
+    plain = table + b",,%d" % region_id
+    return plain + b"." + hashlib.md5(plain).hexdigest().encode() + b"."
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _state(table: bytes, state: str) -> str:
+    return f"tableName={table.decode('utf-8', 'replace')}, state={state}"
 
 
 def _internal_error(call: str, reason: str) -> TApplicationException:
@@ -123,6 +158,16 @@ def _row_result(row: bytes, cells: Sequence[Cell], sort_columns: bool) -> Any:
     )
 
 
+class _Failing(Iterator[tuple[bytes, list[Cell]]]):
+    """The rows of a scanner on a missing table: every read fails, as HBase's."""
+
+    def __init__(self, exc: StoreError) -> None:
+        self.exc = exc
+
+    def __next__(self) -> tuple[bytes, list[Cell]]:
+        raise type(self.exc)(*self.exc.args)
+
+
 @dataclass
 class _Scanner:
     rows: Iterator[tuple[bytes, list[Cell]]]
@@ -172,11 +217,20 @@ class Handler:
 
     # -- tables ---------------------------------------------------------------
 
+    # HBase words the DDL refusals differently call by call (its master
+    # procedures wrap some exceptions in themselves); these are its words.
+
     def enableTable(self, tableName: bytes) -> None:
-        self.store.set_enabled(tableName, True)
+        try:
+            self.store.set_enabled(tableName, True)
+        except TableNotDisabled:
+            raise _refused(TableNotDisabled, _state(tableName, "ENABLED")) from None
 
     def disableTable(self, tableName: bytes) -> None:
-        self.store.set_enabled(tableName, False)
+        try:
+            self.store.set_enabled(tableName, False)
+        except (TableNotFound, TableNotEnabled) as exc:
+            raise _refused(type(exc), f"{_JAVA_NAMES[type(exc)]}: {exc}") from None
 
     def isTableEnabled(self, tableName: bytes) -> bool:
         return self.store.table(tableName).enabled
@@ -189,6 +243,16 @@ class Handler:
 
     def getTableNames(self) -> list[bytes]:
         return self.store.table_names()
+
+    def getTableNamesWithIsTableEnabled(self) -> dict[bytes, bool]:
+        return {name: self.store.table(name).enabled for name in self.store.table_names()}
+
+    def getThriftServerType(self) -> int:
+        # This is the Thrift1 server; HBase's Thrift2 server answers TWO.
+        return int(T.TThriftServerType.ONE)
+
+    def getClusterId(self) -> str:
+        return self.store.cluster_id()
 
     def getColumnDescriptors(self, tableName: bytes) -> dict[bytes, Any]:
         info = self.store.table(tableName)
@@ -209,13 +273,16 @@ class Handler:
         return out
 
     def getTableRegions(self, tableName: bytes) -> list[Any]:
-        info = self.store.table(tableName)
+        try:
+            info = self.store.table(tableName)
+        except TableNotFound:
+            return []  # HBase lists the regions hbase:meta has for it: none
         return [
             T.TRegionInfo(
                 startKey=b"",
                 endKey=b"",
                 id=info.table_id,
-                name=info.name + b",,%d" % info.table_id,
+                name=_region_name(info.name, info.table_id),
                 version=1,
                 serverName=b"localhost",
                 port=0,
@@ -223,8 +290,21 @@ class Handler:
         ]
 
     def createTable(self, tableName: bytes, columnFamilies: list[Any]) -> None:
+        if not columnFamilies:
+            name = _JAVA_NAMES[BadArgument]
+            raise _refused(
+                BadArgument,
+                f"{name}: Table should have at least one column family. Set "
+                "hbase.table.sanity.checks to false at conf or table descriptor if you want to "
+                "bypass sanity checks",
+            )
         families = []
         for cd in columnFamilies:
+            if cd.maxVersions is not None and cd.maxVersions < 1:
+                # HBase's descriptor builder refuses it before the master sees it.
+                raise T.IllegalArgument(
+                    message="java.lang.IllegalArgumentException: Maximum versions must be positive"
+                )
             ttl = cd.timeToLive if cd.timeToLive is not None else -1
             families.append(
                 FamilyDescriptor(
@@ -241,17 +321,29 @@ class Handler:
             )
         try:
             self.store.create_table(tableName, families)
-        except TableExists as exc:
-            raise T.AlreadyExists(message=f"table name already in use: {exc}") from None
+        except TableExists:
+            # HBase words it so, without the name.
+            raise T.AlreadyExists(message="table name already in use") from None
 
     def deleteTable(self, tableName: bytes) -> None:
-        self.store.delete_table(tableName)
+        try:
+            self.store.delete_table(tableName)
+        except TableNotFound:
+            raise T.IOError(
+                message="java.io.IOException: table does not exist", canRetry=True
+            ) from None
+        except TableNotDisabled:
+            name = _JAVA_NAMES[TableNotDisabled]
+            state = _state(tableName, "ENABLED")
+            raise _refused(TableNotDisabled, f"{name}: Not DISABLED; {state}") from None
 
     # -- reads ----------------------------------------------------------------
 
     def _cells(
         self, table: bytes, row: bytes, column: bytes, versions: int, max_ts: int | None
     ) -> list[Any]:
+        if versions < 1:
+            raise T.IOError(message="java.io.IOException: versions must be positive", canRetry=True)
         spec = ReadSpec(columns=_columns([column]), max_ts=max_ts, versions=versions)
         rows = self.store.get_rows(table, [row], spec)
         if not rows:
@@ -327,7 +419,9 @@ class Handler:
         return self._rows(tableName, rows, columns, timestamp)
 
     def getRegionInfo(self, row: bytes) -> Any:
-        raise T.IOError(message="java.io.IOException: getRegionInfo is not supported")
+        raise T.IOError(
+            message="java.io.IOException: getRegionInfo is not supported", canRetry=True
+        )
 
     # -- writes ---------------------------------------------------------------
 
@@ -337,9 +431,17 @@ class Handler:
         # isDelete); converting each cell would cost more than storing it.
         return mutations
 
+    @staticmethod
+    def _check_row(row: bytes) -> None:
+        # mutateRow and mutateRowTs refuse an empty row as IllegalArgument;
+        # mutateRows lets the Java exception through (an internal error).
+        if not row:
+            raise T.IllegalArgument(message="java.lang.IllegalArgumentException: Row length is 0")
+
     def mutateRow(
         self, tableName: bytes, row: bytes, mutations: list[Any], attributes: Any
     ) -> None:
+        self._check_row(row)
         self.store.mutate_rows(tableName, [(row, self._mutations(mutations))])
 
     def mutateRowTs(
@@ -350,19 +452,51 @@ class Handler:
         timestamp: int,
         attributes: Any,
     ) -> None:
+        self._check_row(row)
         self.store.mutate_rows(tableName, [(row, self._mutations(mutations))], timestamp)
 
+    def _batch(self, table: bytes, batches: list[Any], timestamp: int | None = None) -> None:
+        """mutateRows as HBase runs it: one action per row, through its client's
+        retrying batch machinery. Rows naming an unknown family fail alone
+        (the others are written), and the failures come back together in a
+        RetriesExhaustedWithDetailsException, which says a retry may help."""
+        retries = "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException"
+        try:
+            families = self.store.table(table).families
+        except TableNotFound:
+            n = len(batches)
+            raise T.IOError(
+                message=f"{retries}: Failed {_plural(n, 'action')}: "
+                f"{table.decode('utf-8', 'replace')}: {_plural(n, 'time')}, "
+                "servers with issues: null",
+                canRetry=True,
+            ) from None
+        good: list[tuple[bytes, Sequence[Any]]] = []
+        bad: list[tuple[bytes, Sequence[Any]]] = []
+        for b in batches:
+            known = all(parse_column(m.column)[0] in families for m in b.mutations)
+            (good if known else bad).append((b.row, self._mutations(b.mutations)))
+        if timestamp is None:
+            self.store.mutate_rows(table, good)
+        else:
+            self.store.mutate_rows(table, good, timestamp)
+        if bad:
+            try:
+                self.store.mutate_rows(table, bad[:1])
+            except NoSuchFamily as exc:
+                raise T.IOError(
+                    message=f"{retries}: Failed {_plural(len(bad), 'action')}: "
+                    f"{_JAVA_NAMES[NoSuchFamily]}: {exc}",
+                    canRetry=True,
+                ) from None
+
     def mutateRows(self, tableName: bytes, rowBatches: list[Any], attributes: Any) -> None:
-        self.store.mutate_rows(
-            tableName, [(b.row, self._mutations(b.mutations)) for b in rowBatches]
-        )
+        self._batch(tableName, rowBatches)
 
     def mutateRowsTs(
         self, tableName: bytes, rowBatches: list[Any], timestamp: int, attributes: Any
     ) -> None:
-        self.store.mutate_rows(
-            tableName, [(b.row, self._mutations(b.mutations)) for b in rowBatches], timestamp
-        )
+        self._batch(tableName, rowBatches, timestamp)
 
     def atomicIncrement(self, tableName: bytes, row: bytes, column: bytes, value: int) -> int:
         return self.store.increment(tableName, row, column, value)
@@ -420,7 +554,13 @@ class Handler:
         # An empty filter string is an error in HBase too; only None means none.
         flt = parse_filter(filter_string) if filter_string is not None else None
         spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
-        rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
+        rows: Iterator[tuple[bytes, list[Cell]]]
+        try:
+            rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
+        except TableNotFound as exc:
+            # HBase opens the scanner without looking the table up; the first
+            # scannerGet fails instead.
+            rows = _Failing(exc)
         scanner = _Scanner(
             rows, flt, batch_size if batch_size and batch_size > 0 else None, bool(sort_columns)
         )
@@ -524,15 +664,7 @@ class _SafeHandler:
         self._handler = handler
 
     def __getattr__(self, name: str) -> Any:
-        method = getattr(self._handler, name, None)
-        if method is None:
-            # In the IDL but gone from HBase 2's server (getRowOrBefore, ...).
-            def unknown(*args: Any) -> Any:
-                raise TApplicationException(
-                    TApplicationException.UNKNOWN_METHOD, f"Invalid method name: '{name}'"
-                )
-
-            return unknown
+        method = getattr(self._handler, name)
 
         def call(*args: Any) -> Any:
             try:
@@ -548,10 +680,24 @@ class _SafeHandler:
             except Exception as exc:  # a bug here must not kill the connection
                 log.exception("%s failed", name)
                 raise T.IOError(
-                    message=f"java.io.IOException: {type(exc).__name__}: {exc}"
+                    message=f"java.io.IOException: {type(exc).__name__}: {exc}", canRetry=True
                 ) from None
 
         return call
+
+
+class _Processor(TProcessor):
+    """thriftpy2's processor, with a call of a method the IDL does not have
+    (``getRowOrBefore``, gone in HBase 2.6) answered as Java's
+    ``TBaseProcessor`` answers it: UNKNOWN_METHOD, "Invalid method name: 'x'"."""
+
+    def process_in(self, iprot: Any) -> Any:
+        api, seqid, result, call = super().process_in(iprot)
+        if call is None and isinstance(result, TApplicationException):
+            result = TApplicationException(
+                TApplicationException.UNKNOWN_METHOD, f"Invalid method name: '{api}'"
+            )
+        return api, seqid, result, call
 
 
 class LocalHBaseServer:
@@ -566,7 +712,7 @@ class LocalHBaseServer:
     ) -> None:
         self.store = store
         self.idle_timeout = idle_timeout
-        self.processor = TProcessor(T.Hbase, _SafeHandler(Handler(store)))
+        self.processor = _Processor(T.Hbase, _SafeHandler(Handler(store)))
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))

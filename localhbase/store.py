@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -183,6 +184,21 @@ class Store:
         self._ddl_lock = threading.Lock()
         self._tables: dict[bytes, TableInfo] = {}
         self._load_tables()
+        self._cluster_id = self._load_cluster_id()
+
+    def _load_cluster_id(self) -> str:
+        """The id made when this directory was first opened, kept for good, as
+        HBase keeps its cluster id in ``hbase.id`` under the root directory."""
+        raw = self._db.get(enc.CLUSTER_ID)
+        if raw is None:
+            raw = str(uuid.uuid4()).encode()
+            synced = WriteOptions()
+            synced.sync = True  # an id that changed after a crash would be no id
+            self._db.put(enc.CLUSTER_ID, raw, synced)
+        return bytes(raw).decode()
+
+    def cluster_id(self) -> str:
+        return self._cluster_id
 
     # -- tables ---------------------------------------------------------------
 
