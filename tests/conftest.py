@@ -25,11 +25,7 @@ from devtools.localhbase_process import LocalHBaseProcess
 from devtools.processes import RedisProcess
 from feeds.types import User
 from tests.browser import chromium, live_server
-from tests.helpers import ServerAddr, register, tables_on
-
-REQUIRE_REAL_HBASE = (
-    os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
-)
+from tests.helpers import REQUIRE_REAL_HBASE, ServerAddr, register, tables_on
 
 
 @pytest.fixture(scope="session")

@@ -4,6 +4,7 @@ import these from here."""
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +18,12 @@ from feeds.types import User
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
 from twitbase.celery import app as celery_app
+
+# CI (or TWITBASE_REQUIRE_HBASE=1) fails a test that needs real HBase, or its
+# jars, when they are missing, rather than skipping it.
+REQUIRE_REAL_HBASE = (
+    os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
+)
 
 
 @dataclass(frozen=True)
