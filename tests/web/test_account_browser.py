@@ -7,6 +7,7 @@ who-to-follow, in test-artifacts/screenshots/ for a person to look at."""
 from __future__ import annotations
 
 import io
+import time
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -35,10 +36,18 @@ def _portrait(colour: str, accent: str) -> bytes:
 
 
 def _loaded_images(browser: WebDriver, selector: str) -> list[str]:
-    """The src of each image matching ``selector`` that loaded (has pixels)."""
+    """The src of each image matching ``selector`` that loaded (has pixels),
+    once all have finished loading or failed: images arrive after the page
+    itself, and on a loaded machine (CI) well after (at most 10 s)."""
+    images = browser.find_elements(By.CSS_SELECTOR, selector)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not all(
+        browser.execute_script("return arguments[0].complete", img) for img in images
+    ):
+        time.sleep(0.05)
     return [
         str(img.get_attribute("src"))
-        for img in browser.find_elements(By.CSS_SELECTOR, selector)
+        for img in images
         if browser.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img)
     ]
 
