@@ -30,7 +30,8 @@ REQUIRE_REAL_HBASE = (
 class ServerAddr:
     kind: str  # "local" or "hbase"
     host: str
-    port: int
+    port: int  # HBase's Thrift1 API (happybase)
+    thrift2_port: int = 0  # HBase's Thrift2 API (THBaseService); 0: not served
 
     def connect(self, **kwargs: object) -> happybase.Connection:
         return happybase.Connection(self.host, self.port, **kwargs)
