@@ -1,4 +1,4 @@
-"""Run a real Apache HBase (standalone HMaster + Thrift1 server) for tests.
+"""Run a real Apache HBase (standalone HMaster + Thrift1 and Thrift2 servers) for tests.
 
 The jars come from Maven Central through ``hbase/pom.xml`` (``fetch()``);
 ``RealHBase`` starts, on loopback only and on free ports:
@@ -7,7 +7,10 @@ The jars come from Maven Central through ``hbase/pom.xml`` (``fetch()``);
   RegionServer and keeps its data under ``<workdir>/data`` on the local
   file system;
 * one ``ThriftServer`` JVM (Thrift1, thread-pool server, binary protocol,
-  buffered transport: what happybase speaks by default).
+  buffered transport: what happybase speaks by default);
+* unless ``thrift2=False``, one ``thrift2.ThriftServer`` JVM (HBase's
+  Thrift2 API, THBaseService, with the same protocol and transport), on a
+  port of its own: HBase serves each API from its own server.
 
 Usage::
 
@@ -60,6 +63,9 @@ LOG4J2_CONFIG = HBASE_DIR / "conf" / "log4j2.properties"
 
 MASTER_CLASS = "org.apache.hadoop.hbase.master.HMaster"
 THRIFT_CLASS = "org.apache.hadoop.hbase.thrift.ThriftServer"
+THRIFT2_CLASS = "org.apache.hadoop.hbase.thrift2.ThriftServer"
+THRIFT2_IDL = REPO_ROOT / "localhbase" / "idl" / "hbase2.thrift"
+THRIFT_JVMS = ("thrift", "thrift2")
 
 # What HBase 2.6's bin/hbase adds on JDK 11+ (its add_jdk11_jvm_flags).
 JDK11_FLAGS: tuple[str, ...] = (
@@ -416,6 +422,7 @@ class RealHBase:
         host: str = "127.0.0.1",
         *,
         thrift_port: int | None = None,
+        thrift2: bool = True,
         site: Mapping[str, str] | None = None,
         master_heap: Sequence[str] = MASTER_HEAP,
         thrift_heap: Sequence[str] = THRIFT_HEAP,
@@ -425,6 +432,7 @@ class RealHBase:
         self.workdir = Path(workdir).resolve()
         self.host = host
         self._requested_thrift_port = thrift_port
+        self._with_thrift2 = thrift2
         self._site_overrides = dict(site or {})
         self._master_heap = tuple(master_heap)
         self._thrift_heap = tuple(thrift_heap)
@@ -435,6 +443,7 @@ class RealHBase:
         self._jvms: list[_Jvm] = []
         self._out_files: list[IO[bytes]] = []
         self._thrift_port: int | None = None
+        self._thrift2_port: int | None = None
         self.ports: dict[str, int] = {}
         self._lock = threading.RLock()
 
@@ -445,6 +454,13 @@ class RealHBase:
         if self._thrift_port is None:
             raise RealHBaseError("RealHBase is not started")
         return self._thrift_port
+
+    @property
+    def thrift2_port(self) -> int:
+        """The Thrift2 server's port; 0 when started with ``thrift2=False``."""
+        if self._thrift_port is None:
+            raise RealHBaseError("RealHBase is not started")
+        return self._thrift2_port or 0
 
     @property
     def running(self) -> bool:
@@ -493,6 +509,7 @@ class RealHBase:
                 break
             self._log(
                 f"realhbase: HBase ready on thrift={self.host}:{self.thrift_port} "
+                f"thrift2={self.host}:{self.thrift2_port} "
                 f"in {time.monotonic() - started:.1f}s (logs in {self.log_dir})"
             )
             return self
@@ -505,16 +522,21 @@ class RealHBase:
         _running.add(self)
         self._spawn(java, "master", cp, self._master_heap, [MASTER_CLASS, "start"])
         self._spawn(java, "thrift", cp, self._thrift_heap, self._thrift_main())
+        if self._thrift2_port:
+            main = self._thrift_main(THRIFT2_CLASS, self._thrift2_port)
+            self._spawn(java, "thrift2", cp, self._thrift_heap, main)
         self._wait_ready(deadline)
+        if self._thrift2_port:
+            self._wait_thrift2(deadline)
 
-    def _thrift_main(self) -> list[str]:
+    def _thrift_main(self, main_class: str = THRIFT_CLASS, port: int | None = None) -> list[str]:
         return [
-            THRIFT_CLASS,
+            main_class,
             "-threadpool",
             "-b",
             self.host,
             "-p",
-            str(self.thrift_port),
+            str(port or self.thrift_port),
             "--infoport",
             "-1",
             "start",
@@ -583,14 +605,14 @@ class RealHBase:
         # Standalone HBase starts a new embedded ZooKeeper every time; stale
         # ZK state (dead servers, old znodes) would only slow start-up down.
         shutil.rmtree(self.workdir / "zookeeper", ignore_errors=True)
-        for name in ("master", "thrift", "stopper"):
+        for name in ("master", *THRIFT_JVMS, "stopper"):
             for suffix in (".log", ".out"):
                 path = self.log_dir / f"{name}{suffix}"
                 if path.exists():
                     path.replace(path.with_name(path.name + ".prev"))
 
     def _pick_ports(self) -> None:
-        zk, master, regionserver, thrift = free_ports(self.host, 4)
+        zk, master, regionserver, thrift, thrift2 = free_ports(self.host, 5)
         if self._requested_thrift_port:
             thrift = self._requested_thrift_port
             if not port_is_free(self.host, thrift):
@@ -602,6 +624,9 @@ class RealHBase:
             "thrift": thrift,
         }
         self._thrift_port = thrift
+        if self._with_thrift2:
+            self.ports["thrift2"] = thrift2
+            self._thrift2_port = thrift2
 
     def _site(self) -> dict[str, str]:
         w = self.workdir
@@ -758,6 +783,41 @@ class RealHBase:
                 with suppress(Exception):
                     conn.close()
 
+    def _wait_thrift2(self, deadline: float) -> None:
+        """Block until the Thrift2 server answers ``tableExists`` (HBase is
+        up by now: the Thrift1 probe created a table)."""
+        import thriftpy2  # imported late: fetch needs only the stdlib
+        from thriftpy2.rpc import make_client
+
+        idl = thriftpy2.load(str(THRIFT2_IDL), module_name="realhbase_hbase2_thrift")
+        self._log("realhbase: waiting for Thrift2 ", end="")
+        last_error: BaseException | None = None
+        while time.monotonic() < deadline:
+            dead = self.dead_jvms()
+            if dead:
+                self._log(" a JVM died")
+                raise RealHBaseError("\n".join(dead))
+            try:
+                client = make_client(
+                    idl.THBaseService, self.host, self.thrift2_port, timeout=20_000
+                )
+                try:
+                    client.tableExists(idl.TTableName(qualifier=b"realhbase_probe"))
+                finally:
+                    client.close()
+                self._log(" ok")
+                return
+            except Exception as exc:
+                last_error = exc
+                self._log(".", end="")
+                time.sleep(0.3)
+        self._log(" timed out")
+        raise RealHBaseError(
+            f"the Thrift2 server did not answer before the timeout ({last_error!r})\n"
+            f"--- tail of {self.log_dir / 'thrift2.log'} ---\n"
+            f"{tail_file(self.log_dir / 'thrift2.log', 20)}"
+        )
+
     # -- shutdown ----------------------------------------------------------
 
     def _stop_locked(self, graceful: bool, grace: float = STOP_GRACE_SECONDS) -> None:
@@ -766,8 +826,8 @@ class RealHBase:
         started = time.monotonic()
         stopper: subprocess.Popen[bytes] | None = None
         try:
-            thrift = [j for j in self._jvms if j.name == "thrift"]
-            others = [j for j in self._jvms if j.name != "thrift"]
+            thrift = [j for j in self._jvms if j.name in THRIFT_JVMS]
+            others = [j for j in self._jvms if j.name not in THRIFT_JVMS]
             if graceful and any(j.alive and j.name == "master" for j in others):
                 try:
                     stopper = self._start_cluster_shutdown()  # a JVM: let it boot meanwhile
@@ -799,6 +859,7 @@ class RealHBase:
             self._out_files.clear()
             self._jvms.clear()
             self._thrift_port = None
+            self._thrift2_port = None
             _running.discard(self)
         self._log(f"realhbase: stopped in {time.monotonic() - started:.1f}s")
 
@@ -873,7 +934,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         signal.signal(sig, interrupt)
     try:
         hb.start(timeout=args.timeout)
-        print(f"thrift={hb.host}:{hb.thrift_port}", flush=True)
+        print(f"thrift={hb.host}:{hb.thrift_port} thrift2={hb.host}:{hb.thrift2_port}", flush=True)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, request_stop)
         while not stop_requested.wait(1.0):

@@ -60,7 +60,7 @@ def real_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr]
     hbase = RealHBase(tmp_path_factory.mktemp("realhbase"))
     hbase.start()
     try:
-        yield ServerAddr("hbase", "127.0.0.1", hbase.thrift_port)
+        yield ServerAddr("hbase", "127.0.0.1", hbase.thrift_port, hbase.thrift2_port)
     finally:
         hbase.stop()
 
