@@ -28,8 +28,9 @@ class LocalHBaseProcess(ChildProcess):
     """``python -m localhbase`` in a child process.
 
     ``port=0`` lets the server pick a free port; :attr:`port` tells which,
-    and a restart reuses it. It is ready once it has written host:port to
-    its ready file.
+    and a restart reuses it. The same goes for HBase's Thrift2 API, always
+    served, on :attr:`thrift2_port`. It is ready once it has written
+    host:port to its ready file.
     """
 
     what = "local HBase server"
@@ -45,6 +46,7 @@ class LocalHBaseProcess(ChildProcess):
         log_path: Path | None = None,
         idle_timeout: float | None = None,
         env: dict[str, str] | None = None,
+        thrift2_port: int = 0,
     ) -> None:
         self.data = Path(data)
         self.log_path = log_path or self.data.parent / (self.data.name + ".log")
@@ -53,6 +55,8 @@ class LocalHBaseProcess(ChildProcess):
         self.host = host
         self.requested_port = port
         self.port = port
+        self.requested_thrift2_port = thrift2_port
+        self.thrift2_port = thrift2_port
         self._ready_file = Path()
 
     def before_start(self) -> None:
@@ -74,6 +78,8 @@ class LocalHBaseProcess(ChildProcess):
             "--port",
             # Once it has had a port, it keeps it: clients reconnect after a restart.
             str(self.port or self.requested_port),
+            "--thrift2-port",
+            str(self.thrift2_port or self.requested_thrift2_port),
             "--ready-file",
             str(self._ready_file),
             *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout else []),
@@ -84,7 +90,9 @@ class LocalHBaseProcess(ChildProcess):
 
     def start(self, timeout: float = 30.0) -> Self:
         super().start(timeout)
-        self.port = int(self._ready_file.read_text().strip().rsplit(":", 1)[1])
+        hostport, _, thrift2 = self._ready_file.read_text().strip().partition(" thrift2=")
+        self.port = int(hostport.rsplit(":", 1)[1])
+        self.thrift2_port = int(thrift2)
         self._ready_file.unlink()
         conn = happybase.Connection(self.host, self.port)
         conn.tables()

@@ -701,7 +701,8 @@ class _Processor(TProcessor):
 
 
 class LocalHBaseServer:
-    """A threaded Thrift1 server for one :class:`Store`."""
+    """A threaded Thrift server for one :class:`Store`: Thrift1 (``Hbase``)
+    by default, or the processor given (the Thrift2 port's)."""
 
     def __init__(
         self,
@@ -709,10 +710,11 @@ class LocalHBaseServer:
         host: str = "127.0.0.1",
         port: int = 9090,
         idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+        processor: TProcessor | None = None,
     ) -> None:
         self.store = store
         self.idle_timeout = idle_timeout
-        self.processor = _Processor(T.Hbase, _SafeHandler(Handler(store)))
+        self.processor = processor or _Processor(T.Hbase, _SafeHandler(Handler(store)))
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
@@ -776,26 +778,41 @@ def serve(
     port: int,
     ready_file: Path | None = None,
     idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+    thrift2_port: int | None = None,
 ) -> None:
-    """Run a server until SIGINT/SIGTERM; print one ready line when listening."""
+    """Run a server until SIGINT/SIGTERM; print one ready line when listening.
+
+    With ``thrift2_port`` (0: a free one) the Thrift2 API is served there too.
+    The ready file gets ``host:port``, and `` thrift2=PORT`` when served."""
+    from .thrift2 import thrift2_processor  # the Thrift2 IDL loads only when served
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = Store(data)
     server = LocalHBaseServer(store, host, port, idle_timeout or None)
+    server2 = None
+    if thrift2_port is not None:
+        server2 = LocalHBaseServer(
+            store, host, thrift2_port, idle_timeout or None, thrift2_processor(store)
+        )
+        threading.Thread(target=server2.serve_forever, name="thrift2", daemon=True).start()
 
     def stop(signum: int, frame: object) -> None:
+        if server2 is not None:
+            server2.shutdown()
         server.shutdown()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    thrift2 = f" thrift2={server2.port}" if server2 is not None else ""
     print(
-        f"localhbase ready on {server.host}:{server.port} data={data} "
+        f"localhbase ready on {server.host}:{server.port}{thrift2} data={data} "
         f"tables={len(store.table_names())}",
         flush=True,
     )
     if ready_file is not None:
         # Written aside and renamed, so a watcher never reads a half-written file.
         partial = ready_file.with_name(ready_file.name + ".partial")
-        partial.write_text(f"{server.host}:{server.port}\n")
+        partial.write_text(f"{server.host}:{server.port}{thrift2}\n")
         partial.rename(ready_file)
     try:
         server.serve_forever()
@@ -806,7 +823,8 @@ def serve(
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
     parser = parser or argparse.ArgumentParser(
-        prog="localhbase", description="Serve a RocksDB directory over HBase's Thrift1 API."
+        prog="localhbase",
+        description="Serve a RocksDB directory over HBase's Thrift1 (and Thrift2) APIs.",
     )
     parser.add_argument(
         "--data", type=Path, required=True, help="RocksDB directory (created if missing)"
@@ -816,6 +834,13 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     )
     parser.add_argument(
         "--port", type=int, default=9090, help="port; 0 picks a free one (default 9090)"
+    )
+    parser.add_argument(
+        "--thrift2-port",
+        type=int,
+        default=None,
+        help="also serve HBase's Thrift2 API (THBaseService) on this port; 0 picks a free "
+        "one (default: not served)",
     )
     parser.add_argument("--ready-file", type=Path, help="write host:port here once listening")
     parser.add_argument(
@@ -830,7 +855,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    serve(args.data, args.host, args.port, args.ready_file, args.idle_timeout)
+    serve(args.data, args.host, args.port, args.ready_file, args.idle_timeout, args.thrift2_port)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ from tests.helpers import REQUIRE_REAL_HBASE, ServerAddr, register, tables_on
 def local_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr]:
     base = tmp_path_factory.mktemp("localhbase")
     with LocalHBaseProcess(base / "data") as proc:
-        yield ServerAddr("local", proc.host, proc.port)
+        yield ServerAddr("local", proc.host, proc.port, proc.thrift2_port)
 
 
 @pytest.fixture(scope="session")

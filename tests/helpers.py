@@ -9,6 +9,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import happybase
 from pytest_django.fixtures import Settings
@@ -35,6 +36,16 @@ class ServerAddr:
 
     def connect(self, **kwargs: object) -> happybase.Connection:
         return happybase.Connection(self.host, self.port, **kwargs)
+
+    def thrift2(self, timeout_ms: int = 60_000) -> Any:
+        """A Thrift2 (THBaseService) client of this server, built from our copy
+        of HBase's IDL (binary protocol, buffered transport); close it after."""
+        from thriftpy2.rpc import make_client
+
+        from localhbase.thrift2 import T2
+
+        assert self.thrift2_port, f"{self.kind} serves no Thrift2 API"
+        return make_client(T2.THBaseService, self.host, self.thrift2_port, timeout=timeout_ms)
 
 
 @contextmanager
