@@ -26,6 +26,7 @@ from devtools.processes import RedisProcess
 from feeds.types import User
 from tests.browser import chromium, live_server
 from tests.helpers import REQUIRE_REAL_HBASE, ServerAddr, register, tables_on
+from tests.tablepool import close_pools
 
 
 @pytest.fixture(scope="session")
@@ -62,6 +63,7 @@ def real_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr]
     try:
         yield ServerAddr("hbase", "127.0.0.1", hbase.thrift_port, hbase.thrift2_port)
     finally:
+        close_pools("127.0.0.1", hbase.thrift_port)
         hbase.stop()
 
 

@@ -18,6 +18,7 @@ from feeds import services
 from feeds.types import User
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
+from tests.tablepool import pool_for
 from twitbase.celery import app as celery_app
 
 # CI (or TWITBASE_REQUIRE_HBASE=1) fails a test that needs real HBase, or its
@@ -52,12 +53,15 @@ class ServerAddr:
 def tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
-    settings.TWITBASE_TABLE_PREFIX = "tb" + uuid.uuid4().hex[:10]
+    # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
+    pool = pool_for(server.host, server.port) if server.kind == "hbase" else None
+    settings.TWITBASE_TABLE_PREFIX = pool.take() if pool else "tb" + uuid.uuid4().hex[:10]
     # A fast hasher: the tests are about storage, not key stretching.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_pool()
-    with connection() as conn:
-        create_tables(conn)
+    if pool is None:
+        with connection() as conn:
+            create_tables(conn)
     # Background work runs in the caller here (Celery's eager mode): these
     # suites test services and pages. tests/worker runs real workers.
     eager = celery_app.conf.task_always_eager
@@ -66,8 +70,11 @@ def tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
         yield server
     finally:
         celery_app.conf.task_always_eager = eager
-        with connection() as conn:
-            drop_tables(conn)
+        if pool is not None:
+            pool.give_back(settings.TWITBASE_TABLE_PREFIX)
+        else:
+            with connection() as conn:
+                drop_tables(conn)
         reset_pool()
 
 

@@ -14,6 +14,7 @@ from devtools.processes import CeleryWorkerProcess, RedisProcess
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
 from tests.helpers import ServerAddr
+from tests.tablepool import pool_for
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
 
@@ -32,7 +33,9 @@ def worker_stack(
     """Fresh tables on ``server``, this process publishing to the test Redis,
     and a worker process (prefork, 2 children) consuming from it. ``more``
     are further settings, given to this process and the worker alike."""
-    prefix = "tw" + uuid.uuid4().hex[:10]
+    # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
+    pool = pool_for(server.host, server.port, "tw") if server.kind == "hbase" else None
+    prefix = pool.take() if pool else "tw" + uuid.uuid4().hex[:10]
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
     settings.TWITBASE_TABLE_PREFIX = prefix
@@ -42,8 +45,9 @@ def worker_stack(
     for name, value in more.items():
         setattr(settings, name, int(value))
     reset_pool()
-    with connection() as conn:
-        create_tables(conn)
+    if pool is None:
+        with connection() as conn:
+            create_tables(conn)
     redis_broker_flush(redis_broker)
     celery_app.conf.task_always_eager = False
     use_broker(redis_broker.url)
@@ -60,8 +64,11 @@ def worker_stack(
         yield worker
     finally:
         worker.stop()
-        with connection() as conn:
-            drop_tables(conn)
+        if pool is not None:
+            pool.give_back(prefix)
+        else:
+            with connection() as conn:
+                drop_tables(conn)
         reset_pool()
 
 
