@@ -169,6 +169,9 @@ class ReadSpec:
     max_ts: int | None = None
     versions: int = 1
     min_ts: int = 0
+    # Per-family (min_ts, max_ts) overriding the above, as HBase's
+    # Scan.setColumnFamilyTimeRange.
+    family_ranges: dict[bytes, tuple[int, int | None]] | None = None
 
 
 @dataclass
@@ -645,6 +648,7 @@ class Store:
         columns = spec.columns
         max_ts = spec.max_ts
         min_ts = spec.min_ts
+        family_ranges = spec.family_ranges
         cur_family: bytes | None = None
         fd: FamilyDescriptor | None = None
         family_deleted = -1
@@ -670,6 +674,8 @@ class Store:
                     assert fd is not None
                     wanted = columns.get(family) if columns is not None else None
                     limit = min(spec.versions, fd.max_versions)
+                    if family_ranges is not None:
+                        min_ts, max_ts = family_ranges.get(family, (spec.min_ts, spec.max_ts))
                     ttl = fd.ttl_ms
                     cutoff = now - ttl if ttl is not None else -1
                 family_deleted = -1

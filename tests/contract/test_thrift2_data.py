@@ -477,6 +477,20 @@ def test_scan_columns_time_range_and_versions(t2: Any, five_rows: bytes) -> None
     assert t2.getScannerResults(five_rows, T2.TScan(maxVersions=0), 10) == []
 
 
+def test_scan_family_time_ranges_override_the_scans(t2: Any, five_rows: bytes) -> None:
+    scan = T2.TScan(
+        timeRange=T2.TTimeRange(10, 11),
+        colFamTimeRangeMap={b"a": T2.TTimeRange(11, 13)},
+        stopRow=b"r3",
+    )
+    results = t2.getScannerResults(five_rows, scan, 10)
+    assert [(r.row, [(c.family, c.timestamp) for c in r.columnValues]) for r in results] == [
+        (b"r0", [(b"b", 10)]),
+        (b"r1", [(b"a", 11), (b"a", 11)]),
+        (b"r2", [(b"a", 12), (b"a", 12)]),
+    ]
+
+
 # -- errors ----------------------------------------------------------------------
 
 
@@ -558,6 +572,7 @@ def test_what_hbases_client_refuses_is_an_internal_error(t2: Any, table: bytes) 
         ),
         ("getScannerRows", lambda: t2.getScannerRows(t2.openScanner(table, T2.TScan()), -1)),
         ("increment", lambda: t2.increment(table, T2.TIncrement(row=b"r", columns=[]))),
+        ("get", lambda: t2.get(table, T2.TGet(row=b"r", existence_only=True))),
         ("getSlowLogResponses", lambda: t2.getSlowLogResponses(None, None)),
     ]
     for name, call in named_calls:
