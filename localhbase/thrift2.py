@@ -247,9 +247,13 @@ def _put_edits(tput: Any) -> tuple[bytes, list[Edit]]:
 
 def _delete_edits(tdelete: Any, families: Sequence[bytes]) -> tuple[bytes, list[Edit]]:
     row = _check_row(tdelete.row)
-    if tdelete.columns is None:
-        # The whole row: a family marker per family, at the delete's timestamp.
-        ts = _check_ts(tdelete.timestamp) if tdelete.timestamp is not None else None
+    if not tdelete.columns:
+        # The whole row: a family marker per family, at the delete's
+        # timestamp; but an empty column list (set, so HBase builds its Delete
+        # without the timestamp) deletes everything up to now.
+        ts = tdelete.timestamp if tdelete.columns is None else None
+        if ts is not None:
+            _check_ts(ts)
         return row, [(TYPE_DELETE_FAMILY, f, b"", ts, b"") for f in families]
     # A missing deleteType is DELETE_COLUMNS: Java's TDelete defaults it. Odd
     # but HBase's: a column without a qualifier is the column "family:" for

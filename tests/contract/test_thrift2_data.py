@@ -229,6 +229,10 @@ def test_row_deletes_and_delete_multiple(t2: Any, table: bytes) -> None:
     assert [(q, ts) for _, q, ts, _ in cells(t2, table, b"r1")] == [(b"p", 3), (b"q", 3)]
     assert t2.deleteMultiple(table, [T2.TDelete(row=b"r2"), T2.TDelete(row=b"r3")]) == []
     assert cells(t2, table, b"r2") == cells(t2, table, b"r3") == []
+    # an empty column list is a whole-row delete whose timestamp is ignored
+    put_versions(t2, table, b"r4")
+    t2.deleteSingle(table, T2.TDelete(row=b"r4", columns=[], timestamp=1))
+    assert cells(t2, table, b"r4") == []
 
 
 def test_increment_and_append(t2: Any, table: bytes) -> None:
