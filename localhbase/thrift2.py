@@ -213,6 +213,20 @@ def _filter(source: bytes | None, filter_bytes: bytes | None) -> Filter | None:
     return parse_filter(source) if source is not None else None
 
 
+def _per_family(tget: Any, cells: list[Cell]) -> list[Cell]:
+    """TGet's storeOffset and storeLimit: the cells of each family (after the
+    filter) from the offset on, at most the limit. As observed on HBase 2.6.1,
+    a limit of 0 still returns one cell per family."""
+    limit, offset = tget.storeLimit, tget.storeOffset or 0
+    if (limit is None or limit < 0) and offset <= 0:
+        return cells
+    room = max(limit, 1) if limit is not None and limit >= 0 else len(cells)
+    out: list[Cell] = []
+    for _, group in itertools.groupby(cells, key=lambda c: c[0]):
+        out.extend(list(group)[max(offset, 0) :][:room])
+    return out
+
+
 def _result(row: bytes, cells: Sequence[Cell], partial: bool = False) -> Any:
     cv = T2.TColumnValue
     return T2.TResult(
@@ -361,7 +375,7 @@ class Thrift2Handler(AdminCalls):
         cells = rows[0][1]
         if flt is not None:
             cells = apply_filter(flt, tget.row, cells) or []
-        return cells
+        return _per_family(tget, cells)
 
     def exists(self, table: bytes, tget: Any) -> bool:
         return bool(self._read(table, tget))
@@ -396,6 +410,7 @@ class Thrift2Handler(AdminCalls):
             cells = rows[0][1] if rows else []
             if cells and flt is not None:
                 cells = apply_filter(flt, g.row, cells) or []
+            cells = _per_family(g, cells)
             out.append(_result(g.row, cells) if cells else _empty_result())
         return out
 

@@ -120,6 +120,27 @@ def test_get_with_a_filter_string(t2: Any, table: bytes) -> None:
     assert t2.exists(table, T2.TGet(row=b"r", filterString=flt)) is False
 
 
+def test_get_store_limit_and_offset_per_family(t2: Any, table: bytes) -> None:
+    t2.put(
+        table,
+        T2.TPut(
+            row=b"r",
+            columnValues=[CV(b"a", b"q%d" % i, b"%d" % i) for i in range(4)]
+            + [CV(b"b", b"q%d" % i, b"%d" % i) for i in range(3)],
+        ),
+    )
+
+    def got(**get: Any) -> list[tuple[bytes, bytes]]:
+        return [(c[0], c[1]) for c in cells(t2, table, b"r", **get)]
+
+    assert got(storeLimit=2) == [(b"a", b"q0"), (b"a", b"q1"), (b"b", b"q0"), (b"b", b"q1")]
+    assert got(storeLimit=1, storeOffset=2) == [(b"a", b"q2"), (b"b", b"q2")]
+    assert got(storeOffset=3) == [(b"a", b"q3")]
+    assert got(storeLimit=0) == [(b"a", b"q0"), (b"b", b"q0")]  # HBase's, odd as it is
+    flt = b"QualifierFilter(>=, 'binary:q1')"
+    assert got(storeLimit=1, filterString=flt) == [(b"a", b"q1"), (b"b", b"q1")]
+
+
 def test_exists_exists_all_and_get_multiple(t2: Any, table: bytes) -> None:
     t2.put(table, T2.TPut(row=b"r1", columnValues=[CV(b"a", b"x", b"1"), CV(b"b", b"x", b"b")]))
     t2.put(table, T2.TPut(row=b"r2", columnValues=[CV(b"b", b"x", b"2")]))
