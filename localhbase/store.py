@@ -4,7 +4,9 @@ This is the engine behind the local HBase server: tables with column families,
 versioned cells ordered as HBase orders them, delete markers with HBase's
 masking rules, TTL and max-versions on read, compaction, counters and scans.
 It knows nothing about Thrift; :mod:`localhbase.server` maps the
-Thrift1 API onto it.
+Thrift1 API onto it, :mod:`localhbase.thrift2` the Thrift2 API (whose
+one-version and family-version deletes, per-family time ranges and
+compare-op checks live here as HBase's region has them).
 
 Concurrency: every write takes one lock and lands as one RocksDB write batch,
 so a row mutation (and a mutateRows call) is atomic and read-modify-write
