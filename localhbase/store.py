@@ -493,7 +493,11 @@ class Store:
             self._write_edits_locked(info, rows, now_ms())
 
     def _write_edits_locked(
-        self, info: TableInfo, rows: Sequence[tuple[bytes, Sequence[Edit]]], stamp: int
+        self,
+        info: TableInfo,
+        rows: Sequence[tuple[bytes, Sequence[Edit]]],
+        stamp: int,
+        put_stamp: int | None = None,
     ) -> None:
         tid = info.table_id
         wb = WriteBatch(raw_mode=True)
@@ -507,6 +511,8 @@ class Store:
                         spec = ReadSpec(columns={family: frozenset([qualifier])}, versions=n)
                         cells = self._read_row(info, pre, spec, self._db.iter())
                         ts = cells[n - 1][2] if len(cells) >= n else stamp
+                    elif kind == TYPE_PUT and put_stamp is not None:
+                        ts = put_stamp
                     else:
                         ts = stamp
                 wb.put(enc.cell_key(pre, family, qualifier, ts, kind), value)
@@ -530,7 +536,7 @@ class Store:
         opposite); a non-empty ``value`` never matches an absent cell; NO_OP
         on a cell with a non-empty ``value`` is a failure (a Java
         RuntimeException in HBase's region). Puts without a timestamp get
-        ``max(now, the checked cell's timestamp)``.
+        ``max(now, the checked cell's timestamp)``, deletes plain "now".
         """
         info = self._enabled_table(table)
         self._check_families(info, [family])
@@ -564,8 +570,9 @@ class Store:
                 else:
                     raise BadArgument(f"Unknown Compare op {op}")
             if matches:
-                stamp = max(now_ms(), cells[0][2] if cells else 0)
-                self._write_edits_locked(info, [(row, edits)], stamp)
+                now = now_ms()
+                put_stamp = max(now, cells[0][2]) if cells else now
+                self._write_edits_locked(info, [(row, edits)], now, put_stamp)
         return matches
 
     def _reckon(

@@ -373,6 +373,15 @@ def test_check_and_put_and_check_and_delete(t2: Any, table: bytes) -> None:
     assert cells(t2, table, b"c", columns=[Col(b"b")]) == []
 
 
+def test_a_checked_put_is_not_eclipsed_by_a_future_cell(t2: Any, table: bytes) -> None:
+    """HBase writes the put at max(now, the checked cell's timestamp)."""
+    future = int(time.time() * 1000) + 10**9
+    t2.put(table, T2.TPut(row=b"f", columnValues=[CV(b"a", b"q", b"old", timestamp=future)]))
+    put = T2.TPut(row=b"f", columnValues=[CV(b"a", b"q", b"new")])
+    assert t2.checkAndPut(table, b"f", b"a", b"q", b"old", put) is True
+    assert cells(t2, table, b"f", columns=[Col(b"a", b"q")]) == [(b"a", b"q", future, b"new")]
+
+
 # HBase compares "value OP cell value"; an empty value means "absent or empty".
 CHECKS = [
     ("LESS", [(b"a", True), (b"m", False), (b"z", False), (b"", False)], True),
