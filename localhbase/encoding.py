@@ -23,8 +23,11 @@ import struct
 MAX_TS = (1 << 63) - 1
 
 # HBase KeyValue.Type codes. Thrift1 can only express "all versions up to T"
-# deletes, so DeleteColumn and DeleteFamily are the only markers ever written.
+# deletes (DeleteColumn, DeleteFamily); Thrift2 also writes Delete (one
+# version of a column) and DeleteFamilyVersion (one timestamp of a family).
 TYPE_PUT = 4
+TYPE_DELETE = 8
+TYPE_DELETE_FAMILY_VERSION = 10
 TYPE_DELETE_COLUMN = 12
 TYPE_DELETE_FAMILY = 14
 

@@ -4,7 +4,9 @@ This is the engine behind the local HBase server: tables with column families,
 versioned cells ordered as HBase orders them, delete markers with HBase's
 masking rules, TTL and max-versions on read, compaction, counters and scans.
 It knows nothing about Thrift; :mod:`localhbase.server` maps the
-Thrift1 API onto it.
+Thrift1 API onto it, :mod:`localhbase.thrift2` the Thrift2 API (whose
+one-version and family-version deletes, per-family time ranges and
+compare-op checks live here as HBase's region has them).
 
 Concurrency: every write takes one lock and lands as one RocksDB write batch,
 so a row mutation (and a mutateRows call) is atomic and read-modify-write
@@ -23,7 +25,7 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -37,10 +39,34 @@ from rocksdict import (
 )
 
 from . import encoding as enc
-from .encoding import MAX_TS, TYPE_DELETE_COLUMN, TYPE_DELETE_FAMILY, TYPE_PUT
+from .encoding import (
+    MAX_TS,
+    TYPE_DELETE,
+    TYPE_DELETE_COLUMN,
+    TYPE_DELETE_FAMILY,
+    TYPE_DELETE_FAMILY_VERSION,
+    TYPE_PUT,
+)
 
 # A cell as the store hands it out: (family, qualifier, timestamp, value).
 Cell = tuple[bytes, bytes, int, bytes]
+
+# One cell-level change of a Thrift2 mutation: (type, family, qualifier,
+# timestamp, value). ``type`` is an HBase KeyValue type (TYPE_PUT, or one of
+# the four delete markers); timestamp None means "now", except for TYPE_DELETE,
+# where it means "the latest version", as in HBase's Delete.addColumn(f, q).
+Edit = tuple[int, bytes, bytes, int | None, bytes]
+
+# HBase's CompareOperator names, for check_and_mutate.
+COMPARE_OPS = (
+    "LESS",
+    "LESS_OR_EQUAL",
+    "EQUAL",
+    "NOT_EQUAL",
+    "GREATER_OR_EQUAL",
+    "GREATER",
+    "NO_OP",
+)
 
 
 class StoreError(Exception):
@@ -136,13 +162,18 @@ class ReadSpec:
     """Which cells of a row a read returns.
 
     ``columns`` maps a family to the set of qualifiers wanted, or to None for
-    the whole family; None means every family. ``max_ts`` is an exclusive upper
-    bound on timestamps, as in HBase's ``setTimeRange(0, ts)``.
+    the whole family; None means every family. ``min_ts`` (inclusive) and
+    ``max_ts`` (exclusive; None: unbounded) are HBase's time range,
+    ``setTimeRange(min_ts, max_ts)``.
     """
 
     columns: dict[bytes, frozenset[bytes] | None] | None = None
     max_ts: int | None = None
     versions: int = 1
+    min_ts: int = 0
+    # Per-family (min_ts, max_ts) overriding the above, as HBase's
+    # Scan.setColumnFamilyTimeRange.
+    family_ranges: dict[bytes, tuple[int, int | None]] | None = None
 
 
 @dataclass
@@ -434,6 +465,178 @@ class Store:
             self._db.write(wb, self._write_opts)
         return out
 
+    # -- Thrift2 writes ---------------------------------------------------------
+
+    def check_row_families(
+        self, table: bytes, rows: Sequence[tuple[bytes, Sequence[Edit]]]
+    ) -> None:
+        """Raise as :meth:`write_edits` would for an unknown table or family."""
+        info = self._enabled_table(table)
+        families = {e[1] for _, edits in rows for e in edits}
+        if not families <= info.families.keys():
+            self._check_families(info, families)
+
+    def write_edits(self, table: bytes, rows: Sequence[tuple[bytes, Sequence[Edit]]]) -> None:
+        """Apply Thrift2 edits (:data:`Edit`) to rows, all in one atomic write.
+
+        Every edit without a timestamp gets the same "now"; a delete of the
+        latest version (TYPE_DELETE, no timestamp) is resolved under the write
+        lock to the timestamp of the version it deletes, as HBase's region
+        does (the n-th such delete of one column in a call deletes the n-th
+        newest version; with none there, its marker lands at "now").
+        """
+        info = self._enabled_table(table)
+        families = {e[1] for _, edits in rows for e in edits}
+        if not families <= info.families.keys():
+            self._check_families(info, families)
+        with self._write_lock:
+            self._write_edits_locked(info, rows, now_ms())
+
+    def _write_edits_locked(
+        self,
+        info: TableInfo,
+        rows: Sequence[tuple[bytes, Sequence[Edit]]],
+        stamp: int,
+        put_stamp: int | None = None,
+    ) -> None:
+        tid = info.table_id
+        wb = WriteBatch(raw_mode=True)
+        for row, edits in rows:
+            pre = enc.row_prefix(tid, row)
+            latest: dict[tuple[bytes, bytes], int] = {}
+            for kind, family, qualifier, ts, value in edits:
+                if ts is None:
+                    if kind == TYPE_DELETE:
+                        n = latest[family, qualifier] = latest.get((family, qualifier), 0) + 1
+                        spec = ReadSpec(columns={family: frozenset([qualifier])}, versions=n)
+                        cells = self._read_row(info, pre, spec, self._db.iter())
+                        ts = cells[n - 1][2] if len(cells) >= n else stamp
+                    elif kind == TYPE_PUT and put_stamp is not None:
+                        ts = put_stamp
+                    else:
+                        ts = stamp
+                wb.put(enc.cell_key(pre, family, qualifier, ts, kind), value)
+        self._db.write(wb, self._write_opts)
+
+    def check_and_mutate(
+        self,
+        table: bytes,
+        row: bytes,
+        family: bytes,
+        qualifier: bytes,
+        op: str,
+        value: bytes | None,
+        edits: Sequence[Edit],
+    ) -> bool:
+        """Write ``edits`` to ``row`` if ``value OP latest value of the column``.
+
+        HBase's region rules, odd parts included: the comparison reads
+        ``value OP cell`` (LESS: value < cell value); an empty or None
+        ``value`` matches an absent or empty cell (with NOT_EQUAL, the
+        opposite); a non-empty ``value`` never matches an absent cell; NO_OP
+        on a cell with a non-empty ``value`` is a failure (a Java
+        RuntimeException in HBase's region). Puts without a timestamp get
+        ``max(now, the checked cell's timestamp)``, deletes plain "now".
+        """
+        info = self._enabled_table(table)
+        self._check_families(info, [family])
+        self.check_row_families(table, [(row, edits)])
+        pre = enc.row_prefix(info.table_id, row)
+        spec = ReadSpec(columns={family: frozenset([qualifier])})
+        with self._write_lock:
+            cells = self._read_row(info, pre, spec, self._db.iter())
+            if not value:
+                if not cells:
+                    matches = op != "NOT_EQUAL"
+                else:
+                    matches = (not cells[0][3]) == (op != "NOT_EQUAL")
+            elif not cells:
+                matches = False
+            else:
+                current = cells[0][3]
+                c = (value > current) - (value < current)
+                if op == "LESS":
+                    matches = c < 0
+                elif op == "LESS_OR_EQUAL":
+                    matches = c <= 0
+                elif op == "EQUAL":
+                    matches = c == 0
+                elif op == "NOT_EQUAL":
+                    matches = c != 0
+                elif op == "GREATER_OR_EQUAL":
+                    matches = c >= 0
+                elif op == "GREATER":
+                    matches = c > 0
+                else:
+                    raise BadArgument(f"Unknown Compare op {op}")
+            if matches:
+                now = now_ms()
+                put_stamp = max(now, cells[0][2]) if cells else now
+                self._write_edits_locked(info, [(row, edits)], now, put_stamp)
+        return matches
+
+    def _reckon(
+        self,
+        table: bytes,
+        row: bytes,
+        deltas: Sequence[tuple[bytes, bytes, object]],
+        combine: Callable[[bytes | None, object], bytes],
+    ) -> list[Cell]:
+        """HBase's increment/append: each delta against the column's latest
+        value before the call, written at ``max(now, old timestamp + 1)``
+        (``now`` for a new column) in one atomic write; the new cells sorted
+        by family and qualifier."""
+        info = self._enabled_table(table)
+        self._check_families(info, {f for f, _, _ in deltas})
+        pre = enc.row_prefix(info.table_id, row)
+        out: list[Cell] = []
+        with self._write_lock:
+            now = now_ms()
+            wanted: dict[bytes, set[bytes]] = {}
+            for family, qualifier, _ in deltas:
+                wanted.setdefault(family, set()).add(qualifier)
+            spec = ReadSpec(columns={f: frozenset(q) for f, q in wanted.items()})
+            current = {
+                (f, q): (ts, v) for f, q, ts, v in self._read_row(info, pre, spec, self._db.iter())
+            }
+            wb = WriteBatch(raw_mode=True)
+            for family, qualifier, delta in deltas:
+                old = current.get((family, qualifier))
+                new = combine(old[1] if old else None, delta)
+                stamp = max(now, old[0] + 1) if old else now
+                wb.put(enc.cell_key(pre, family, qualifier, stamp, TYPE_PUT), new)
+                out.append((family, qualifier, stamp, new))
+            self._db.write(wb, self._write_opts)
+        out.sort(key=lambda c: (c[0], c[1]))
+        return out
+
+    def increment_columns(
+        self, table: bytes, row: bytes, deltas: Sequence[tuple[bytes, bytes, int]]
+    ) -> list[Cell]:
+        """Add each amount to its column's 8-byte counter, as HBase's Increment
+        (an overflow wraps round, as Java's long addition does)."""
+
+        def add(old: bytes | None, amount: object) -> bytes:
+            assert isinstance(amount, int)
+            if old is not None and len(old) != 8:
+                raise BadArgument(f"Field is not a long, it's {len(old)} bytes wide")
+            base = int.from_bytes(old, "big", signed=True) if old is not None else 0
+            new = (base + amount + 2**63) % 2**64 - 2**63
+            return new.to_bytes(8, "big", signed=True)
+
+        return self._reckon(table, row, deltas, add)
+
+    def append_columns(
+        self, table: bytes, row: bytes, deltas: Sequence[tuple[bytes, bytes, bytes]]
+    ) -> list[Cell]:
+        """Append each value to its column's latest value, as HBase's Append."""
+
+        def join(old: bytes | None, more: object) -> bytes:
+            assert isinstance(more, bytes)
+            return (old or b"") + more
+
+        return self._reckon(table, row, deltas, join)
+
     # -- reads ----------------------------------------------------------------
 
     def _read_row(self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter) -> list[Cell]:
@@ -453,6 +656,8 @@ class Store:
         start = len(pre)
         columns = spec.columns
         max_ts = spec.max_ts
+        min_ts = spec.min_ts
+        family_ranges = spec.family_ranges
         cur_family: bytes | None = None
         fd: FamilyDescriptor | None = None
         family_deleted = -1
@@ -460,6 +665,8 @@ class Store:
         limit = 0
         cur_qualifier: bytes | None = None
         column_deleted = -1
+        version_deleted = -1
+        family_versions: set[int] = set()
         count = 0
         wanted: frozenset[bytes] | None = None
         skip_family = False
@@ -476,9 +683,12 @@ class Store:
                     assert fd is not None
                     wanted = columns.get(family) if columns is not None else None
                     limit = min(spec.versions, fd.max_versions)
+                    if family_ranges is not None:
+                        min_ts, max_ts = family_ranges.get(family, (spec.min_ts, spec.max_ts))
                     ttl = fd.ttl_ms
                     cutoff = now - ttl if ttl is not None else -1
                 family_deleted = -1
+                family_versions = set()
                 cur_qualifier = None
             if skip_family:
                 it.next()
@@ -488,18 +698,30 @@ class Store:
                     family_deleted = ts
                 it.next()
                 continue
+            if kind == TYPE_DELETE_FAMILY_VERSION:
+                # Sorts (qualifier b"") before every cell of the family it masks.
+                family_versions.add(ts)
+                it.next()
+                continue
             if qualifier != cur_qualifier:
                 cur_qualifier = qualifier
                 column_deleted = -1
+                version_deleted = -1
                 count = 0
             if kind == TYPE_DELETE_COLUMN:
                 if ts > column_deleted:
                     column_deleted = ts
+            elif kind == TYPE_DELETE:
+                # Sorts right before the put of the same timestamp, its only victim.
+                version_deleted = ts
             elif (
                 ts > family_deleted
                 and ts > column_deleted
                 and ts > cutoff
                 and (max_ts is None or ts < max_ts)
+                and ts >= min_ts
+                and ts != version_deleted
+                and (not family_versions or ts not in family_versions)
                 and (wanted is None or qualifier in wanted)
                 and count < limit
             ):

@@ -1,8 +1,10 @@
-"""Our Thrift1 IDL (localhbase/idl/hbase1.thrift) has the wire facts of HBase
-2.6.1's own Hbase.thrift, read from the hbase-thrift jar Maven fetches: every
-method (argument ids, types and names; return type; exceptions), struct,
-exception and enum. Comments and wording may differ; any drift on the wire
-fails here with one line per difference."""
+"""Our IDLs have the wire facts of HBase 2.6.1's own, read from the
+hbase-thrift jar Maven fetches: localhbase/idl/hbase1.thrift those of the
+Thrift1 ``Hbase.thrift``, localhbase/idl/hbase2.thrift those of the Thrift2
+``thrift2/hbase.thrift``. Every method (argument ids, types and names; return
+type; exceptions), struct, exception and enum is compared. Comments and
+wording may differ; any drift on the wire fails here with one line per
+difference."""
 
 from __future__ import annotations
 
@@ -15,9 +17,34 @@ import pytest
 import thriftpy2
 
 from localhbase.server import IDL
+from localhbase.thrift2 import IDL as IDL2
 from tests.helpers import REQUIRE_REAL_HBASE
 
 JAR_IDL = "org/apache/hadoop/hbase/thrift/Hbase.thrift"
+JAR_IDL2 = "org/apache/hadoop/hbase/thrift2/hbase.thrift"
+
+# (our IDL, the jar's, a line of ours to move to another field id, and the
+# drift report that move must produce)
+PAIRS = {
+    "thrift1": (
+        IDL,
+        JAR_IDL,
+        ("2:bool canRetry", "3:bool canRetry"),
+        [
+            "exception IOError field 2: HBase has bool canRetry, ours has None",
+            "exception IOError field 3: HBase has None, ours has bool canRetry",
+        ],
+    ),
+    "thrift2": (
+        IDL2,
+        JAR_IDL2,
+        ("2: optional bool canRetry", "3: optional bool canRetry"),
+        [
+            "exception TIOError field 2: HBase has bool canRetry, ours has None",
+            "exception TIOError field 3: HBase has None, ours has bool canRetry",
+        ],
+    ),
+}
 
 TYPE_NAMES = {
     2: "bool",
@@ -117,19 +144,23 @@ def _diff(theirs: dict[str, dict[Any, str]], ours: dict[str, dict[Any, str]]) ->
     return lines
 
 
+def _idls(tmp: Path, which: str) -> tuple[Any, Any]:
+    ours_path, jar_path, _, _ = PAIRS[which]
+    with zipfile.ZipFile(_jar()) as jar:
+        theirs = _load(jar.read(jar_path).decode(), tmp)
+    return theirs, _load(ours_path.read_text(), tmp)
+
+
 @pytest.fixture(scope="module")
 def idls(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
-    tmp = tmp_path_factory.mktemp("idl")
-    with zipfile.ZipFile(_jar()) as jar:
-        theirs = _load(jar.read(JAR_IDL).decode(), tmp)
-    ours = _load(IDL.read_text(), tmp)
-    return theirs, ours
+    return _idls(tmp_path_factory.mktemp("idl"), "thrift1")
 
 
-def test_our_idl_has_the_wire_facts_of_hbases_idl(idls: tuple[Any, Any]) -> None:
-    theirs, ours = idls
+@pytest.mark.parametrize("which", sorted(PAIRS))
+def test_our_idl_has_the_wire_facts_of_hbases_idl(which: str, tmp_path: Path) -> None:
+    theirs, ours = _idls(tmp_path, which)
     diff = _diff(_describe(theirs), _describe(ours))
-    assert not diff, "our IDL drifted from HBase 2.6.1's:\n" + "\n".join(diff)
+    assert not diff, f"our {which} IDL drifted from HBase 2.6.1's:\n" + "\n".join(diff)
 
 
 def test_the_methods_are_hbases_in_hbases_order(idls: tuple[Any, Any]) -> None:
@@ -141,18 +172,20 @@ def test_the_methods_are_hbases_in_hbases_order(idls: tuple[Any, Any]) -> None:
     )
 
 
-def test_the_comparison_sees_a_changed_field_id(idls: tuple[Any, Any], tmp_path: Path) -> None:
+@pytest.mark.parametrize("which", sorted(PAIRS))
+def test_the_comparison_sees_a_changed_field_id(which: str, tmp_path: Path) -> None:
     """The check itself: a drifted IDL is reported, naming the place."""
-    theirs, _ = idls
-    drifted = _load(
-        IDL.read_text().replace("2:bool canRetry", "3:bool canRetry"),
-        tmp_path,
-    )
-    diff = _diff(_describe(theirs), _describe(drifted))
-    assert diff == [
-        "exception IOError field 2: HBase has bool canRetry, ours has None",
-        "exception IOError field 3: HBase has None, ours has bool canRetry",
-    ]
+    ours_path, _, (line, moved), report = PAIRS[which]
+    theirs, _ = _idls(tmp_path, which)
+    text = ours_path.read_text()
+    assert text.count(line) == 1
+    drifted = _load(text.replace(line, moved), tmp_path)
+    assert _diff(_describe(theirs), _describe(drifted)) == report
+
+
+def test_the_thrift2_methods_are_hbases_in_hbases_order(tmp_path: Path) -> None:
+    theirs, ours = _idls(tmp_path, "thrift2")
+    assert list(ours.THBaseService.thrift_services) == list(theirs.THBaseService.thrift_services)
 
 
 def test_the_server_serves_exactly_our_idl() -> None:
@@ -162,3 +195,21 @@ def test_the_server_serves_exactly_our_idl() -> None:
     missing = [m for m in server.T.Hbase.thrift_services if not hasattr(handler, m)]
     assert missing == []
     assert Path(server.T.__thrift_file__) == IDL
+
+
+THRIFT2_DATA_CALLS = {
+    "exists", "existsAll", "get", "getMultiple", "put", "checkAndPut", "putMultiple",
+    "deleteSingle", "deleteMultiple", "checkAndDelete", "increment", "append", "openScanner",
+    "getScannerRows", "closeScanner", "mutateRow", "getScannerResults", "checkAndMutate",
+    "getThriftServerType", "getSlowLogResponses", "clearSlowLogResponses", "getClusterId",
+}  # fmt: skip
+
+
+def test_the_thrift2_port_serves_the_data_calls_of_our_idl() -> None:
+    """The data half of THBaseService (the admin half is AdminCalls')."""
+    from localhbase import thrift2
+
+    assert set(thrift2.T2.THBaseService.thrift_services) >= THRIFT2_DATA_CALLS
+    missing = [m for m in THRIFT2_DATA_CALLS if not hasattr(thrift2.Thrift2Handler, m)]
+    assert missing == []
+    assert Path(thrift2.T2.__thrift_file__) == IDL2
