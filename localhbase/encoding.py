@@ -36,6 +36,7 @@ META = b"M"
 COUNTER = b"N"
 # The one key holding the server's cluster id (a UUID, as HBase's hbase.id).
 CLUSTER_ID = b"C"
+NAMESPACE = b"S"  # + name -> the namespace's configuration (JSON)
 
 _TERM = b"\x00\x01"
 _TS = struct.Struct(">QB")

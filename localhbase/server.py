@@ -92,11 +92,18 @@ def _refused(kind: type[StoreError], detail: str) -> Exception:
     return error
 
 
-def _region_name(table: bytes, region_id: int) -> bytes:
+def region_name(table: bytes, start: bytes, region_id: int) -> bytes:
     """HBase's shape, ``table,startKey,id.encoded.``: the encoded part is the
     MD5 of what precedes it, in hex."""
-    plain = table + b",,%d" % region_id
+    plain = table + b"," + start + b",%d" % region_id
     return plain + b"." + hashlib.md5(plain).hexdigest().encode() + b"."
+
+
+# The local server is one RegionServer, and both APIs name it alike: as a
+# standalone HBase names its own, on localhost, at HBase's default
+# RegionServer port (it has no RegionServer RPC port of its own to name).
+REGION_SERVER = b"localhost"
+REGION_SERVER_PORT = 16020
 
 
 def _plural(n: int, noun: str) -> str:
@@ -272,22 +279,23 @@ class Handler:
             )
         return out
 
+    def _region_info(self, info: Any, start: bytes, end: bytes) -> Any:
+        return T.TRegionInfo(
+            startKey=start,
+            endKey=end,
+            id=info.region_id,
+            name=region_name(info.name, start, info.region_id),
+            version=1,
+            serverName=REGION_SERVER,
+            port=REGION_SERVER_PORT,
+        )
+
     def getTableRegions(self, tableName: bytes) -> list[Any]:
         try:
             info = self.store.table(tableName)
         except TableNotFound:
             return []  # HBase lists the regions hbase:meta has for it: none
-        return [
-            T.TRegionInfo(
-                startKey=b"",
-                endKey=b"",
-                id=info.table_id,
-                name=_region_name(info.name, info.table_id),
-                version=1,
-                serverName=b"localhost",
-                port=0,
-            )
-        ]
+        return [self._region_info(info, start, end) for start, end in info.regions()]
 
     def createTable(self, tableName: bytes, columnFamilies: list[Any]) -> None:
         if not columnFamilies:
@@ -419,9 +427,22 @@ class Handler:
         return self._rows(tableName, rows, columns, timestamp)
 
     def getRegionInfo(self, row: bytes) -> Any:
-        raise T.IOError(
-            message="java.io.IOException: getRegionInfo is not supported", canRetry=True
-        )
+        """The region holding a row of ``hbase:meta``: ``table,row,id`` (HBase
+        looks it up with getRowOrBefore, so any id after the region's, such as
+        99999999999999, finds it)."""
+        table, sep, rest = row.partition(b",")
+        key = rest.rpartition(b",")[0] if sep else b""
+        try:
+            info = self.store.table(table)
+        except TableNotFound:
+            raise T.IOError(
+                message=f"java.io.IOException: Row not found for {row.decode('utf-8', 'replace')}",
+                canRetry=True,
+            ) from None
+        for start, end in info.regions():
+            if start <= key and (not end or key < end):
+                return self._region_info(info, start, end)
+        raise AssertionError("regions cover the key space")  # pragma: no cover
 
     # -- writes ---------------------------------------------------------------
 

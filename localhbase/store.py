@@ -21,12 +21,13 @@ writes unless ``sync=True``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from rocksdict import (
@@ -97,6 +98,23 @@ class BadArgument(StoreError):
     pass
 
 
+class NamespaceNotFound(StoreError):
+    pass
+
+
+class NamespaceExists(StoreError):
+    pass
+
+
+class Constraint(StoreError):
+    """What HBase's master refuses as a ConstraintException (removing a
+    namespace that still has tables, or a reserved one)."""
+
+
+class InvalidFamilyOperation(StoreError):
+    pass
+
+
 class RefusedArgument(StoreError):
     """An argument HBase refuses with a Java runtime exception (an empty row key,
     a negative timestamp), which its Thrift server reports as an internal error."""
@@ -125,10 +143,26 @@ class FamilyDescriptor:
 
 @dataclass
 class TableInfo:
+    """A table's descriptor, as the store keeps it under ``META + name``.
+
+    ``splits`` are the start keys of its regions after the first, sorted, as
+    given at creation (HBase's pre-split); ``region_id`` is the regions' id,
+    the creation (or last truncation) time in ms, as HBase stamps a region.
+    Regions are bookkeeping only: every table's rows live in one RocksDB key
+    space, so a read or write costs the same whatever the splits.
+    """
+
     name: bytes
     table_id: int
     families: dict[bytes, FamilyDescriptor]
     enabled: bool = True
+    splits: list[bytes] = field(default_factory=list)
+    region_id: int = 0
+
+    def regions(self) -> list[tuple[bytes, bytes]]:
+        """(start key, end key) of each region in key order; b"" is open."""
+        bounds = [b"", *self.splits, b""]
+        return list(itertools.pairwise(bounds))
 
     def to_json(self) -> bytes:
         return json.dumps(
@@ -136,6 +170,8 @@ class TableInfo:
                 "name": self.name.decode("latin-1"),
                 "id": self.table_id,
                 "enabled": self.enabled,
+                "splits": [k.hex() for k in self.splits],
+                "region_id": self.region_id,
                 "families": [
                     {**asdict(f), "name": f.name.decode("latin-1")} for f in self.families.values()
                 ],
@@ -154,6 +190,9 @@ class TableInfo:
             table_id=data["id"],
             families=families,
             enabled=data["enabled"],
+            # Tables stored before regions were kept: one region, id unknown.
+            splits=[bytes.fromhex(k) for k in data.get("splits", [])],
+            region_id=data.get("region_id", data["id"]),
         )
 
 
@@ -190,6 +229,12 @@ class Mutation:
 
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def namespace_order(name: bytes) -> tuple[bytes, bytes]:
+    """HBase's TableName order: (namespace, qualifier)."""
+    ns, sep, qualifier = name.partition(b":")
+    return (ns, qualifier) if sep else (b"default", name)
 
 
 def parse_column(column: bytes) -> tuple[bytes, bytes | None]:
@@ -248,7 +293,9 @@ class Store:
         self._db.close()
 
     def table_names(self) -> list[bytes]:
-        return sorted(self._tables)
+        """Every table, in HBase's order: by namespace (``default`` for a bare
+        name), then by name within it."""
+        return sorted(self._tables, key=namespace_order)
 
     def table(self, name: bytes) -> TableInfo:
         try:
@@ -262,7 +309,14 @@ class Store:
             raise TableNotEnabled(name.decode("utf-8", "replace") + " is disabled.")
         return info
 
-    def create_table(self, name: bytes, families: Sequence[FamilyDescriptor]) -> None:
+    def create_table(
+        self,
+        name: bytes,
+        families: Sequence[FamilyDescriptor],
+        splits: Sequence[bytes] = (),
+    ) -> None:
+        """Create ``name`` with ``families``, pre-split at ``splits`` (any
+        order; HBase sorts them, and refuses an empty or repeated one)."""
         if not name:
             raise BadArgument("Table name must not be empty")
         if not families:
@@ -272,18 +326,136 @@ class Store:
                 raise BadArgument("Column family name must not be empty")
             if fd.max_versions <= 0:
                 raise BadArgument(f"Maximum versions must be positive (family {fd.name!r})")
+        ordered = sorted(splits)
+        if any(not k for k in ordered):
+            raise RefusedArgument("Empty split key must not be passed in the split keys.")
+        if len(set(ordered)) != len(ordered):
+            raise RefusedArgument("All split keys must be unique, found duplicate")
+        namespace, sep, _ = name.partition(b":")
         with self._ddl_lock:
+            if sep and namespace.decode("utf-8", "replace") not in self.namespaces():
+                raise NamespaceNotFound(namespace.decode("utf-8", "replace"))
             if name in self._tables:
                 raise TableExists(name.decode("utf-8", "replace"))
-            raw = self._db.get(enc.COUNTER)
-            table_id = (int(raw) if raw else 0) + 1
-            info = TableInfo(name, table_id, {fd.name: fd for fd in families})
+            info = TableInfo(
+                name,
+                self._next_table_id(),
+                {fd.name: fd for fd in families},
+                splits=ordered,
+                region_id=now_ms(),
+            )
+            self._save_table(info)
+
+    def _next_table_id(self) -> int:
+        raw = self._db.get(enc.COUNTER)
+        table_id = (int(raw) if raw else 0) + 1
+        with self._write_lock:
+            self._db.put(enc.COUNTER, str(table_id).encode(), self._write_opts)
+        return table_id
+
+    def _save_table(self, info: TableInfo, drop_data_of: int | None = None) -> None:
+        """Write ``info`` (and drop the rows kept under table id
+        ``drop_data_of``, a truncated table's old key space) in one batch."""
+        wb = WriteBatch(raw_mode=True)
+        wb.put(enc.META + info.name, info.to_json())
+        if drop_data_of is not None:
+            wb.delete_range(enc.table_prefix(drop_data_of), enc.table_prefix(drop_data_of + 1))
+        with self._write_lock:
+            self._db.write(wb, self._write_opts)
+        self._tables[info.name] = info
+        if drop_data_of is not None:
+            self._db.compact_range(
+                enc.table_prefix(drop_data_of), enc.table_prefix(drop_data_of + 1)
+            )
+
+    def truncate_table(self, name: bytes, preserve_splits: bool) -> None:
+        """Empty a disabled table, as HBase's truncate: new regions (a fresh
+        key space here), the same families, enabled again afterwards."""
+        with self._ddl_lock:
+            info = self.table(name)
+            if info.enabled:
+                raise TableNotDisabled(name.decode("utf-8", "replace"))
+            fresh = replace(
+                info,
+                table_id=self._next_table_id(),
+                enabled=True,
+                splits=info.splits if preserve_splits else [],
+                region_id=now_ms(),
+            )
+            self._save_table(fresh, drop_data_of=info.table_id)
+
+    def set_families(self, name: bytes, families: Sequence[FamilyDescriptor]) -> None:
+        """Give ``name`` exactly ``families``; the cells of a family it loses
+        go (HBase drops the family's store), those of the others stay."""
+        if not families:
+            raise BadArgument("Table should have at least one column family.")
+        with self._ddl_lock:
+            info = self.table(name)
+            gone = set(info.families) - {fd.name for fd in families}
+            updated = replace(info, families={fd.name: fd for fd in families})
+            if gone:
+                self._drop_families(info, gone)
+            self._save_table(updated)
+
+    def _drop_families(self, info: TableInfo, families: set[bytes]) -> None:
+        table_pre = enc.table_prefix(info.table_id)
+        with self._write_lock:
+            it = self._db.iter()
+            it.seek(table_pre)
             wb = WriteBatch(raw_mode=True)
-            wb.put(enc.COUNTER, str(table_id).encode())
-            wb.put(enc.META + name, info.to_json())
+            while it.valid():
+                key = it.key()
+                if not key.startswith(table_pre):
+                    break
+                family = enc.split_column(key, enc.row_end(key))[0]
+                if family in families:
+                    wb.delete(key)
+                it.next()
+            self._db.write(wb, self._write_opts)
+
+    # -- namespaces -------------------------------------------------------------
+
+    RESERVED_NAMESPACES = ("default", "hbase")
+
+    def namespaces(self) -> dict[str, dict[str, str]]:
+        """Every namespace with its configuration, ``default`` and ``hbase`` included."""
+        out: dict[str, dict[str, str]] = {n: {} for n in self.RESERVED_NAMESPACES}
+        it = self._db.iter()
+        it.seek(enc.NAMESPACE)
+        while it.valid():
+            key = it.key()
+            if not key.startswith(enc.NAMESPACE):
+                break
+            out[key[len(enc.NAMESPACE) :].decode()] = json.loads(it.value())
+            it.next()
+        return dict(sorted(out.items()))
+
+    def put_namespace(self, name: str, config: dict[str, str], *, create: bool) -> None:
+        with self._ddl_lock:
+            known = self.namespaces()
+            if create and name in known:
+                raise NamespaceExists(f"Namespace {name} already exists")
+            if not create and name not in known:
+                raise NamespaceNotFound(name)
             with self._write_lock:
-                self._db.write(wb, self._write_opts)
-            self._tables[name] = info
+                self._db.put(
+                    enc.NAMESPACE + name.encode(), json.dumps(config).encode(), self._write_opts
+                )
+
+    def delete_namespace(self, name: str) -> None:
+        with self._ddl_lock:
+            if name in self.RESERVED_NAMESPACES:
+                raise Constraint(f"Reserved namespace {name} cannot be removed.")
+            if name not in self.namespaces():
+                raise NamespaceNotFound(name)
+            tables = [t for t in self._tables if t.startswith(name.encode() + b":")]
+            if tables:
+                raise Constraint(
+                    f"Only empty namespaces can be removed. Namespace {name} has "
+                    f"{len(tables)} tables"
+                )
+            with self._write_lock:
+                self._db.delete(enc.NAMESPACE + name.encode(), self._write_opts)
 
     def set_enabled(self, name: bytes, enabled: bool) -> None:
         with self._ddl_lock:

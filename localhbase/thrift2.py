@@ -38,10 +38,8 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import thriftpy2
 from thriftpy2.thrift import TApplicationException, TProcessor
 
 from .encoding import (
@@ -67,11 +65,11 @@ from .store import (
     TableNotFound,
 )
 from .thrift2_admin import AdminCalls
+from .thrift2_idl import IDL, T2
 
-IDL = Path(__file__).with_name("idl") / "hbase2.thrift"
+__all__ = ["IDL", "T2", "Thrift2Handler", "thrift2_processor"]
+
 log = logging.getLogger("localhbase.thrift2")
-
-T2: Any = thriftpy2.load(str(IDL), module_name="localhbase_hbase2_thrift")
 
 # HBase's thrift2 handler drops a scanner idle this long
 # (hbase.client.scanner.timeout.period, default 60 s).
