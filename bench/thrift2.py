@@ -47,15 +47,15 @@ def main() -> None:
     ):
         t1 = make_client(T.Hbase, proc.host, proc.port, timeout=60_000)
         t2 = make_client(T2.THBaseService, proc.host, proc.thrift2_port, timeout=60_000)
-        t1.createTable(TABLE, [T.ColumnDescriptor(name=b"a:")])
+        t1.createTable(TABLE, [T.ColumnDescriptor(name=b"bf:")])
         value = b"v" * 20
 
         def put1(i: int) -> None:
-            muts = [T.Mutation(column=b"a:q%d" % j, value=value) for j in range(5)]
+            muts = [T.Mutation(column=b"bf:q%d" % j, value=value) for j in range(5)]
             t1.mutateRow(TABLE, b"row%06d" % i, muts, None)
 
         def put2(i: int) -> None:
-            cvs = [T2.TColumnValue(b"a", b"q%d" % j, value) for j in range(5)]
+            cvs = [T2.TColumnValue(b"bf", b"q%d" % j, value) for j in range(5)]
             t2.put(TABLE, T2.TPut(row=b"row%06d" % i, columnValues=cvs))
 
         def scan1(_: int) -> None:

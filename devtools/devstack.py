@@ -89,7 +89,7 @@ class Part:
 
 # The ports each part listens on when nobody says otherwise and they are
 # free: HBase's usual Thrift port, Redis' and runserver's.
-DEFAULT_PORTS = {"HBase Thrift": 9090, "Redis": 6379, "web": 8000}
+DEFAULT_PORTS = {"HBase Thrift": 9090, "HBase Thrift2": 9091, "Redis": 6379, "web": 8000}
 
 
 def port_is_free(host: str, port: int) -> bool:
@@ -182,19 +182,23 @@ class DevStack:
         redis_port = self._port("Redis", "127.0.0.1", self.redis_port)
         if self.hbase is None:
             hbase_port = self._port("HBase Thrift", "127.0.0.1", self.hbase_port)
+            thrift2_port = self._port("HBase Thrift2", "127.0.0.1", None)
             self._say(f"devstack: starting the local HBase server (data in {self.data / 'hbase'})")
             local = LocalHBaseProcess(
                 self.data / "hbase",
                 port=hbase_port,
                 log_path=logs / "localhbase.log",
                 env=common,
+                thrift2_port=thrift2_port,
             ).start()
             self._add(
                 "local HBase server",
-                f"thrift://{local.host}:{local.port}  log {logs / 'localhbase.log'}",
+                f"thrift://{local.host}:{local.port}, Thrift2 on port {local.thrift2_port}  "
+                f"log {logs / 'localhbase.log'}",
                 local,
             )
             hbase_host, hbase_port = local.host, local.port
+            common["TWITBASE_HBASE_THRIFT2_PORT"] = str(local.thrift2_port)
         else:
             hbase_host, hbase_port = self.hbase
             self._say(f"devstack: using the HBase Thrift server at {hbase_host}:{hbase_port}")
@@ -241,6 +245,10 @@ class DevStack:
                 hbase_port=hbase_port,
                 broker_url=redis.url,
                 web_url=web.url,
+                hbase_thrift2_port=int(
+                    env.get("TWITBASE_HBASE_THRIFT2_PORT")
+                    or os.environ.get("TWITBASE_HBASE_THRIFT2_PORT", "0")
+                ),
             ),
         )
 

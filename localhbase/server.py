@@ -38,6 +38,8 @@ from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransport
 from .encoding import MAX_TS
 from .filters import Filter, FilterError, apply_filter, parse_filter
 from .store import (
+    REGION_SERVER,
+    REGION_SERVER_PORT,
     BadArgument,
     Cell,
     FamilyDescriptor,
@@ -97,13 +99,6 @@ def region_name(table: bytes, start: bytes, region_id: int) -> bytes:
     MD5 of what precedes it, in hex."""
     plain = table + b"," + start + b",%d" % region_id
     return plain + b"." + hashlib.md5(plain).hexdigest().encode() + b"."
-
-
-# The local server is one RegionServer, and both APIs name it alike: as a
-# standalone HBase names its own, on localhost, at HBase's default
-# RegionServer port (it has no RegionServer RPC port of its own to name).
-REGION_SERVER = b"localhost"
-REGION_SERVER_PORT = 16020
 
 
 def _plural(n: int, noun: str) -> str:

@@ -231,6 +231,13 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+# The local server is one RegionServer, and both APIs name it alike: as a
+# standalone HBase names its own, on localhost, at HBase's default
+# RegionServer port (it has no RegionServer RPC port of its own to name).
+REGION_SERVER = b"localhost"
+REGION_SERVER_PORT = 16020
+
+
 def namespace_order(name: bytes) -> tuple[bytes, bytes]:
     """HBase's TableName order: (namespace, qualifier)."""
     ns, sep, qualifier = name.partition(b":")

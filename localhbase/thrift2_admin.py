@@ -18,7 +18,7 @@ to one expectation):
 
 Regions: a table keeps the split points it was created with
 (:class:`localhbase.store.TableInfo`), and reports one region per range, all
-on one RegionServer (:data:`localhbase.server.REGION_SERVER`). Column family
+on one RegionServer (:data:`localhbase.store.REGION_SERVER`). Column family
 settings the store has no use for (block size, encodings, replication
 scope, ...) are reported as HBase's defaults.
 """
@@ -30,6 +30,8 @@ import time
 from typing import Any
 
 from .store import (
+    REGION_SERVER,
+    REGION_SERVER_PORT,
     BadArgument,
     Constraint,
     FamilyDescriptor,
@@ -385,8 +387,6 @@ class AdminCalls:
     # -- regions -------------------------------------------------------------------------
 
     def _locations(self, info: TableInfo) -> list[Any]:
-        from .server import REGION_SERVER, REGION_SERVER_PORT
-
         server = T2.TServerName(
             hostName=REGION_SERVER.decode(), port=REGION_SERVER_PORT, startCode=START_CODE
         )

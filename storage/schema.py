@@ -8,9 +8,13 @@ version keeps rows small and reads cheap. Names get the environment's prefix
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import nullcontext
+from typing import Any
 
 import happybase
+from django.conf import settings
 
+from .admin import create_presplit, split_keys, thrift2_client
 from .connection import table_name
 
 ONE = {"max_versions": 1}
@@ -67,17 +71,24 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
 def create_tables(conn: happybase.Connection, names: Iterable[str] | None = None) -> list[str]:
     """Create the tables that do not exist yet; return the full names created.
 
-    Safe to repeat: an existing table is left as it is.
+    Safe to repeat: an existing table is left as it is. Tables keyed by a
+    hash are created pre-split into ``TWITBASE_PRESPLIT_REGIONS`` regions
+    through Thrift2 (storage/admin.py) when ``TWITBASE_HBASE_THRIFT2_PORT``
+    names a Thrift2 server; without one, every table is one region.
     """
     existing = {t.decode() for t in conn.tables()}
-    created = []
-    for name in names or SCHEMA:
-        full = table_name(name)
-        if full in existing:
-            continue
-        conn.create_table(full, SCHEMA[name])
-        created.append(full)
-    return created
+    regions = settings.TWITBASE_PRESPLIT_REGIONS if settings.TWITBASE_HBASE_THRIFT2_PORT else 1
+    todo = [(name, table_name(name)) for name in names or SCHEMA]
+    todo = [(name, full) for name, full in todo if full not in existing]
+    splits = {name: split_keys(name, regions) for name, _ in todo}
+    client: Any
+    with thrift2_client() if any(splits.values()) else nullcontext() as client:
+        for name, full in todo:
+            if splits[name]:
+                create_presplit(client, full, SCHEMA[name], splits[name])
+            else:
+                conn.create_table(full, SCHEMA[name])
+    return [full for _, full in todo]
 
 
 def drop_tables(conn: happybase.Connection) -> list[str]:

@@ -53,6 +53,9 @@ class ServerAddr:
 def tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
+    # Tables are made pre-split through Thrift2 where they are made here (the
+    # local server's are cheap to make; real HBase's come from the pool, as one region).
+    settings.TWITBASE_HBASE_THRIFT2_PORT = server.thrift2_port
     # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
     pool = pool_for(server.host, server.port) if server.kind == "hbase" else None
     settings.TWITBASE_TABLE_PREFIX = pool.take() if pool else "tb" + uuid.uuid4().hex[:10]

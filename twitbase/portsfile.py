@@ -32,6 +32,7 @@ class StackPorts:
     hbase_port: int
     broker_url: str
     web_url: str
+    hbase_thrift2_port: int = 0  # 0: no Thrift2 server (an older file, or --hbase)
 
 
 def path_in(data_dir: Path) -> Path:
@@ -64,6 +65,7 @@ def read(data_dir: Path) -> StackPorts | None:
             hbase_port=int(raw["hbase_port"]),
             broker_url=str(raw["broker_url"]),
             web_url=str(raw["web_url"]),
+            hbase_thrift2_port=int(raw.get("hbase_thrift2_port", 0)),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None

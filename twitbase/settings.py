@@ -160,6 +160,19 @@ TWITBASE_HBASE_HOST = env_str(
 TWITBASE_HBASE_PORT = env_int(
     "TWITBASE_HBASE_PORT", _DEVSTACK.hbase_port if _DEVSTACK else 9090, minimum=1, maximum=65535
 )
+# HBase's Thrift2 server (THBaseService), through which tables are created
+# pre-split (storage/admin.py): HBase runs it as a second ThriftServer (the
+# local server on --thrift2-port; devstack sets both). 0: none, and every
+# table is created as one region.
+TWITBASE_HBASE_THRIFT2_PORT = env_int(
+    "TWITBASE_HBASE_THRIFT2_PORT",
+    _DEVSTACK.hbase_thrift2_port if _DEVSTACK else 0,
+    minimum=0,
+    maximum=65535,
+)
+# Regions each hash-keyed table is created with (split on even hash
+# boundaries; docs/schema.md, docs/scaling.md). 1: no pre-split.
+TWITBASE_PRESPLIT_REGIONS = env_int("TWITBASE_PRESPLIT_REGIONS", 16, minimum=1, maximum=4096)
 # Where the two above came from, for messages that say where HBase was looked for.
 _HBASE_VARS = [v for v in ("TWITBASE_HBASE_HOST", "TWITBASE_HBASE_PORT") if env_is_set(v)]
 if _HBASE_VARS:

@@ -64,10 +64,16 @@ def _y(percent: float, scale: float) -> float:
 
 
 def bucket_chart(
-    hist: Histogram, title: str, tone: str = "actual", scale: float | None = None
+    hist: Histogram,
+    title: str,
+    tone: str = "actual",
+    scale: float | None = None,
+    boundaries: tuple[float, ...] = (),
 ) -> SafeString:
     """The SVG of ``hist``; ``tone`` is "actual" or "alternative" (its colour);
-    ``scale`` the y-axis top in percent (percent_scale(hist) by default)."""
+    ``scale`` the y-axis top in percent (percent_scale(hist) by default);
+    ``boundaries`` where the table's regions start, on the first-byte axis
+    (0 to 256), each drawn as a vertical line."""
     scale = scale if scale is not None else percent_scale(hist)
     base = TOP + PLOT_H
     total = hist.total
@@ -95,6 +101,16 @@ def bucket_chart(
         )
     parts.append("</g>")
     parts.append(f'<text class="chart-label" x="{LEFT}" y="{TOP - 8}">% of keys</text>')
+    inner = [b for b in boundaries if 0 < b < BUCKETS]
+    if inner:
+        parts.append('<g class="chart-regions">')
+        for b in inner:
+            x = LEFT + b * BAR
+            parts.append(
+                f'<line class="chart-region" x1="{x:g}" x2="{x:g}" y1="{TOP}" '
+                f'y2="{TOP + PLOT_H}"><title>region boundary</title></line>'
+            )
+        parts.append("</g>")
     if total:
         parts.append(f'<path class="chart-bars" d="{bar_path(hist.counts, total * scale / 100)}"/>')
         even = 100 / BUCKETS

@@ -193,7 +193,12 @@ def key_design(request: HttpRequest) -> HttpResponse:
         charts.append(
             {
                 "spread": spread,
-                "actual_svg": bucket_chart(spread.actual, f"{name}: {spread.layout}", scale=scale),
+                "actual_svg": bucket_chart(
+                    spread.actual,
+                    f"{name}: {spread.layout}",
+                    scale=scale,
+                    boundaries=tuple(r.position for r in spread.regions),
+                ),
                 "actual_note": actual_note,
                 "alt_svg": (
                     bucket_chart(

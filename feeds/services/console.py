@@ -13,6 +13,7 @@ of pending fan-outs reads their index, as the sweep does (see pending).
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -538,6 +539,44 @@ class Histogram:
 
 
 @dataclass(frozen=True)
+class Region:
+    """One region of a table: its key range (b"" is open), where HBase serves
+    it, and how many of the keys read fall in it."""
+
+    start: bytes
+    end: bytes
+    server: str
+    keys: int
+
+    @property
+    def start_hex(self) -> str:
+        return self.start.hex() or "(start)"
+
+    @property
+    def end_hex(self) -> str:
+        return self.end.hex() or "(end)"
+
+    @property
+    def position(self) -> float:
+        """Where the region starts on a first-byte axis (0 to 256)."""
+        return int.from_bytes(self.start[:3].ljust(3, b"\0"), "big") / 65536
+
+
+def _regions(table: happybase.Table, sample: list[bytes]) -> tuple[Region, ...]:
+    """``table``'s regions (Thrift1 getTableRegions, one call), each with the
+    sampled keys in its range: no scan beyond the sample already read."""
+    ordered = sorted(sample)
+    out = []
+    for r in sorted(table.regions(), key=lambda r: r["start_key"]):
+        start, end = r["start_key"], r["end_key"]
+        lo = bisect.bisect_left(ordered, start)
+        hi = bisect.bisect_left(ordered, end) if end else len(ordered)
+        server = r["server_name"].decode("utf-8", "replace") + f":{r['port']}"
+        out.append(Region(start, end, server, hi - lo))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class KeySpread:
     """A table's keys by first byte. ``per_bucket`` None: every key was read.
     Else at most ``per_bucket`` keys were read under each first byte, so a
@@ -553,6 +592,11 @@ class KeySpread:
     alternative: Histogram | None  # the keys read, keyed the sequential way
     alternative_unknown: int  # keys read whose alternative is unknown (no user row)
     ms: int
+    regions: tuple[Region, ...] = ()
+
+    @property
+    def servers(self) -> int:
+        return len({r.server for r in self.regions})
 
     @property
     def full_buckets(self) -> int:
@@ -610,7 +654,9 @@ def key_spread(table: str) -> KeySpread:
     with connection() as conn:
         if table_name(table).encode() not in conn.tables():
             raise NotFound(f"Table {table} does not exist in HBase: run manage.py createtables.")
-        sample, per = _sample(conn.table(table_name(table)))
+        hbase_table = conn.table(table_name(table))
+        sample, per = _sample(hbase_table)
+        regions = _regions(hbase_table, sample)
         names: dict[bytes, str] = {}
         if table in keys.USERID_FIRST:
             names = _userids_of(conn, {k[: keys.MD5_LEN] for k in sample})
@@ -636,6 +682,7 @@ def key_spread(table: str) -> KeySpread:
         alternative=alternative,
         alternative_unknown=unknown,
         ms=int((time.monotonic() - started) * 1000),
+        regions=regions,
     )
 
 

@@ -38,6 +38,7 @@ def worker_stack(
     prefix = pool.take() if pool else "tw" + uuid.uuid4().hex[:10]
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
+    settings.TWITBASE_HBASE_THRIFT2_PORT = server.thrift2_port
     settings.TWITBASE_TABLE_PREFIX = prefix
     settings.TWITBASE_FANOUT_CHUNK = chunk
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -54,6 +55,7 @@ def worker_stack(
     env = {
         "TWITBASE_HBASE_HOST": server.host,
         "TWITBASE_HBASE_PORT": str(server.port),
+        "TWITBASE_HBASE_THRIFT2_PORT": str(server.thrift2_port),
         "TWITBASE_TABLE_PREFIX": prefix,
         "TWITBASE_FANOUT_CHUNK": str(chunk),
         "CELERY_BROKER_URL": redis_broker.url,

@@ -8,6 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from storage.admin import regions_of, thrift2_client
 from storage.connection import connection
 from storage.schema import SCHEMA, create_tables, drop_tables
 
@@ -28,8 +29,14 @@ class Command(BaseCommand):
                 for name in drop_tables(conn):
                     self.stdout.write(f"dropped {name}")
             created = create_tables(conn)
-        for name in created:
-            self.stdout.write(f"created {name}")
+        if created and settings.TWITBASE_HBASE_THRIFT2_PORT:
+            with thrift2_client() as client:
+                for name in created:
+                    n = len(regions_of(client, name))
+                    self.stdout.write(f"created {name} ({n} region{'' if n == 1 else 's'})")
+        else:
+            for name in created:
+                self.stdout.write(f"created {name} (one region: no TWITBASE_HBASE_THRIFT2_PORT)")
         kept = len(SCHEMA) - len(created)
         self.stdout.write(
             f"{len(created)} created, {kept} already there "

@@ -1,0 +1,112 @@
+"""Pre-split tables: created through HBase's Thrift2 API with split keys.
+
+A new HBase table is one region on one RegionServer; it splits only once
+that region grows to ``hbase.hregion.max.filesize`` (10 GB by default), so
+until then every write of the table lands on one server. TwitBase's keys
+mostly start with md5(userid) (or another hash), which spreads rows evenly
+over the key space: the table can be split on even hash boundaries at
+creation, and writes spread over all its regions, and so over all
+RegionServers, from the first row (Lars George's "pre-splitting" in the
+schema-design slides, ``../shared/seeds/``).
+
+Which tables: those whose key starts with a hash (``storage.keys.LAYOUTS``:
+md5 of a userid or tag, sha256 of a token) get ``hash_splits``;
+``tagCounts``, whose key starts with a salt byte, gets one region per salt;
+the rest (time-first audit rows, text-keyed metrics and userSearch) keep
+one region, since even splits of a non-uniform key would leave most regions
+empty.
+
+happybase speaks Thrift1, whose createTable has no split keys, so these
+tables are created through Thrift2 (THBaseService.createTable), which both
+the local server and HBase's own thrift2 server serve on a second port
+(``TWITBASE_HBASE_THRIFT2_PORT``). Everything else still goes through
+happybase. The client is thriftpy2 built from the project's one copy of
+HBase's IDL (``localhbase/idl/hbase2.thrift``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from thriftpy2.rpc import make_client
+
+from localhbase.thrift2_idl import T2
+
+from .keys import LAYOUTS, TREND_SALTS
+
+HASHED_KINDS = ("md5", "sha256")
+# Tables keyed by a hash that LAYOUTS does not describe part by part.
+HASHED_TABLES = ("hashtags", "avatars")
+SALTED_TABLES = {"tagCounts": TREND_SALTS}
+
+
+def hash_splits(regions: int) -> list[bytes]:
+    """``regions - 1`` split keys cutting a uniform hash's key space into
+    ``regions`` equal ranges: 16 gives 0x10, 0x20, ... 0xf0. Keys are two
+    bytes where one cannot cut evenly (e.g. 0x5555 for 3 regions), with
+    trailing zero bytes dropped."""
+    if not 1 <= regions <= 65536:
+        raise ValueError(f"regions must be from 1 to 65536, got {regions}")
+    return [((i << 16) // regions).to_bytes(2, "big").rstrip(b"\0") for i in range(1, regions)]
+
+
+def split_keys(table: str, regions: int) -> list[bytes]:
+    """The split keys ``table`` is created with, for ``regions`` per hashed table."""
+    if table in SALTED_TABLES:
+        return [bytes([salt]) for salt in range(1, SALTED_TABLES[table])] if regions > 1 else []
+    layout = LAYOUTS.get(table)
+    hashed = table in HASHED_TABLES or (layout is not None and layout[0][1] in HASHED_KINDS)
+    return hash_splits(regions) if hashed else []
+
+
+@contextmanager
+def thrift2_client() -> Iterator[Any]:
+    """A Thrift2 client of the configured server (binary protocol, buffered transport)."""
+    client = make_client(
+        T2.THBaseService,
+        settings.TWITBASE_HBASE_HOST,
+        settings.TWITBASE_HBASE_THRIFT2_PORT,
+        timeout=max(settings.TWITBASE_HBASE_TIMEOUT_MS, 60_000),  # DDL is slow on HBase
+    )
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _family(name: str, options: Mapping[str, int]) -> Any:
+    """A family as happybase's options say, with HBase's own defaults for the
+    rest (a row bloom filter and the block cache on, as a table made in the
+    HBase shell gets)."""
+    ttl = options.get("time_to_live")
+    return T2.TColumnFamilyDescriptor(
+        name=name.encode(),
+        maxVersions=options.get("max_versions", 1),
+        timeToLive=ttl if ttl is not None else None,
+    )
+
+
+def create_presplit(
+    client: Any, full_name: str, families: Mapping[str, Mapping[str, int]], splits: list[bytes]
+) -> None:
+    """Create ``full_name`` with ``families`` (SCHEMA's shape), split at ``splits``."""
+    desc = T2.TTableDescriptor(
+        tableName=T2.TTableName(qualifier=full_name.encode()),
+        columns=[_family(name, options) for name, options in families.items()],
+    )
+    client.createTable(desc, splits)
+
+
+def regions_of(client: Any, full_name: str) -> list[tuple[bytes, bytes, str]]:
+    """(start key, end key, server) of each region of ``full_name``, in key order."""
+    return [
+        (
+            loc.regionInfo.startKey,
+            loc.regionInfo.endKey,
+            f"{loc.serverName.hostName}:{loc.serverName.port}",
+        )
+        for loc in client.getAllRegionLocations(full_name.encode())
+    ]
