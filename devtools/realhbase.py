@@ -3,9 +3,11 @@
 The jars come from Maven Central through ``hbase/pom.xml`` (``fetch()``);
 ``RealHBase`` starts, on loopback only and on free ports:
 
-* one ``HMaster`` JVM in standalone mode, which embeds ZooKeeper and a
-  RegionServer and keeps its data under ``<workdir>/data`` on the local
-  file system;
+* one ``HMaster`` JVM in standalone mode, which embeds ZooKeeper and
+  ``region_servers`` RegionServers (3 by default, HMaster's
+  ``--localRegionServers``, so a pre-split table's regions spread over
+  servers as on a cluster) and keeps its data under ``<workdir>/data`` on
+  the local file system;
 * one ``ThriftServer`` JVM (Thrift1, thread-pool server, binary protocol,
   buffered transport: what happybase speaks by default);
 * unless ``thrift2=False``, one ``thrift2.ThriftServer`` JVM (HBase's
@@ -423,6 +425,7 @@ class RealHBase:
         *,
         thrift_port: int | None = None,
         thrift2: bool = True,
+        region_servers: int = 3,
         site: Mapping[str, str] | None = None,
         master_heap: Sequence[str] = MASTER_HEAP,
         thrift_heap: Sequence[str] = THRIFT_HEAP,
@@ -433,6 +436,7 @@ class RealHBase:
         self.host = host
         self._requested_thrift_port = thrift_port
         self._with_thrift2 = thrift2
+        self.region_servers = region_servers
         self._site_overrides = dict(site or {})
         self._master_heap = tuple(master_heap)
         self._thrift_heap = tuple(thrift_heap)
@@ -520,7 +524,8 @@ class RealHBase:
         self.conf_dir.joinpath("hbase-site.xml").write_text(_site_xml(self._site()))
         cp = classpath(self.conf_dir)
         _running.add(self)
-        self._spawn(java, "master", cp, self._master_heap, [MASTER_CLASS, "start"])
+        master = [MASTER_CLASS, "start", f"--localRegionServers={self.region_servers}"]
+        self._spawn(java, "master", cp, self._master_heap, master)
         self._spawn(java, "thrift", cp, self._thrift_heap, self._thrift_main())
         if self._thrift2_port:
             main = self._thrift_main(THRIFT2_CLASS, self._thrift2_port)
@@ -647,7 +652,10 @@ class RealHBase:
             "hbase.master.port": str(self.ports["master"]),
             "hbase.master.ipc.address": self.host,
             "hbase.master.hostname": "localhost",
-            "hbase.regionserver.port": str(self.ports["regionserver"]),
+            # Several RegionServers share the master's JVM: each binds a free port.
+            "hbase.regionserver.port": "0"
+            if self.region_servers > 1
+            else str(self.ports["regionserver"]),
             "hbase.regionserver.ipc.address": self.host,
             "hbase.unsafe.regionserver.hostname": "localhost",
             # Thrift server (also given on its command line)
@@ -660,9 +668,9 @@ class RealHBase:
             "hbase.master.info.port": "-1",
             "hbase.regionserver.info.port": "-1",
             "hbase.thrift.info.port": "-1",
-            # fast start-up: do not wait 4.5 s for more region servers
-            "hbase.master.wait.on.regionservers.mintostart": "1",
-            "hbase.master.wait.on.regionservers.maxtostart": "1",
+            # fast start-up: wait for exactly the region servers started here
+            "hbase.master.wait.on.regionservers.mintostart": str(self.region_servers),
+            "hbase.master.wait.on.regionservers.maxtostart": str(self.region_servers),
             "hbase.master.wait.on.regionservers.timeout": "500",
             "hbase.master.wait.on.regionservers.interval": "100",
             "hbase.regionserver.msginterval": "300",
@@ -907,6 +915,7 @@ def for_benchmarks(workdir: Path) -> RealHBase:
     fetch()
     return RealHBase(
         workdir,
+        region_servers=1,  # the figures in docs/benchmarks.md are one server's
         master_heap=("-Xms1g", "-Xmx3g"),
         thrift_heap=("-Xms256m", "-Xmx1g"),
         jvm_flags=("-XX:TieredStopAtLevel=4",),

@@ -15,6 +15,7 @@ import shutil
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import happybase
 import pytest
@@ -27,6 +28,9 @@ from feeds.types import User
 from tests.browser import chromium, live_server
 from tests.helpers import REQUIRE_REAL_HBASE, ServerAddr, register, tables_on
 from tests.tablepool import close_pools
+
+if TYPE_CHECKING:
+    from devtools.realhbase import RealHBase
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +48,8 @@ def redis_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
 
 
 @pytest.fixture(scope="session")
-def real_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr]:
+def real_hbase_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealHBase]:
+    """The session's real HBase: standalone, 3 RegionServers, Thrift1 and Thrift2."""
     missing = [tool for tool in ("java", "mvn") if shutil.which(tool) is None]
     if missing or os.environ.get("TWITBASE_SKIP_HBASE") == "1":
         reason = (
@@ -61,10 +66,16 @@ def real_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr]
     hbase = RealHBase(tmp_path_factory.mktemp("realhbase"))
     hbase.start()
     try:
-        yield ServerAddr("hbase", "127.0.0.1", hbase.thrift_port, hbase.thrift2_port)
+        yield hbase
     finally:
         close_pools("127.0.0.1", hbase.thrift_port)
         hbase.stop()
+
+
+@pytest.fixture(scope="session")
+def real_hbase(real_hbase_cluster: RealHBase) -> ServerAddr:
+    hbase = real_hbase_cluster
+    return ServerAddr("hbase", "127.0.0.1", hbase.thrift_port, hbase.thrift2_port)
 
 
 @pytest.fixture(params=["local", "hbase"])

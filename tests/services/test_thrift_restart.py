@@ -30,7 +30,9 @@ def own_hbase(real_hbase: ServerAddr, tmp_path_factory: pytest.TempPathFactory) 
     Thrift server. (``real_hbase`` only decides whether to skip.)"""
     from devtools.realhbase import RealHBase
 
-    hbase = RealHBase(Path(tmp_path_factory.mktemp("thriftrestart")), thrift2=False)
+    hbase = RealHBase(
+        Path(tmp_path_factory.mktemp("thriftrestart")), thrift2=False, region_servers=1
+    )
     hbase.start()
     try:
         yield hbase

@@ -1,0 +1,99 @@
+"""Where a table's writes went, from HBase's own region metrics.
+
+Each RegionServer reports per-region counters (write and read requests,
+store file and memstore sizes) to the master every
+``hbase.regionserver.msginterval``; the Java Admin API reads them back as
+ClusterMetrics. Thrift exposes none of this, so ``java/RegionLoad.java`` is
+compiled (once, into ``hbase/target/regionload``) against the jars Maven
+fetched and run with the real HBase's ZooKeeper address; it prints JSON,
+parsed here. Used by the region-spread test and ``benchregions``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from devtools.realhbase import LIB_DIR, TARGET_DIR, RealHBase, RealHBaseError
+
+SOURCE = Path(__file__).with_name("java") / "RegionLoad.java"
+CLASSES = TARGET_DIR / "regionload"
+
+
+@dataclass(frozen=True)
+class RegionLoad:
+    server: str
+    region: str
+    start: bytes
+    writes: int
+    reads: int
+
+
+def _compiled() -> Path:
+    stamp = CLASSES / "RegionLoad.class"
+    if not stamp.exists() or stamp.stat().st_mtime < SOURCE.stat().st_mtime:
+        CLASSES.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            ["javac", "-d", str(CLASSES), "-cp", f"{LIB_DIR}/*", str(SOURCE)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RealHBaseError(f"javac RegionLoad.java failed:\n{done.stderr[-2000:]}")
+    return CLASSES
+
+
+def region_loads(hbase: RealHBase, table: str) -> list[RegionLoad]:
+    """Every region of ``table`` with the metrics its server last reported,
+    in start-key order."""
+    done = subprocess.run(
+        [
+            "java",
+            "-Xmx128m",
+            "-cp",
+            f"{_compiled()}:{LIB_DIR}/*",
+            "RegionLoad",
+            hbase.host,
+            str(hbase.ports["zookeeper"]),
+            table,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RealHBaseError(f"RegionLoad {table} failed:\n{done.stderr[-2000:]}")
+    raw = json.loads(done.stdout.strip().splitlines()[-1])
+    loads = [
+        RegionLoad(r["server"], r["region"], bytes.fromhex(r["start"]), r["writes"], r["reads"])
+        for r in raw["regions"]
+    ]
+    return sorted(loads, key=lambda r: r.start)
+
+
+def settled_loads(
+    hbase: RealHBase, table: str, expected_writes: int, timeout: float = 30.0
+) -> list[RegionLoad]:
+    """:func:`region_loads` once the servers have reported at least
+    ``expected_writes`` writes in all (reports lag by a heartbeat or two)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        loads = region_loads(hbase, table)
+        if sum(r.writes for r in loads) >= expected_writes or time.monotonic() > deadline:
+            return loads
+        time.sleep(0.5)
+
+
+def by_server(loads: list[RegionLoad]) -> Counter[str]:
+    """Writes per RegionServer."""
+    counts: Counter[str] = Counter()
+    for r in loads:
+        counts[r.server] += r.writes
+    return counts
