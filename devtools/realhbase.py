@@ -100,7 +100,13 @@ COMMON_JVM_FLAGS: tuple[str, ...] = (
     "-Dfile.encoding=UTF-8",
     "-Dzookeeper.admin.enableServer=false",
 )
-MASTER_HEAP: tuple[str, ...] = ("-Xms256m", "-Xmx768m")
+# The master's JVM holds every RegionServer too (3 by default). 768 MB ran out
+# (OutOfMemoryError) 30 minutes into a CI run that made and dropped ~4,400
+# tables with 3 RegionServers: each sizes its block cache and memstores as a
+# share of the one heap, as if it were alone, and the master keeps finished
+# procedures in memory for a while. So: more heap, smaller shares, and
+# finished procedures dropped after a minute (see _site).
+MASTER_HEAP: tuple[str, ...] = ("-Xms512m", "-Xmx2g")
 THRIFT_HEAP: tuple[str, ...] = ("-Xms64m", "-Xmx256m")
 STOPPER_HEAP: tuple[str, ...] = ("-Xmx128m",)
 
@@ -685,6 +691,14 @@ class RealHBase:
             "hbase.balancer.period": "3600000",
             "hbase.normalizer.period": "3600000",
             "hbase.master.cleaner.interval": "600000",
+            # Several RegionServers share one heap: each takes a small share
+            # for its block cache and its memstores (HBase's defaults, 0.4
+            # each, assume one per JVM).
+            "hfile.block.cache.size": "0.1",
+            "hbase.regionserver.global.memstore.size": "0.1",
+            # Tests create and drop thousands of tables: forget finished
+            # procedures after a minute, not HBase's 15.
+            "hbase.procedure.cleaner.evict.ttl": "60000",
         }
         props.update(self._site_overrides)
         return props
