@@ -4,22 +4,10 @@ the local server and from HBase 2.6.1's own thrift2 server."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from localhbase.thrift2 import T2
 from tests.helpers import ServerAddr
-
-
-@pytest.fixture
-def t2(server: ServerAddr) -> Iterator[Any]:
-    client = server.thrift2()
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 def test_thrift_server_type_is_two(t2: Any) -> None:

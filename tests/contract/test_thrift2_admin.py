@@ -24,15 +24,6 @@ F = T2.TColumnFamilyDescriptor
 
 
 @pytest.fixture
-def t2(server: ServerAddr) -> Iterator[Any]:
-    client = server.thrift2()
-    try:
-        yield client
-    finally:
-        client.close()
-
-
-@pytest.fixture
 def t1(server: ServerAddr) -> Iterator[Any]:
     client = make_client(T.Hbase, server.host, server.port, timeout=60_000)
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import struct
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import happybase
@@ -19,7 +19,6 @@ import pytest
 from thriftpy2.thrift import TApplicationException
 
 from localhbase.thrift2 import T2
-from tests.helpers import ServerAddr
 
 CV = T2.TColumnValue
 Col = T2.TColumn
@@ -28,15 +27,6 @@ DT = T2.TDeleteType
 OP = T2.TCompareOp
 
 NO_SUCH_FAMILY = "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException"
-
-
-@pytest.fixture
-def t2(server: ServerAddr) -> Iterator[Any]:
-    client = server.thrift2()
-    try:
-        yield client
-    finally:
-        client.close()
 
 
 @pytest.fixture
