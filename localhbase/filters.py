@@ -23,7 +23,7 @@ filters for these types.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .store import Cell
@@ -309,6 +309,26 @@ def apply_filter(flt: Filter, row: bytes, cells: list[Cell]) -> list[Cell] | Non
     if flt.strips_values:
         out = [(f, q, ts, b"") for f, q, ts, _ in out]
     return out
+
+
+def next_row(
+    rows: Iterator[tuple[bytes, list[Cell]]], flt: Filter | None
+) -> tuple[bytes, list[Cell]] | None:
+    """A scanner's next row that ``flt`` keeps (with the cells it keeps), or
+    None once the rows end or the filter says no later row can pass. Both
+    Thrift APIs' scanners step through their rows with it. An error reading
+    ``rows`` propagates, and does again on the next call (FailingRows)."""
+    while flt is None or not flt.exhausted:
+        try:
+            row, cells = next(rows)
+        except StopIteration:
+            return None
+        if flt is None:
+            return row, cells
+        kept = apply_filter(flt, row, cells)
+        if kept is not None:
+            return row, kept
+    return None
 
 
 # -- parser --------------------------------------------------------------------

@@ -36,12 +36,13 @@ from thriftpy2.thrift import TApplicationException, TProcessor
 from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransportException
 
 from .encoding import MAX_TS
-from .filters import Filter, FilterError, apply_filter, parse_filter
+from .filters import Filter, FilterError, next_row, parse_filter
 from .store import (
     REGION_SERVER,
     REGION_SERVER_PORT,
     BadArgument,
     Cell,
+    FailingRows,
     FamilyDescriptor,
     Mutation,
     NoSuchFamily,
@@ -160,16 +161,6 @@ def _row_result(row: bytes, cells: Sequence[Cell], sort_columns: bool) -> Any:
     )
 
 
-class _Failing(Iterator[tuple[bytes, list[Cell]]]):
-    """The rows of a scanner on a missing table: every read fails, as HBase's."""
-
-    def __init__(self, exc: StoreError) -> None:
-        self.exc = exc
-
-    def __next__(self) -> tuple[bytes, list[Cell]]:
-        raise type(self.exc)(*self.exc.args)
-
-
 @dataclass
 class _Scanner:
     rows: Iterator[tuple[bytes, list[Cell]]]
@@ -184,17 +175,10 @@ class _Scanner:
         out = self.pending[:n]
         del self.pending[:n]
         while len(out) < n:
-            if self.flt is not None and self.flt.exhausted:
+            found = next_row(self.rows, self.flt)
+            if found is None:
                 break
-            try:
-                row, cells = next(self.rows)
-            except StopIteration:
-                break
-            if self.flt is not None:
-                kept = apply_filter(self.flt, row, cells)
-                if kept is None:
-                    continue
-                cells = kept
+            row, cells = found
             if self.batch_size:
                 chunks = [
                     _row_result(row, cells[i : i + self.batch_size], self.sort_columns)
@@ -576,7 +560,7 @@ class Handler:
         except TableNotFound as exc:
             # HBase opens the scanner without looking the table up; the first
             # scannerGet fails instead.
-            rows = _Failing(exc)
+            rows = FailingRows(exc)
         scanner = _Scanner(
             rows, flt, batch_size if batch_size and batch_size > 0 else None, bool(sort_columns)
         )

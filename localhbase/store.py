@@ -227,6 +227,18 @@ class Mutation:
     isDelete: bool = False  # noqa: N815
 
 
+class FailingRows(Iterator[tuple[bytes, list[Cell]]]):
+    """The rows of a scanner HBase opened but cannot read (a missing table or
+    family): it opens the scanner without looking, and every read fails,
+    again and again."""
+
+    def __init__(self, exc: StoreError) -> None:
+        self.exc = exc
+
+    def __next__(self) -> tuple[bytes, list[Cell]]:
+        raise type(self.exc)(*self.exc.args)
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 

@@ -50,12 +50,13 @@ from .encoding import (
     TYPE_DELETE_FAMILY_VERSION,
     TYPE_PUT,
 )
-from .filters import Filter, FilterError, apply_filter, parse_filter
+from .filters import Filter, FilterError, apply_filter, next_row, parse_filter
 from .store import (
     COMPARE_OPS,
     BadArgument,
     Cell,
     Edit,
+    FailingRows,
     NoSuchFamily,
     ReadSpec,
     RefusedArgument,
@@ -287,17 +288,6 @@ def _delete_edits(tdelete: Any, families: Sequence[bytes]) -> tuple[bytes, list[
 # -- scanners --------------------------------------------------------------------
 
 
-class _Failing(Iterator[tuple[bytes, list[Cell]]]):
-    """The rows of a scanner HBase opened but cannot read (a missing table or
-    family): every read fails, again and again, as HBase's."""
-
-    def __init__(self, exc: StoreError) -> None:
-        self.exc = exc
-
-    def __next__(self) -> tuple[bytes, list[Cell]]:
-        raise type(self.exc)(*self.exc.args)
-
-
 @dataclass
 class _Scanner:
     """One open scanner: rows from the store, then HBase's filter, batch
@@ -319,17 +309,10 @@ class _Scanner:
         while len(out) < n:
             if self.limit and self.rows_done >= self.limit:
                 break
-            if self.flt is not None and self.flt.exhausted:
+            found = next_row(self.rows, self.flt)
+            if found is None:
                 break
-            try:
-                row, cells = next(self.rows)
-            except StopIteration:
-                break
-            if self.flt is not None:
-                kept = apply_filter(self.flt, row, cells)
-                if kept is None:
-                    continue
-                cells = kept
+            row, cells = found
             self.rows_done += 1
             if self.batch and len(cells) > self.batch:
                 b = self.batch
@@ -603,7 +586,7 @@ class Thrift2Handler(AdminCalls):
             )
         except StoreError as exc:
             # HBase opens the scanner without asking a region; reads fail.
-            rows = _Failing(exc)
+            rows = FailingRows(exc)
         if versions <= 0:
             rows = iter(())  # a scan of no versions finds nothing, without an error
         batch = tscan.batchSize if tscan.batchSize and tscan.batchSize > 0 else 0
