@@ -116,6 +116,18 @@ class DeleteAccount(_Job):
     created: int
 
 
+@dataclass(frozen=True)
+class RefreshTableStats(_Job):
+    """Count a table's rows and sample its key spread for the console's pages
+    (console.refresh_stats); "": every table."""
+
+    table: str = ""
+
+    # Beat sends it again at its next tick; a full count is not for a web
+    # request to run in its place.
+    requeued_if_lost: ClassVar[bool] = True
+
+
 Job = (
     FanOutChunk
     | BackfillStream
@@ -126,6 +138,7 @@ Job = (
     | RepostToStreams
     | RemoveRepostFromStreams
     | DeleteAccount
+    | RefreshTableStats
 )
 
 Dispatcher = Callable[[Job], None]

@@ -315,6 +315,9 @@ def login_address_key(address: str, window_minute: int) -> bytes:
 METRICS_TOTALS = b"totals"
 METRICS_LAG = b"lag:"
 METRICS_WORKER = b"worker:"
+# One row: every table's row count and key spread, as the background job
+# (services/tablestats.py) last measured them; a column per table.
+METRICS_TABLES = b"tables"
 
 
 def metrics_lag_key(millis: int, suffix: bytes) -> bytes:
@@ -479,7 +482,7 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
 
 
 # Tables keyed by text, as layout_text() shows them.
-TEXT_LAYOUTS = {"metrics": '"totals" | "lag:" + rts + suffix | "worker:" + host:pid'}
+TEXT_LAYOUTS = {"metrics": '"totals" | "tables" | "lag:" + rts + suffix | "worker:" + host:pid'}
 
 
 @dataclass(frozen=True)

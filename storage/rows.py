@@ -595,6 +595,10 @@ LAST_FAILURE = b"m:last_failure"  # totals: text
 LAG_MS = b"m:lag_ms"  # a lag row: decimal ms
 SEEN = b"m:seen"  # a worker row: ms, decimal
 TASKS = b"m:tasks"  # a worker row: an HBase counter
+# The tables row: per table, its count ("m:rows:" + name) and key spread
+# ("m:spread:" + name), each a JSON object (services/tablestats.py).
+TABLE_ROWS = b"m:rows:"
+TABLE_SPREAD = b"m:spread:"
 LAST_FAILURE_MAX = 500
 
 

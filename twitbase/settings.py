@@ -234,10 +234,17 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 CELERY_BEAT_SYNC_EVERY = 1
 # How often Celery beat runs the pending fan-out sweep (tests set it short).
 TWITBASE_SWEEP_EVERY_S = env_int("TWITBASE_SWEEP_EVERY_S", 60, minimum=1)
+# How often beat has every table counted and its key spread sampled for the
+# console (a scan of every row of every table: the pages read the result).
+TWITBASE_TABLE_STATS_EVERY_S = env_int("TWITBASE_TABLE_STATS_EVERY_S", 600, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-fanouts": {
         "task": "worker.tasks.sweep_pending_fanouts",
         "schedule": float(TWITBASE_SWEEP_EVERY_S),
+    },
+    "refresh-table-stats": {
+        "task": "worker.tasks.refresh_table_stats",
+        "schedule": float(TWITBASE_TABLE_STATS_EVERY_S),
     },
 }
 

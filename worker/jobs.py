@@ -22,6 +22,7 @@ from feeds.jobs import (
     DeleteAccount,
     FanOutChunk,
     Job,
+    RefreshTableStats,
     RemoveFolloweeFromStream,
     RemoveRepostFromStreams,
     RemoveTwitFromStreams,
@@ -47,6 +48,7 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     RepostToStreams: tasks.repost_to_streams,
     RemoveRepostFromStreams: tasks.remove_repost_from_streams,
     DeleteAccount: tasks.delete_account,
+    RefreshTableStats: tasks.refresh_table_stats,
 }
 
 

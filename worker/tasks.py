@@ -15,7 +15,7 @@ from celery import Task, shared_task
 from celery.signals import task_failure, task_postrun
 
 from feeds import jobs
-from feeds.services import deletion, fanout, metrics, reposts
+from feeds.services import console, deletion, fanout, metrics, reposts
 
 # One decorator for every task, its options spelled as keywords so that
 # celery-types can check them and keep each task's signature.
@@ -88,6 +88,12 @@ def sweep_pending_fanouts() -> int:
 def delete_account(userid: str, created: int) -> bool:
     """Erase a deleted account's rows (feeds.services.deletion)."""
     return deletion.erase_account(userid, created)
+
+
+@retrying
+def refresh_table_stats(table: str = "") -> int:
+    """Count rows and sample key spreads for the console (run by Celery beat)."""
+    return console.refresh_stats(table)
 
 
 @task_postrun.connect

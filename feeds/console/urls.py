@@ -9,6 +9,7 @@ app_name = "console"
 urlpatterns = [
     path("", views.index, name="index"),
     path("tables", views.tables, name="tables"),
+    path("tables/count", views.count_tables, name="count_tables"),
     path("rows", views.rows, name="rows"),
     path("keys", views.key_design, name="keys"),
     path("fanout", views.fanout, name="fanout"),

@@ -165,27 +165,37 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @staff_only
 def tables(request: HttpRequest) -> HttpResponse:
-    """Every table; ``?count=NAME`` counts that one past the time budget."""
+    """Every table, with its rows as last counted in the background."""
     return _page(
         request,
         "console/tables.html",
         "tables",
-        tables=console.tables(request.GET.get("count") or None),
+        tables=console.tables(),
         count_cap=console.COUNT_CAP,
-        count_budget=console.COUNT_BUDGET_S,
+        stats_every_min=settings.TWITBASE_TABLE_STATS_EVERY_S // 60,
     )
+
+
+@require_POST
+@staff_only
+def count_tables(request: HttpRequest) -> HttpResponse:
+    """Queue a count (and key-spread sample) of one table, or of all ("")."""
+    table = console.request_stats(_staff(request), request.POST.get("table", ""))
+    what = f"{table} is" if table else "Every table is"
+    messages.success(request, f"{what} being counted; reload in a moment for the figures.")
+    return redirect(safe_next(request, reverse("console:tables")))
 
 
 @staff_only
 def key_design(request: HttpRequest) -> HttpResponse:
     """One table's key spread beside its sequential alternative's (``?table=``,
-    users by default), or every table's (``?table=all``: slower, as a large
-    table takes a second or two to sample)."""
+    users by default), or every table's (``?table=all``), as the background
+    job last sampled them (console.kept_key_spread)."""
     only = request.GET.get("table") or "users"
     names = list(console.known_tables()) if only == "all" else [console.check_table(only)]
     charts = []
     for name in names:
-        spread = console.key_spread(name)
+        spread = console.kept_key_spread(name)
         actual_note, alt_note = NOTES.get(name, ("", None))
         # One y-scale for the pair, so the sequential keys' pile-up shows
         # against the real keys' spread instead of each filling its own plot.

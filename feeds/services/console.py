@@ -5,10 +5,12 @@ nothing else. Every action a staff member takes through these functions is
 written to the audit table (who, what, when) once it has succeeded; the row
 browser's queries are recorded the same way, as reads of user data.
 
-Reads are bounded: row counts stop at a cap or a time budget, key spreads
-read every key of a small table and a bounded sample of a large one, and the
-row browser reads one page, so no page scans a whole large table. The list
-of pending fan-outs reads their index, as the sweep does (see pending).
+A page view costs in proportion to what it shows, never to the size of a
+table: row counts and key spreads are measured by a background job
+(:func:`refresh_stats`, run by Celery beat and on a staff member's request)
+and kept in one row (see tablestats), which the tables and key-design pages
+read; the row browser reads one page; the list of pending fan-outs reads
+their index, as the sweep does (see pending).
 """
 
 from __future__ import annotations
@@ -18,32 +20,33 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import closing
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import happybase
 from django.conf import settings
 
+from feeds import jobs
 from feeds.errors import Conflict, InvalidInput, NotFound
 from feeds.types import Page, Twit, User, from_millis
 from storage import keys, rows
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
 
-from . import accounts, fanout, metrics, pending
+from . import accounts, fanout, metrics, pending, tablestats
 from . import twits as twits_service
 from ._paging import check_limit, scan_page
 
 KEY_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
 BUCKETS = 256
-# A row count stops at COUNT_CAP rows, or after COUNT_BUDGET_S seconds of
-# scanning, and then reads "at least". Keys are not spread evenly over rows
-# (a user with 15,000 followers is 15,000 followedBy rows in one place), so a
-# count from a sample of the key space would be far off: we count.
-COUNT_CAP = 100_000
-COUNT_BUDGET_S = 0.3
+# A row count (in the background) stops at COUNT_CAP rows and then reads "at
+# least". Keys are not spread evenly over rows (a user with 15,000 followers
+# is 15,000 followedBy rows in one place), so a count from a sample of the key
+# space would be far off: we count.
+COUNT_CAP = 10_000_000
 # Keys a key-spread chart looks at: every key of a table this small, else
 # the first SAMPLE_CAP // BUCKETS keys under each first byte.
 SAMPLE_CAP = 20_000
@@ -114,9 +117,7 @@ class TableInfo:
     exists: bool
     families: tuple[Family, ...] = ()
     regions: int = 0
-    rows: int = 0
-    rows_more: str = ""  # why the count stopped short: "cap" or "time"; "" if exact
-    count_ms: int = 0
+    count: tablestats.RowCount | None = None  # as last counted; None: not yet
 
 
 def known_tables() -> tuple[str, ...]:
@@ -163,29 +164,24 @@ def _family(table: str, name: str, d: dict[str, object]) -> Family:
     return Family(name, shown, as_declared)
 
 
-def count_rows(table: happybase.Table, budget_s: float | None) -> tuple[int, str]:
-    """The rows of ``table`` by a key-only scan, and "" if that is all of
-    them; else the rows counted when the scan stopped, and why: "cap"
-    (COUNT_CAP rows) or "time" (after ``budget_s``; None: no limit)."""
-    deadline = time.monotonic() + (budget_s if budget_s is not None else float("inf"))
+def count_rows(table: happybase.Table) -> tuple[int, bool]:
+    """The rows of ``table`` by a key-only scan (KeyOnlyFilter AND
+    FirstKeyOnlyFilter: one empty cell per row crosses the wire), and whether
+    the count stopped at COUNT_CAP."""
     n = 0
-    with closing(table.scan(filter=KEY_ONLY, limit=COUNT_CAP + 1, batch_size=5_000)) as rows:
-        for _ in rows:
+    with closing(table.scan(filter=KEY_ONLY, limit=COUNT_CAP + 1, batch_size=5_000)) as found:
+        for _ in found:
             if n == COUNT_CAP:
-                return n, "cap"
+                return n, True
             n += 1
-            if n % 1000 == 0 and time.monotonic() > deadline:
-                return n, "time"
-    return n, ""
+    return n, False
 
 
-def tables(count_fully: str | None = None) -> tuple[TableInfo, ...]:
-    """Every TwitBase table: families with their descriptors, regions, and rows
-    (count_rows: a key-only scan, KeyOnlyFilter AND FirstKeyOnlyFilter, so one
-    empty cell per row crosses the wire). Each count stops after
-    COUNT_BUDGET_S, except the table ``count_fully`` names (up to COUNT_CAP)."""
-    if count_fully is not None:
-        check_table(count_fully)
+def tables() -> tuple[TableInfo, ...]:
+    """Every TwitBase table: families with their descriptors, regions, and its
+    rows as last counted in the background (:func:`refresh_stats`). Costs a
+    few calls per table, whatever the tables hold."""
+    counted = tablestats.counts()
     out = []
     with connection() as conn:
         existing = {t.decode() for t in conn.tables()}
@@ -199,8 +195,6 @@ def tables(count_fully: str | None = None) -> tuple[TableInfo, ...]:
                 _family(name, fam.decode() if isinstance(fam, bytes) else str(fam), d)
                 for fam, d in sorted(t.families().items())
             )
-            started = time.monotonic()
-            counted, more = count_rows(t, None if name == count_fully else COUNT_BUDGET_S)
             out.append(
                 TableInfo(
                     name,
@@ -209,12 +203,38 @@ def tables(count_fully: str | None = None) -> tuple[TableInfo, ...]:
                     exists=True,
                     families=families,
                     regions=len(t.regions()),
-                    rows=counted,
-                    rows_more=more,
-                    count_ms=int((time.monotonic() - started) * 1000),
+                    count=counted.get(name),
                 )
             )
     return tuple(out)
+
+
+def refresh_stats(table: str = "", say: Callable[[str], None] | None = None) -> int:
+    """Count the rows of ``table`` ("": of every table) and sample its key
+    spread, and keep both for the console's pages (see tablestats). The
+    background job behind the tables and key-design pages: it scans whole
+    tables so that no page view has to. Returns the tables measured."""
+    names = [check_table(table)] if table else list(SCHEMA)
+    with connection() as conn:
+        existing = {t.decode() for t in conn.tables()}
+    done = 0
+    for name in names:
+        if table_name(name) not in existing:
+            continue
+        started = time.monotonic()
+        with connection() as conn:
+            counted, capped = count_rows(conn.table(table_name(name)))
+        took_ms = int((time.monotonic() - started) * 1000)
+        tablestats.save_count(name, counted, capped, took_ms)
+        spread = key_spread(name)
+        tablestats.save_spread(name, spread.to_json())
+        done += 1
+        if say is not None:
+            say(
+                f"{name}: {counted:,}{'+' if capped else ''} rows in {took_ms:,} ms; "
+                f"key spread from {spread.keys:,} keys in {spread.ms:,} ms"
+            )
+    return done
 
 
 # -- bytes as people read them ------------------------------------------------------
@@ -593,10 +613,46 @@ class KeySpread:
     alternative_unknown: int  # keys read whose alternative is unknown (no user row)
     ms: int
     regions: tuple[Region, ...] = ()
+    at: datetime | None = None  # when it was kept (see tablestats); None: measured now
 
     @property
     def servers(self) -> int:
         return len({r.server for r in self.regions})
+
+    def to_json(self) -> dict[str, object]:
+        """As tablestats keeps it (``at`` is added there)."""
+        return {
+            "table": self.table,
+            "layout": self.layout,
+            "keys": self.keys,
+            "per_bucket": self.per_bucket,
+            "actual": list(self.actual.counts),
+            "alternative_layout": self.alternative_layout,
+            "alternative": None if self.alternative is None else list(self.alternative.counts),
+            "alternative_unknown": self.alternative_unknown,
+            "ms": self.ms,
+            "regions": [[r.start.hex(), r.end.hex(), r.server, r.keys] for r in self.regions],
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> KeySpread:
+        alternative = d["alternative"]
+        return cls(
+            table=d["table"],
+            layout=d["layout"],
+            keys=d["keys"],
+            per_bucket=d["per_bucket"],
+            actual=Histogram(tuple(d["actual"])),
+            alternative_layout=d["alternative_layout"],
+            alternative=None if alternative is None else Histogram(tuple(alternative)),
+            alternative_unknown=d["alternative_unknown"],
+            ms=d["ms"],
+            regions=tuple(
+                Region(bytes.fromhex(start), bytes.fromhex(end), server, n)
+                for start, end, server, n in d["regions"]
+            ),
+            at=from_millis(d["at"]) if "at" in d else None,
+        )
 
     @property
     def full_buckets(self) -> int:
@@ -684,6 +740,28 @@ def key_spread(table: str) -> KeySpread:
         ms=int((time.monotonic() - started) * 1000),
         regions=regions,
     )
+
+
+def request_stats(actor: str, table: str) -> str:
+    """Queue :func:`refresh_stats` for ``table`` ("": every table) on a staff
+    member's request; returns the table."""
+    if table:
+        check_table(table)
+    jobs.dispatch(jobs.RefreshTableStats(table))
+    record(actor, "tables.count", table or "every table")
+    return table
+
+
+def kept_key_spread(table: str) -> KeySpread:
+    """``table``'s key spread as :func:`refresh_stats` last kept it; sampled
+    now (and kept) only if it never was, as on a new deployment's first view."""
+    check_table(table)
+    kept = tablestats.spread(table)
+    if kept is not None:
+        return KeySpread.from_json(kept)
+    spread = key_spread(table)
+    tablestats.save_spread(table, spread.to_json())
+    return spread
 
 
 # -- fan-out -------------------------------------------------------------------------

@@ -18,6 +18,7 @@ ACTIONS = [
     ("/console/twits/delete", {"twit_id": "0" * 56}),
     ("/console/fanout/requeue", {"twit_id": "0" * 56}),
     ("/console/fanout/sweep", {}),
+    ("/console/tables/count", {"table": "users"}),
 ]
 
 

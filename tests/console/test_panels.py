@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -11,8 +12,9 @@ from feeds import services
 from feeds.services import console, metrics
 from feeds.types import User
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection
 from storage.schema import SCHEMA
+from tests.helpers import register
 from tests.web.helpers import post_in_order
 
 from .helpers import audit_actions, text_of
@@ -33,33 +35,52 @@ def test_tables_lists_every_table_with_families_and_rows(
     assert "KeyOnlyFilter() AND FirstKeyOnlyFilter()" in page
     users = next(t for t in console.tables() if t.name == "users")
     # Pre-split on md5 boundaries (storage/admin.py); audit's key is not hashed.
-    assert (users.rows, users.rows_more, users.regions) == (3, "", 16)
+    assert users.regions == 16
     assert next(t for t in console.tables() if t.name == "audit").regions == 1
     assert [f.name for f in users.families] == ["c", "info"]
     assert all(f.as_declared for t in console.tables() for f in t.families)
 
 
-def test_a_count_over_the_cap_or_the_time_budget_reads_at_least(
+def _rows_cell(page: str, table: str) -> str:
+    """The Rows cell of ``table``'s line on the tables page, as text."""
+    found = re.search(
+        rf"{table}\s+\S*{table}\s.*?(not counted yet|\S+ counted [^,]+, in [\d,]+ ms)", page
+    )
+    assert found, f"no row for {table}"
+    return found.group(1)
+
+
+def test_row_counts_come_from_the_background_job_not_the_page_view(
+    staff_client: Client, sam: User, alice: User, bob: User
+) -> None:
+    # Never counted: the page says so, and scans nothing to find out.
+    assert next(t for t in console.tables() if t.name == "users").count is None
+    assert _rows_cell(text_of(staff_client.get("/console/tables")), "users") == "not counted yet"
+    assert console.refresh_stats() == len(SCHEMA)
+    users = next(t for t in console.tables() if t.name == "users")
+    assert users.count is not None and (users.count.rows, users.count.capped) == (3, False)
+    assert _rows_cell(text_of(staff_client.get("/console/tables")), "users").startswith("3 counted")
+    # Rows written since are not seen by the page until the next count.
+    register("dave")
+    assert _rows_cell(text_of(staff_client.get("/console/tables")), "users").startswith("3 counted")
+    # "Count now" queues the job (run here, eagerly, in these tests) and is audited.
+    response = staff_client.post("/console/tables/count", {"table": "users"}, follow=True)
+    assert "users is being counted" in text_of(response)
+    assert _rows_cell(text_of(response), "users").startswith("4 counted")
+    assert ("sam", "tables.count", "users") in audit_actions()
+    assert staff_client.post("/console/tables/count", {"table": "nope"}).status_code == 404
+
+
+def test_a_count_over_the_cap_reads_at_least(
     staff_client: Client, alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(console, "COUNT_CAP", 2)
+    staff_client.post("/console/tables/count", {"table": "users"})
     users = next(t for t in console.tables() if t.name == "users")
-    assert (users.rows, users.rows_more) == (2, "cap")
-    assert "≥2 capped, in" in text_of(staff_client.get("/console/tables"))
-    monkeypatch.setattr(console, "COUNT_CAP", 100_000)
-    # A budget already spent: the scan stops at its first check, every 1,000 rows.
-    monkeypatch.setattr(console, "COUNT_BUDGET_S", -1.0)
-    with connection() as conn, conn.table(table_name("metrics")).batch() as b:
-        for i in range(1500):
-            b.put(b"worker:%d" % i, {b"m:seen": b"0"})
-    metrics = next(t for t in console.tables() if t.name == "metrics")
-    assert (metrics.rows, metrics.rows_more) == (1000, "time")
-    page = staff_client.get("/console/tables").content.decode()
-    assert 'href="?count=metrics">Count on</a>' in page
-    # Counted on request, past the budget.
-    page = text_of(staff_client.get("/console/tables?count=metrics"))
-    assert "1,500 counted in" in page
-    assert staff_client.get("/console/tables?count=nope").status_code == 404
+    assert users.count is not None and (users.count.rows, users.count.capped) == (2, True)
+    assert _rows_cell(text_of(staff_client.get("/console/tables")), "users").startswith(
+        "≥2 counted"
+    )
 
 
 # -- the row browser -----------------------------------------------------------------
@@ -265,6 +286,31 @@ def test_key_design_lists_the_regions_and_marks_their_boundaries(
     # audit is one region: nothing to mark.
     audit = staff_client.get("/console/keys?table=audit").content.decode()
     assert 'class="chart-region"' not in audit
+
+
+def test_key_design_shows_the_spread_kept_by_the_background_job(
+    staff_client: Client, alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Never sampled: the first view samples, and keeps it.
+    page = text_of(staff_client.get("/console/keys?table=users"))
+    assert "2 keys, every one · sampled now" in page
+    kept = console.kept_key_spread("users")
+    assert kept.at is not None and kept == dataclasses.replace(
+        console.key_spread("users"), at=kept.at, ms=kept.ms
+    )
+    # Later views read what was kept: a new user is not sampled again...
+    register("dave")
+    monkeypatch.setattr(console, "key_spread", lambda table: pytest.fail("sampled on a page view"))
+    page = text_of(staff_client.get("/console/keys?table=users"))
+    assert "2 keys, every one · sampled" in page and "ago" in page
+    monkeypatch.undo()
+    # ...until the job samples it again, here on request.
+    response = staff_client.post(
+        "/console/tables/count",
+        {"table": "users", "next": "/console/keys?table=users"},
+        follow=True,
+    )
+    assert "3 keys, every one · sampled" in text_of(response)
 
 
 def test_key_design_for_one_table_and_an_unknown_one(staff_client: Client, alice: User) -> None:

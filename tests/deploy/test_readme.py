@@ -43,6 +43,7 @@ ELSEWHERE = {
     "python manage.py benchfanout": "starts its own servers; minutes",
     "python manage.py benchstorage": "starts its own servers; minutes",
     "python manage.py benchschema": "starts its own servers",
+    "python manage.py benchconsole": "starts its own server; minutes",
     "locust -f loadtest/locustfile.py --headless -u 50 -r 10 -t 60s --host http://127.0.0.1:8000": (
         "a 60 s load test (docs/reliability.md)"
     ),
@@ -139,6 +140,14 @@ EXPECTED: dict[str, list[Run]] = {
     ],
     "python manage.py sweepfanout": [
         ("python manage.py sweepfanout", None, r"queued \d+ pending fan-out\(s\)\n\Z")
+    ],
+    "python manage.py tablestats": [
+        (
+            "python manage.py tablestats",
+            None,
+            r"\Ausers: [\d,]+ rows in [\d,]+ ms; key spread from [\d,]+ keys in [\d,]+ ms\n"
+            r"(?:.*\n)*measured 23 table\(s\)\n\Z",
+        )
     ],
 }
 

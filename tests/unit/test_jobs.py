@@ -30,6 +30,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.RepostToStreams("ab" * 28, "alice", 1_700_000_000_000),
     jobs.RemoveRepostFromStreams("ab" * 28, "alice", 1_700_000_000_000),
     jobs.DeleteAccount("alice", 1_700_000_000_000),
+    jobs.RefreshTableStats("users"),
 ]
 
 
@@ -67,6 +68,7 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.repost_to_streams",
         "worker.tasks.remove_repost_from_streams",
         "worker.tasks.delete_account",
+        "worker.tasks.refresh_table_stats",
     ]
 
 
@@ -91,6 +93,13 @@ def test_messages_of_the_previous_version_fit_the_tasks(
 def test_beat_sends_the_sweep_job_task() -> None:
     task = settings.CELERY_BEAT_SCHEDULE["sweep-pending-fanouts"]["task"]
     assert task == registry.task_for(jobs.SweepPendingFanouts()).name
+
+
+def test_beat_sends_the_table_stats_job_task_every_table_at_once() -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["refresh-table-stats"]
+    assert entry["task"] == registry.task_for(jobs.RefreshTableStats()).name
+    assert entry["schedule"] == settings.TWITBASE_TABLE_STATS_EVERY_S
+    assert "args" not in entry and "kwargs" not in entry  # the default: every table
 
 
 def test_the_dispatcher_is_registered_when_django_starts() -> None:

@@ -28,11 +28,13 @@ def worker_stack(
     settings: Settings,
     tmp_path: Path,
     chunk: int = CHUNK,
+    beat: bool = False,
     **more: str,
 ) -> Iterator[CeleryWorkerProcess]:
     """Fresh tables on ``server``, this process publishing to the test Redis,
-    and a worker process (prefork, 2 children) consuming from it. ``more``
-    are further settings, given to this process and the worker alike."""
+    and a worker process (prefork, 2 children; with Celery beat if ``beat``)
+    consuming from it. ``more`` are further settings, given to this process
+    and the worker alike."""
     # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
     pool = pool_for(server.host, server.port, "tw") if server.kind == "hbase" else None
     prefix = pool.take() if pool else "tw" + uuid.uuid4().hex[:10]
@@ -61,7 +63,7 @@ def worker_stack(
         "CELERY_BROKER_URL": redis_broker.url,
         **more,
     }
-    worker = CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=2).start()
+    worker = CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=2, beat=beat).start()
     try:
         yield worker
     finally:

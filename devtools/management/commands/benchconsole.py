@@ -1,0 +1,52 @@
+"""``manage.py benchconsole``: the staff console's page views as the demo
+grows, beside the background job that keeps their figures (bench/console.py)."""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from bench import console as bench_console
+from devtools.localhbase_process import LocalHBaseProcess
+from devtools.processes import free_port
+from feeds.management.commands.loaddemo import ProgressBar
+
+
+class Command(BaseCommand):
+    help = (
+        "Time the console's pages on demo graphs of growing size (a fresh local HBase "
+        "server with pre-split tables, or --host/--port), and the background job that "
+        "counts the tables for them."
+    )
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument(
+            "--sizes",
+            default="10000,100000",
+            help="demo users (and as many twits), comma-separated (default 10000,100000)",
+        )
+        parser.add_argument("--reads", type=int, default=20, help="fetches of each page")
+        parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
+        parser.add_argument("--port", type=int, default=9090)
+        parser.add_argument("--thrift2-port", type=int, default=0)
+
+    def handle(self, *args: Any, **o: Any) -> None:
+        sizes = tuple(int(x) for x in o["sizes"].split(",") if x.strip())
+        bar = ProgressBar(self.stderr._out)
+        if o["host"]:
+            results = bench_console.run(
+                o["host"], o["port"], o["thrift2_port"], sizes, o["reads"], bar
+            )
+        else:
+            with (
+                tempfile.TemporaryDirectory() as tmp,
+                LocalHBaseProcess(Path(tmp) / "data", thrift2_port=free_port()) as server,
+            ):
+                results = bench_console.run(
+                    server.host, server.port, server.thrift2_port, sizes, o["reads"], bar
+                )
+        self.stdout.write(bench_console.format_table(results))

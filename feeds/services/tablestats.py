@@ -1,0 +1,87 @@
+"""Table figures kept in the background: each table's row count and key
+spread, as the last background measurement left them.
+
+A page view must cost in proportion to what it shows, not to the size of the
+tables it describes: counting a table is a scan of every row, and a key
+spread samples up to 20,000 keys. So these are measured by a job (Celery
+beat queues it every TWITBASE_TABLE_STATS_EVERY_S; the console's "Count now"
+queues it for one table; ``manage.py tablestats`` runs it in place) and kept
+in one row of the metrics table, a JSON cell per table and figure. The
+console's tables and key-design pages read that one row.
+
+Written by hand: it is two JSON cells per table in a table TwitBase has
+already. HBase's own RowCounter is a MapReduce job, for which a deployment
+like this one has no cluster, and it would still need somewhere to keep its
+result for a page to read.
+
+The figures are as old as they say: every one carries when it was measured
+and how long that took, and the pages show both.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from feeds.types import from_millis
+from storage import keys, rows
+from storage.connection import connection, table_name
+
+
+@dataclass(frozen=True)
+class RowCount:
+    """A table's rows as last counted: ``capped`` means the count stopped at
+    the cap, so the table holds at least ``rows``."""
+
+    rows: int
+    capped: bool
+    at: datetime
+    took_ms: int
+
+
+def _put(column: bytes, value: dict[str, object]) -> None:
+    with connection() as conn:
+        conn.table(table_name("metrics")).put(
+            keys.METRICS_TABLES, {column: json.dumps(value, separators=(",", ":")).encode()}
+        )
+
+
+def save_count(table: str, counted: int, capped: bool, took_ms: int) -> None:
+    now = int(time.time() * 1000)
+    _put(
+        rows.TABLE_ROWS + table.encode(),
+        {"rows": counted, "capped": capped, "at": now, "took_ms": took_ms},
+    )
+
+
+def save_spread(table: str, spread: dict[str, object]) -> None:
+    """Keep a key spread (a JSON-ready dict; see console.KeySpread.to_json)."""
+    _put(rows.TABLE_SPREAD + table.encode(), {**spread, "at": int(time.time() * 1000)})
+
+
+def counts() -> dict[str, RowCount]:
+    """Every table's last count, by table name (one get)."""
+    with connection() as conn:
+        row = conn.table(table_name("metrics")).row(keys.METRICS_TABLES)
+    out = {}
+    for column, value in row.items():
+        if column.startswith(rows.TABLE_ROWS):
+            d = json.loads(value)
+            out[column[len(rows.TABLE_ROWS) :].decode()] = RowCount(
+                int(d["rows"]), bool(d["capped"]), from_millis(int(d["at"])), int(d["took_ms"])
+            )
+    return out
+
+
+def spread(table: str) -> dict[str, object] | None:
+    """``table``'s last key spread as saved, with "at" (ms), or None."""
+    column = rows.TABLE_SPREAD + table.encode()
+    with connection() as conn:
+        row = conn.table(table_name("metrics")).row(keys.METRICS_TABLES, columns=[column])
+    found = row.get(column)
+    if found is None:
+        return None
+    value: dict[str, object] = json.loads(found)
+    return value

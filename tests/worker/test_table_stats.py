@@ -1,0 +1,37 @@
+"""The console's table figures are kept by Celery beat and a real worker,
+not by page views (console.refresh_stats)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_django.fixtures import Settings
+
+from devtools.processes import RedisProcess
+from feeds.services import console, tablestats
+from storage.schema import SCHEMA
+from tests.helpers import ServerAddr, register
+from tests.worker.helpers import eventually, worker_stack
+
+
+def test_beat_has_the_worker_count_every_table_and_count_again(
+    server: ServerAddr, redis_broker: RedisProcess, settings: Settings, tmp_path: Path
+) -> None:
+    with worker_stack(
+        server, redis_broker, settings, tmp_path, beat=True, TWITBASE_TABLE_STATS_EVERY_S="1"
+    ):
+        register("alice")
+        eventually(
+            lambda: set(tablestats.counts()) == set(SCHEMA),
+            timeout=60,
+            what="every table counted by the beat-sent job",
+        )
+        register("bob")
+        # Counted again at a later tick: the new user shows without a page asking.
+        eventually(
+            lambda: tablestats.counts()["users"].rows == 2,
+            timeout=60,
+            what="users counted again after bob registered",
+        )
+        spread = console.kept_key_spread("users")
+        assert spread.at is not None and spread.actual.total == 2
