@@ -79,10 +79,18 @@ def _delete_prefix(table: str, prefix: bytes) -> int:
 
 def _forget_parent(reply: bytes) -> None:
     """The reply ``reply`` (someone else's) no longer answers anything: its
-    twits row and the stream rows of its readers lose reply_to/reply_userid."""
+    twits row and the stream rows of its readers lose reply_to/reply_userid.
+
+    A stream row keeps the twit in one cell (rows.STREAM_TWIT), so each
+    reader's row that exists is written again from the twits row, at the
+    twit's own time as the fan-out wrote it; a row a reader no longer has
+    (unfollowed, trimmed) is not made again. Rows from before the packing
+    lose their two cells."""
     author = reply[: keys.MD5_LEN]
     with connection() as conn:
-        conn.table(table_name("twits")).delete(reply, columns=[rows.REPLY_TO, rows.REPLY_USERID])
+        twits = conn.table(table_name("twits"))
+        twits.delete(reply, columns=[rows.REPLY_TO, rows.REPLY_USERID])
+        twit = rows.decode_twit(twits.row(reply))
         readers = [author] + [
             k[keys.MD5_LEN :]
             for k, _ in conn.table(table_name("followedBy")).scan(
@@ -90,10 +98,19 @@ def _forget_parent(reply: bytes) -> None:
             )
         ]
         streams = conn.table(table_name("streams"))
+        wanted = [keys.stream_key_for_hash(reader, reply) for reader in readers]
+        found: list[tuple[bytes, dict[bytes, bytes]]] = []
+        for i in range(0, len(wanted), 1000):
+            found += streams.rows(wanted[i : i + 1000], columns=[rows.STREAM_TWIT])
+        if twit is not None and found:
+            millis = keys.split_twit_key(reply).millis
+            with streams.batch(batch_size=1000, timestamp=millis) as b:
+                for key, _ in found:
+                    b.put(key, rows.encode_stream(twit))
         gone = [rows.STREAM_REPLY_TO, rows.STREAM_REPLY_USERID]
         with streams.batch(batch_size=1000) as b:
-            for reader in readers:
-                b.delete(keys.stream_key_for_hash(reader, reply), columns=gone)
+            for key in wanted:
+                b.delete(key, columns=gone)
 
 
 def _erase_twits(userid: str) -> int:

@@ -210,7 +210,7 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
 NEW_CAP = 20
 _KEYS_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
 # Column names without values: a repost's stream row is told from a twit's by
-# its s:repost_of column, which FirstKeyOnlyFilter would drop.
+# its column (rows.is_repost_row), which FirstKeyOnlyFilter could drop.
 _NAMES_ONLY = "KeyOnlyFilter()"
 # At most this many times the cap of stream rows are read, the reader's own
 # included: a reader who posted a lot meanwhile may see an undercount.
@@ -268,7 +268,7 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
             )
         ) as scan:
             for key, row in scan:
-                if rows.STREAM_REPOST_OF in row:
+                if rows.is_repost_row(row):
                     # A repost of the twit the page shows on top is that
                     # item (the page shows a twit once, at its newest row).
                     if since_tag is not None and key.endswith(since_tag):

@@ -157,6 +157,11 @@ def test_deleting_an_account_leaves_nothing_behind_and_fixes_others_counts(
         assert all(t.userid != "alice" for t in stream)
         assert all(t.reply_userid != "alice" for t in stream)
         assert all(t.reposted_by != "alice" for t in stream)
+    # bob's reply is still in his stream, no longer a reply; charlie, who
+    # does not follow bob, is not given it by its rewrite.
+    in_bobs = [t for t in services.home_stream("bob", limit=100).items if t.id == their_reply.id]
+    assert [(t.text, t.reply_to) for t in in_bobs] == [("bob answers alice", None)]
+    assert their_reply.id not in {t.id for t in services.home_stream("charlie", limit=100).items}
     # What others wrote about her is theirs: the mention stays.
     assert services.get_twit(mention.id).text == "hello @alice"
 

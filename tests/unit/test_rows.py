@@ -76,6 +76,46 @@ def test_a_twit_reads_back_from_its_row_and_its_stream_rows(
     assert rows.decode_stream(rows.encode_stream(twit)) == twit
 
 
+@given(text, text, text, st.integers(0, 2**53), text, text, text)
+def test_a_stream_row_is_one_cell_and_a_repost_row_reads_back_as_one(
+    userid: str, name: str, body: str, created: int, twit_id: str, by: str, by_name: str
+) -> None:
+    twit = rows.TwitRow(userid, name, body, created, reply_to=twit_id, reply_userid=by)
+    own = rows.encode_stream(twit)
+    assert list(own) == [rows.STREAM_TWIT]
+    assert not rows.is_repost_row(own) and rows.decode_repost(own) is None
+    repost = rows.encode_repost_stream(twit, twit_id, by, by_name)
+    assert list(repost) == [rows.STREAM_REPOST]
+    assert rows.is_repost_row(repost) and rows.is_repost_row({rows.STREAM_REPOST: b""})
+    assert rows.decode_stream(repost) == twit
+    assert rows.decode_repost(repost) == (twit_id, by, by_name)
+
+
+def test_stream_rows_written_before_the_packing_still_read() -> None:
+    """A cell per field, as stream and reposts rows were written until the
+    twit was packed into one cell: stored rows of older deployments."""
+    old = {
+        rows.STREAM_USERID: b"alice",
+        rows.STREAM_NAME: b"Alice",
+        rows.STREAM_TEXT: "h\u00e9llo".encode(),
+        rows.STREAM_CREATED: b"1764000000000",
+        rows.STREAM_REPLY_TO: b"ab" * 28,
+        rows.STREAM_REPLY_USERID: b"bob",
+    }
+    assert rows.decode_stream(old) == rows.TwitRow(
+        "alice", "Alice", "h\u00e9llo", 1764000000000, "ab" * 28, "bob"
+    )
+    assert rows.decode_repost(old) is None and not rows.is_repost_row(old)
+    reposted = {
+        **old,
+        rows.STREAM_REPOST_OF: b"cd" * 28,
+        rows.STREAM_REPOSTED_BY: b"carol",
+        rows.STREAM_REPOSTED_BY_NAME: b"Carol",
+    }
+    assert rows.decode_repost(reposted) == ("cd" * 28, "carol", "Carol")
+    assert rows.is_repost_row({rows.STREAM_REPOST_OF: b""})
+
+
 def test_a_row_without_text_is_no_twit() -> None:
     assert rows.decode_twit({rows.progress_column(3): b" "}) is None
     assert rows.decode_stream({}) is None
