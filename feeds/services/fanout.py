@@ -164,16 +164,20 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             return ChunkResult(0, None, True)  # deleted meanwhile: nothing to do
         if not pending.is_open(row.get(pending.MARK)):
             return ChunkResult(0, None, True)  # finished already
+        # The mark as last seen: queue_chunk starts from it (a renewal by hold
+        # makes it stale, and queue_chunk then reads it again).
+        mark: bytes | None
         if lease:
             renew_s = settings.TWITBASE_SWEEP_AFTER_S / 4
-            if not pending.hold(conn, key, lease, row[pending.MARK], renew_s):
+            mark = row[pending.MARK]
+            if not pending.hold(conn, key, lease, mark, renew_s):
                 log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
                 return ChunkResult(0, None, False, taken_over=True)
         else:
             taken = pending.take(conn, key)
             if taken is None:
                 return ChunkResult(0, None, True)
-            lease = taken.owner
+            lease, mark = taken.owner, taken.encode()
         author = twit.userid
         progress = rows.decode_progress(row)
         recorded = progress.get(chunk)
@@ -218,7 +222,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
         successor = None
         todo = next_unfinished(progress, chunk + 1, after or None)
         if todo is not None:
-            queue = pending.queue_chunk(conn, key, lease, todo[0])
+            queue = pending.queue_chunk(conn, key, lease, todo[0], mark)
             if queue is None:
                 log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
                 if written:

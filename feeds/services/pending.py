@@ -172,19 +172,28 @@ def hold(
         raw = None
 
 
-def queue_chunk(conn: happybase.Connection, twit: bytes, owner: str, chunk: int) -> bool | None:
+def queue_chunk(
+    conn: happybase.Connection, twit: bytes, owner: str, chunk: int, hint: bytes | None = None
+) -> bool | None:
     """Whether the caller should queue ``chunk`` of the fan-out under ``owner``'s
     lease: True once per chunk and lease (recorded, and the lease renewed),
-    False if it was queued already, None if the lease is lost."""
+    False if it was queued already, None if the lease is lost.
+
+    ``hint`` is the mark as the caller last read it, which saves a read when
+    it is still current (the checkAndPut then succeeds). Only a successful
+    checkAndPut is taken from it: any other answer is read again first.
+    """
     while True:
-        held = _held_by(conn, twit, owner)
-        if held is None:
-            return None
+        held = _held_by(conn, twit, owner, hint)
+        if held is None or held[1].queued >= chunk:
+            if hint is not None:
+                hint = None  # stale, perhaps: ask the row
+                continue
+            return None if held is None else False
         raw, lease = held
-        if lease.queued >= chunk:
-            return False
         if swap(conn, twit, raw, replace(lease, since=now_ms(), queued=chunk).encode()):
             return True
+        hint = None
 
 
 def take(conn: happybase.Connection, twit: bytes) -> Lease | None:

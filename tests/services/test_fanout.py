@@ -197,6 +197,30 @@ def test_a_chunk_whose_lease_was_taken_over_writes_nothing(
     assert console.pending_fanouts().items == ()
 
 
+def test_queuing_a_chunk_from_a_stale_mark_asks_the_row_before_it_answers(
+    fans: list[str],
+) -> None:
+    """queue_chunk starts from the mark its caller read (saving a read); a
+    stale one never decides an answer: the row is read again first."""
+    twit_id = _post_stuck("alice", "queued from a hint")
+    key = keys.twit_key_from_id(twit_id)
+    with connection() as conn:
+        first = pending.read_mark(conn, key)
+        assert first is not None
+        owner = pending.decode(first).owner
+        assert pending.queue_chunk(conn, key, owner, 1, first) is True  # current: one swap
+        # Stale now (queued 1): queuing 2 from it still succeeds, once.
+        assert pending.queue_chunk(conn, key, owner, 2, first) is True
+        assert pending.queue_chunk(conn, key, owner, 2, first) is False
+        assert pending.decode(pending.read_mark(conn, key) or b"").queued == 2
+        # Taken over since: the stale mark still names the old owner, the row does not.
+        with jobs_recorded():  # the sweep's chunk is queued, not run
+            assert fanout.sweep_pending(older_than_s=0) == [twit_id]
+        assert pending.is_open(pending.read_mark(conn, key))
+        assert pending.queue_chunk(conn, key, owner, 3, first) is None
+        assert pending.queue_chunk(conn, key, owner, 1, first) is None
+
+
 def _sweep_in_a_process(_: int) -> list[str]:
     reset_pool()  # a forked child must not share its parent's sockets
     return fanout.sweep_pending(older_than_s=3)
