@@ -26,4 +26,5 @@ class Command(BaseCommand):
             options["port"],
             options["ready_file"],
             options["idle_timeout"],
+            options["thrift2_port"],
         )
