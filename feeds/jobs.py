@@ -122,6 +122,7 @@ class RefreshTableStats(_Job):
     (console.refresh_stats); "": every table."""
 
     table: str = ""
+    due_only: int = 0  # 1: only tables whose count is due (console.refresh_stats)
 
     # Beat sends it again at its next tick; a full count is not for a web
     # request to run in its place.

@@ -234,8 +234,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "inte
 CELERY_BEAT_SYNC_EVERY = 1
 # How often Celery beat runs the pending fan-out sweep (tests set it short).
 TWITBASE_SWEEP_EVERY_S = env_int("TWITBASE_SWEEP_EVERY_S", 60, minimum=1)
-# How often beat has every table counted and its key spread sampled for the
-# console (a scan of every row of every table: the pages read the result).
+# How often each table is counted and its key spread sampled for the console
+# (a scan of every row: the pages read the result); a table is also left for
+# 20 times as long as its last count took (console.RECOUNT_AFTER_TIMES).
 TWITBASE_TABLE_STATS_EVERY_S = env_int("TWITBASE_TABLE_STATS_EVERY_S", 600, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-fanouts": {
@@ -244,7 +245,9 @@ CELERY_BEAT_SCHEDULE = {
     },
     "refresh-table-stats": {
         "task": "worker.tasks.refresh_table_stats",
-        "schedule": float(TWITBASE_TABLE_STATS_EVERY_S),
+        # Often, but each table only when due: see console.refresh_stats.
+        "schedule": float(min(60, TWITBASE_TABLE_STATS_EVERY_S)),
+        "kwargs": {"due_only": 1},
     },
 }
 

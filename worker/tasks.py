@@ -91,9 +91,10 @@ def delete_account(userid: str, created: int) -> bool:
 
 
 @retrying
-def refresh_table_stats(table: str = "") -> int:
-    """Count rows and sample key spreads for the console (run by Celery beat)."""
-    return console.refresh_stats(table)
+def refresh_table_stats(table: str = "", due_only: int = 0) -> int:
+    """Count rows and sample key spreads for the console: on a staff member's
+    request, or every table that is due (``due_only``) when Celery beat sends it."""
+    return console.refresh_stats(table, due_only=bool(due_only))
 
 
 @task_postrun.connect

@@ -41,24 +41,32 @@ class RowCount:
     took_ms: int
 
 
-def _put(column: bytes, value: dict[str, object]) -> None:
-    with connection() as conn:
-        conn.table(table_name("metrics")).put(
-            keys.METRICS_TABLES, {column: json.dumps(value, separators=(",", ":")).encode()}
-        )
+def _json(value: dict[str, object]) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
 
 
-def save_count(table: str, counted: int, capped: bool, took_ms: int) -> None:
+def save(table: str, counted: int, capped: bool, took_ms: int, spread: dict[str, object]) -> None:
+    """Keep a table's count and key spread (a JSON-ready dict; see
+    console.KeySpread.to_json), in one put: a page never sees one newer
+    than the other."""
     now = int(time.time() * 1000)
-    _put(
-        rows.TABLE_ROWS + table.encode(),
-        {"rows": counted, "capped": capped, "at": now, "took_ms": took_ms},
-    )
+    cells = {
+        rows.TABLE_ROWS + table.encode(): _json(
+            {"rows": counted, "capped": capped, "at": now, "took_ms": took_ms}
+        ),
+        rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": now}),
+    }
+    with connection() as conn:
+        conn.table(table_name("metrics")).put(keys.METRICS_TABLES, cells)
 
 
 def save_spread(table: str, spread: dict[str, object]) -> None:
-    """Keep a key spread (a JSON-ready dict; see console.KeySpread.to_json)."""
-    _put(rows.TABLE_SPREAD + table.encode(), {**spread, "at": int(time.time() * 1000)})
+    """Keep a key spread alone (sampled on a first view, before any count)."""
+    with connection() as conn:
+        conn.table(table_name("metrics")).put(
+            keys.METRICS_TABLES,
+            {rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": int(time.time() * 1000)})},
+        )
 
 
 def counts() -> dict[str, RowCount]:

@@ -7,9 +7,10 @@ import re
 
 import pytest
 from django.test import Client
+from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import console, metrics
+from feeds.services import console, metrics, tablestats
 from feeds.types import User
 from storage import keys
 from storage.connection import connection
@@ -69,6 +70,21 @@ def test_row_counts_come_from_the_background_job_not_the_page_view(
     assert _rows_cell(text_of(response), "users").startswith("4 counted")
     assert ("sam", "tables.count", "users") in audit_actions()
     assert staff_client.post("/console/tables/count", {"table": "nope"}).status_code == 404
+
+
+def test_the_periodic_job_counts_a_table_again_only_when_due(
+    sam: User, alice: User, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert console.refresh_stats(due_only=True) == len(SCHEMA)  # never counted: all due
+    assert console.refresh_stats(due_only=True) == 0  # TWITBASE_TABLE_STATS_EVERY_S: 10 min
+    assert console.refresh_stats() == len(SCHEMA)  # asked for: counted whatever their age
+    settings.TWITBASE_TABLE_STATS_EVERY_S = 0
+    # Still not due: a table waits RECOUNT_AFTER_TIMES the time its count took.
+    monkeypatch.setattr(console, "RECOUNT_AFTER_TIMES", 1_000_000)
+    instant = sum(1 for c in tablestats.counts().values() if c.took_ms == 0)
+    assert console.refresh_stats(due_only=True) == instant
+    monkeypatch.setattr(console, "RECOUNT_AFTER_TIMES", 0)
+    assert console.refresh_stats(due_only=True) == len(SCHEMA)
 
 
 def test_a_count_over_the_cap_reads_at_least(

@@ -30,7 +30,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.RepostToStreams("ab" * 28, "alice", 1_700_000_000_000),
     jobs.RemoveRepostFromStreams("ab" * 28, "alice", 1_700_000_000_000),
     jobs.DeleteAccount("alice", 1_700_000_000_000),
-    jobs.RefreshTableStats("users"),
+    jobs.RefreshTableStats("users", 0),
 ]
 
 
@@ -95,11 +95,12 @@ def test_beat_sends_the_sweep_job_task() -> None:
     assert task == registry.task_for(jobs.SweepPendingFanouts()).name
 
 
-def test_beat_sends_the_table_stats_job_task_every_table_at_once() -> None:
+def test_beat_sends_the_table_stats_job_for_every_table_that_is_due() -> None:
     entry = settings.CELERY_BEAT_SCHEDULE["refresh-table-stats"]
     assert entry["task"] == registry.task_for(jobs.RefreshTableStats()).name
-    assert entry["schedule"] == settings.TWITBASE_TABLE_STATS_EVERY_S
-    assert "args" not in entry and "kwargs" not in entry  # the default: every table
+    assert entry["schedule"] <= settings.TWITBASE_TABLE_STATS_EVERY_S
+    job = jobs.RefreshTableStats(**entry["kwargs"])
+    assert (job.table, job.due_only) == ("", 1)  # every table that is due
 
 
 def test_the_dispatcher_is_registered_when_django_starts() -> None:
