@@ -33,6 +33,8 @@ class Command(BaseCommand):
         parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
         parser.add_argument("--port", type=int, default=9090)
         parser.add_argument("--thrift2-port", type=int, default=0)
+        parser.add_argument("--svg", help="also draw the results as an SVG chart to this file")
+        parser.add_argument("--title", default="Console pages as the demo grows")
 
     def handle(self, *args: Any, **o: Any) -> None:
         sizes = tuple(int(x) for x in o["sizes"].split(",") if x.strip())
@@ -50,3 +52,6 @@ class Command(BaseCommand):
                     server.host, server.port, server.thrift2_port, sizes, o["reads"], bar
                 )
         self.stdout.write(bench_console.format_table(results))
+        if o["svg"]:
+            bench_console.draw(results, o["svg"], o["title"])
+            self.stderr.write(f"chart written to {o['svg']}")

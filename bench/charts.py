@@ -1,0 +1,63 @@
+"""Charts of benchmark results, as SVG files for docs/benchmarks.md.
+
+Drawn with matplotlib (a dev dependency), without a display, and with a
+fixed hash salt so that the same figures give the same file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def bar_chart(
+    path: str | Path,
+    title: str,
+    groups: Sequence[str],
+    series: dict[str, Sequence[float | None]],
+    ylabel: str,
+    *,
+    log: bool = False,
+    line: tuple[str, float] | None = None,
+) -> None:
+    """Grouped bars: one group per entry of ``groups``, one bar per series
+    (its values in the groups' order; None: no bar). ``line`` draws a
+    labelled horizontal line (a goal or a limit) at its value."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "twitbase"
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    from matplotlib import pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=100)
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series.items()):
+        xs = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
+        shown = [(x, v) for x, v in zip(xs, values, strict=True) if v is not None]
+        bars = ax.bar([x for x, _ in shown], [v for _, v in shown], width * 0.95, label=name)
+        ax.bar_label(bars, labels=[_short(v) for _, v in shown], fontsize=7, padding=1)
+    if line is not None:
+        label, value = line
+        ax.axhline(value, color="#c0392b", linestyle="--", linewidth=1)
+        ax.annotate(
+            label, (len(groups) - 0.5, value), ha="right", va="bottom", fontsize=8, color="#c0392b"
+        )
+    ax.set_xticks(range(len(groups)), list(groups), fontsize=8)
+    ax.set_ylabel(ylabel)
+    if log:
+        ax.set_yscale("log")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, frameon=False)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
+
+
+def _short(v: float) -> str:
+    if v >= 10_000:
+        return f"{v / 1000:,.0f}k"
+    if v >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.1f}"
