@@ -6,7 +6,7 @@ fixed hash salt so that the same figures give the same file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 
@@ -14,7 +14,7 @@ def bar_chart(
     path: str | Path,
     title: str,
     groups: Sequence[str],
-    series: dict[str, Sequence[float | None]],
+    series: Mapping[str, Sequence[float | None]],
     ylabel: str,
     *,
     log: bool = False,

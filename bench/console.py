@@ -235,18 +235,48 @@ def format_table(results: list[PageResult]) -> str:
     return "\n".join(lines)
 
 
-def draw(results: list[PageResult], path: str, title: str) -> None:
-    """Each page's p50 at each demo size, log scale, with the 300 ms goal."""
+def parse_table(text: str) -> list[PageResult]:
+    """The results in a table :func:`format_table` printed (to chart a run
+    of another checkout beside this one's)."""
+    import re
+
+    lines = [ln for ln in text.splitlines() if ln.startswith("| ")]
+    sizes = [int(n.replace(",", "")) for n in re.findall(r"([\d,]+) users", lines[0])]
+    out = []
+    for line in lines[1:]:
+        page, *cells = [c.strip() for c in line.strip("| ").split(" | ")]
+        if page.startswith("("):
+            continue
+        for n, cell in zip(sizes, cells, strict=True):
+            if not cell or cell.startswith("failed"):
+                continue
+            p50 = float(cell.split()[0].replace(",", ""))
+            out.append(PageResult(n, 0, page, p50, p50))
+    return out
+
+
+def draw(
+    results: list[PageResult], path: str, title: str, before: list[PageResult] | None = None
+) -> None:
+    """Each page's p50 at each demo size, log scale, with the 300 ms goal;
+    with ``before``, an earlier run's bars beside them."""
+    import textwrap
+
     from .charts import bar_chart
 
+    runs = [("before: ", before), ("after: ", results)] if before else [("", results)]
     sizes = sorted({r.users for r in results})
     pages = list(dict.fromkeys(r.page for r in results))
-    by = {(r.users, r.page): r.p50_ms for r in results if not r.failed}
+    series = {}
+    for label, run in runs:
+        by = {(r.users, r.page): r.p50_ms for r in run or [] if not r.failed}
+        for n in sizes:
+            series[f"{label}{n:,} users"] = [by.get((n, p)) for p in pages]
     bar_chart(
         path,
         title,
-        [p.replace(" (not a page)", "").replace(", ", ",\n") for p in pages],
-        {f"{n:,} users": [by.get((n, p)) for p in pages] for n in sizes},
+        ["\n".join(textwrap.wrap(p.replace(" (not a page)", ""), 13)) for p in pages],
+        series,
         "p50 ms (log)",
         log=True,
         line=("goal: 300 ms a page", 300.0),

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from bench import console as bench_console
 from devtools.localhbase_process import LocalHBaseProcess
@@ -35,10 +35,30 @@ class Command(BaseCommand):
         parser.add_argument("--thrift2-port", type=int, default=0)
         parser.add_argument("--svg", help="also draw the results as an SVG chart to this file")
         parser.add_argument("--title", default="Console pages as the demo grows")
+        parser.add_argument(
+            "--chart-from",
+            metavar="FILE",
+            help="draw --svg from a table this command printed before, instead of running",
+        )
+        parser.add_argument(
+            "--before",
+            metavar="FILE",
+            help="a table printed by an earlier version, charted beside the results",
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
         sizes = tuple(int(x) for x in o["sizes"].split(",") if x.strip())
         bar = ProgressBar(self.stderr._out)
+        before = None
+        if o["before"]:
+            before = bench_console.parse_table(Path(o["before"]).read_text())
+        if o["chart_from"]:
+            if not o["svg"]:
+                raise CommandError("--chart-from draws a chart: give --svg FILE too")
+            results = bench_console.parse_table(Path(o["chart_from"]).read_text())
+            bench_console.draw(results, o["svg"], o["title"], before)
+            self.stderr.write(f"chart written to {o['svg']}")
+            return
         if o["host"]:
             results = bench_console.run(
                 o["host"], o["port"], o["thrift2_port"], sizes, o["reads"], bar
@@ -53,5 +73,5 @@ class Command(BaseCommand):
                 )
         self.stdout.write(bench_console.format_table(results))
         if o["svg"]:
-            bench_console.draw(results, o["svg"], o["title"])
+            bench_console.draw(results, o["svg"], o["title"], before)
             self.stderr.write(f"chart written to {o['svg']}")
