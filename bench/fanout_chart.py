@@ -1,0 +1,77 @@
+"""Charts of ``benchfanout`` runs of two versions, from the tables it printed:
+
+    python -m bench.fanout_chart --before docs/bench-data/fanout-old-*.md \\
+        --after docs/bench-data/fanout-new-*.md --svg docs/benchmarks-fanout
+
+writes PREFIX-throughput.svg (raw puts and fan-out, rows/s) and
+PREFIX-latency.svg (post-to-visible p50 and p99, with the 500 ms goal). Each
+bar is the median of the runs given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from pathlib import Path
+
+from .charts import bar_chart
+
+THROUGHPUT = (
+    ("raw batched puts", "raw batched puts, 1 process"),
+    ("fan-out, 1 worker", "fan-out, 1 worker process(es)"),
+    ("fan-out, 2 workers", "fan-out, 2 worker process(es)"),
+    ("fan-out, 4 workers", "fan-out, 4 worker process(es)"),
+)
+LATENCY = (("p50", ", p50"), ("p99", ", p99"))
+
+
+def parse(text: str) -> dict[str, float]:
+    """measure -> value, from one printed table (the local target's rows)."""
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and cells[0] == "local":
+            out[cells[1]] = float(cells[2].replace(",", ""))
+    return out
+
+
+def _median(runs: list[dict[str, float]], suffix: str, exact: bool) -> float | None:
+    found = [
+        v
+        for run in runs
+        for k, v in run.items()
+        if (k == suffix if exact else k.startswith("post-to-visible") and k.endswith(suffix))
+    ]
+    return statistics.median(found) if found else None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", nargs="+", required=True, help="tables of the earlier version")
+    parser.add_argument("--after", nargs="+", required=True, help="tables of this version")
+    parser.add_argument("--svg", required=True, help="prefix of the two SVG files")
+    parser.add_argument("--title", default="Fan-out on the local server, 10,000 followers")
+    o = parser.parse_args(argv)
+    runs = {
+        "before": [parse(Path(f).read_text()) for f in o.before],
+        "after": [parse(Path(f).read_text()) for f in o.after],
+    }
+    bar_chart(
+        f"{o.svg}-throughput.svg",
+        f"{o.title}: rows/s (median of {len(o.before)} and {len(o.after)} runs)",
+        [label for label, _ in THROUGHPUT],
+        {name: [_median(r, key, True) for _, key in THROUGHPUT] for name, r in runs.items()},
+        "rows/s",
+    )
+    bar_chart(
+        f"{o.svg}-latency.svg",
+        f"{o.title}: post-to-visible, ms (dashed: the 500 ms goal)",
+        [label for label, _ in LATENCY],
+        {name: [_median(r, key, False) for _, key in LATENCY] for name, r in runs.items()},
+        "ms",
+        line=("goal: p99 at most 500 ms", 500.0),
+    )
+
+
+if __name__ == "__main__":
+    main()
