@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import statistics
 import time
-import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
-import happybase
-from django.conf import settings
+from .threads import _configured
 
 PAGES = (
     ("overview", "/console/"),
@@ -42,49 +39,6 @@ class PageResult:
     failed: str = ""  # why the page gave no answer (e.g. a Thrift call timed out)
 
 
-@contextmanager
-def _configured(host: str, port: int, thrift2_port: int) -> Iterator[None]:
-    """This process pointed at the server, with tables of a fresh prefix
-    (pre-split when a Thrift2 port is given, as deployed)."""
-    from storage.connection import connection, reset_pool
-    from storage.schema import create_tables, drop_tables
-    from twitbase.celery import app as celery_app
-
-    names = (
-        "TWITBASE_HBASE_HOST",
-        "TWITBASE_HBASE_PORT",
-        "TWITBASE_HBASE_THRIFT2_PORT",
-        "TWITBASE_TABLE_PREFIX",
-        "PASSWORD_HASHERS",
-        "ALLOWED_HOSTS",
-    )
-    saved = {k: getattr(settings, k) for k in names}
-    eager = celery_app.conf.task_always_eager
-    settings.TWITBASE_HBASE_HOST, settings.TWITBASE_HBASE_PORT = host, port
-    settings.TWITBASE_HBASE_THRIFT2_PORT = thrift2_port
-    settings.TWITBASE_TABLE_PREFIX = "bc" + uuid.uuid4().hex[:8]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.ALLOWED_HOSTS = ["testserver"]
-    celery_app.conf.task_always_eager = True
-    reset_pool()
-    with connection() as conn:
-        create_tables(conn)
-    try:
-        yield
-    finally:
-        # Dropping a table of two million rows takes the local server longer
-        # than a request's usual timeout: a connection of its own, patient.
-        conn = happybase.Connection(host, port, timeout=600_000)
-        try:
-            drop_tables(conn)
-        finally:
-            conn.close()
-        celery_app.conf.task_always_eager = eager
-        for k, v in saved.items():
-            setattr(settings, k, v)
-        reset_pool()
-
-
 def run(
     host: str,
     port: int,
@@ -101,7 +55,7 @@ def run(
 
     out = []
     for users in sizes:
-        with _configured(host, port, thrift2_port):
+        with _configured(host, port, thrift2_port, ALLOWED_HOSTS=["testserver"]):
             stats = bulk.load_demo(users, users, progress=progress)
             services.register("staff", "Staff", "staff@example.com", "bench-password-1")
             services.set_staff("staff")

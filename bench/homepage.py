@@ -164,7 +164,7 @@ def _run(
             with connection() as conn:
                 table = conn.table(table_name("streams"))
                 scan = table.scan(row_prefix=prefix, limit=limit)
-                return sum(1 for _, row in scan if rows.STREAM_REPOST_OF in row)
+                return sum(1 for _, row in scan if rows.is_repost_row(row))
 
         def raw_rows() -> int:
             with connection() as conn:

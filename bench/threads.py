@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import happybase
 from django.conf import settings
 
 from storage import keys
@@ -35,22 +36,24 @@ class ThreadResult:
 
 
 @contextmanager
-def _configured(host: str, port: int) -> Iterator[None]:
-    """This process pointed at the server, with tables of a fresh prefix."""
-    names = (
-        "TWITBASE_HBASE_HOST",
-        "TWITBASE_HBASE_PORT",
-        "TWITBASE_TABLE_PREFIX",
-        "TWITBASE_POSTS_PER_MINUTE",
-        "PASSWORD_HASHERS",
-    )
-    saved = {k: getattr(settings, k) for k in names}
+def _configured(host: str, port: int, thrift2_port: int = 0, **more: object) -> Iterator[None]:
+    """This process pointed at the server, with tables of a fresh prefix
+    (pre-split when a Thrift2 port is given, as deployed); ``more`` are
+    further settings for the while."""
+    overrides: dict[str, object] = {
+        "TWITBASE_HBASE_HOST": host,
+        "TWITBASE_HBASE_PORT": port,
+        "TWITBASE_HBASE_THRIFT2_PORT": thrift2_port,
+        "TWITBASE_TABLE_PREFIX": "th" + uuid.uuid4().hex[:8],
+        "TWITBASE_POSTS_PER_MINUTE": 1_000_000,
+        # Registering the bench's users is not what is measured.
+        "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
+        **more,
+    }
+    saved = {k: getattr(settings, k) for k in overrides}
     eager = celery_app.conf.task_always_eager
-    settings.TWITBASE_HBASE_HOST, settings.TWITBASE_HBASE_PORT = host, port
-    settings.TWITBASE_TABLE_PREFIX = "th" + uuid.uuid4().hex[:8]
-    settings.TWITBASE_POSTS_PER_MINUTE = 1_000_000
-    # Registering the bench's users is not what is measured.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    for k, v in overrides.items():
+        setattr(settings, k, v)
     celery_app.conf.task_always_eager = True
     reset_pool()
     with connection() as conn:
@@ -58,8 +61,13 @@ def _configured(host: str, port: int) -> Iterator[None]:
     try:
         yield
     finally:
-        with connection() as conn:
-            drop_tables(conn)
+        # Dropping a table of two million rows takes the local server longer
+        # than a request's usual timeout: a connection of its own, patient.
+        patient = happybase.Connection(host, port, timeout=600_000)
+        try:
+            drop_tables(patient)
+        finally:
+            patient.close()
         celery_app.conf.task_always_eager = eager
         for k, v in saved.items():
             setattr(settings, k, v)
