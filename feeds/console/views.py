@@ -190,12 +190,12 @@ def count_tables(request: HttpRequest) -> HttpResponse:
 def key_design(request: HttpRequest) -> HttpResponse:
     """One table's key spread beside its sequential alternative's (``?table=``,
     users by default), or every table's (``?table=all``), as the background
-    job last sampled them (console.kept_key_spread)."""
+    job last sampled them (console.kept_key_spreads)."""
     only = request.GET.get("table") or "users"
     names = list(console.known_tables()) if only == "all" else [console.check_table(only)]
     charts = []
-    for name in names:
-        spread = console.kept_key_spread(name)
+    for spread in console.kept_key_spreads(names):
+        name = spread.table
         actual_note, alt_note = NOTES.get(name, ("", None))
         # One y-scale for the pair, so the sequential keys' pile-up shows
         # against the real keys' spread instead of each filling its own plot.

@@ -772,16 +772,22 @@ def request_stats(actor: str, table: str) -> str:
     return table
 
 
-def kept_key_spread(table: str) -> KeySpread:
-    """``table``'s key spread as :func:`refresh_stats` last kept it; sampled
-    now (and kept) only if it never was, as on a new deployment's first view."""
-    check_table(table)
-    kept = tablestats.spread(table)
-    if kept is not None:
-        return KeySpread.from_json(kept)
-    spread = key_spread(table)
-    tablestats.save_spread(table, spread.to_json())
-    return spread
+def kept_key_spreads(tables: list[str]) -> list[KeySpread]:
+    """The key spreads of ``tables`` as :func:`refresh_stats` last kept them
+    (one read for all); a table's is sampled now (and kept) only if it never
+    was, as on a new deployment's first view."""
+    for table in tables:
+        check_table(table)
+    kept = tablestats.spreads(tables)
+    out = []
+    for table in tables:
+        if table in kept:
+            out.append(KeySpread.from_json(kept[table]))
+            continue
+        spread = key_spread(table)
+        tablestats.save_spread(table, spread.to_json())
+        out.append(spread)
+    return out
 
 
 # -- fan-out -------------------------------------------------------------------------

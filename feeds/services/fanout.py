@@ -166,7 +166,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             return ChunkResult(0, None, True)  # finished already
         # The mark as last seen: queue_chunk starts from it (a renewal by hold
         # makes it stale, and queue_chunk then reads it again).
-        mark: bytes | None
+        mark: bytes
         if lease:
             renew_s = settings.TWITBASE_SWEEP_AFTER_S / 4
             mark = row[pending.MARK]

@@ -45,6 +45,11 @@ def _json(value: dict[str, object]) -> bytes:
     return json.dumps(value, separators=(",", ":")).encode()
 
 
+def _put(cells: dict[bytes, bytes]) -> None:
+    with connection() as conn:
+        conn.table(table_name("metrics")).put(keys.METRICS_TABLES, cells)
+
+
 def save(table: str, counted: int, capped: bool, took_ms: int, spread: dict[str, object]) -> None:
     """Keep a table's count and key spread (a JSON-ready dict; see
     console.KeySpread.to_json), in one put: a page never sees one newer
@@ -56,17 +61,12 @@ def save(table: str, counted: int, capped: bool, took_ms: int, spread: dict[str,
         ),
         rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": now}),
     }
-    with connection() as conn:
-        conn.table(table_name("metrics")).put(keys.METRICS_TABLES, cells)
+    _put(cells)
 
 
 def save_spread(table: str, spread: dict[str, object]) -> None:
     """Keep a key spread alone (sampled on a first view, before any count)."""
-    with connection() as conn:
-        conn.table(table_name("metrics")).put(
-            keys.METRICS_TABLES,
-            {rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": int(time.time() * 1000)})},
-        )
+    _put({rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": int(time.time() * 1000)})})
 
 
 def counts() -> dict[str, RowCount]:
@@ -83,13 +83,13 @@ def counts() -> dict[str, RowCount]:
     return out
 
 
-def spread(table: str) -> dict[str, object] | None:
-    """``table``'s last key spread as saved, with "at" (ms), or None."""
-    column = rows.TABLE_SPREAD + table.encode()
+def spreads(tables: list[str]) -> dict[str, dict[str, object]]:
+    """The last key spread saved of each of ``tables`` that has one, with
+    "at" (ms), by table name (one get, whatever the number of tables)."""
+    columns = [rows.TABLE_SPREAD + t.encode() for t in tables]
     with connection() as conn:
-        row = conn.table(table_name("metrics")).row(keys.METRICS_TABLES, columns=[column])
-    found = row.get(column)
-    if found is None:
-        return None
-    value: dict[str, object] = json.loads(found)
-    return value
+        row = conn.table(table_name("metrics")).row(keys.METRICS_TABLES, columns=columns)
+    return {
+        column[len(rows.TABLE_SPREAD) :].decode(): json.loads(value)
+        for column, value in row.items()
+    }

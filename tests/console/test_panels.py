@@ -310,7 +310,7 @@ def test_key_design_shows_the_spread_kept_by_the_background_job(
     # Never sampled: the first view samples, and keeps it.
     page = text_of(staff_client.get("/console/keys?table=users"))
     assert "2 keys, every one · sampled now" in page
-    kept = console.kept_key_spread("users")
+    kept = console.kept_key_spreads(["users"])[0]
     assert kept.at is not None and kept == dataclasses.replace(
         console.key_spread("users"), at=kept.at, ms=kept.ms
     )

@@ -33,5 +33,5 @@ def test_beat_has_the_worker_count_every_table_and_count_again(
             timeout=60,
             what="users counted again after bob registered",
         )
-        spread = console.kept_key_spread("users")
+        spread = console.kept_key_spreads(["users"])[0]
         assert spread.at is not None and spread.actual.total == 2
