@@ -311,6 +311,44 @@ def apply_filter(flt: Filter, row: bytes, cells: list[Cell]) -> list[Cell] | Non
     return out
 
 
+@dataclass(frozen=True)
+class Pushdown:
+    """The part of a scan's filter the store applies as it reads a row.
+
+    HBase's FirstKeyOnlyFilter answers NEXT_ROW after a row's first cell, so
+    its region scanner seeks past the rest of the row instead of reading it;
+    the store does the same (ReadSpec.first_cell_only), and with
+    KeyOnlyFilter it never copies a value out (ReadSpec.keys_only). Key-only
+    scans of rows of several cells (a fan-out reading its followers) then
+    cost one cell per row, not one per cell. ``rest`` is what the scanner
+    still applies to each row: None when the store did it all.
+    """
+
+    rest: Filter | None
+    first_cell_only: bool = False
+    keys_only: bool = False
+
+
+def push_down(flt: Filter | None) -> Pushdown:
+    """Split ``flt`` into what the store can do while reading and the rest.
+
+    Only FirstKeyOnlyFilter and KeyOnlyFilter, alone or ANDed together, go
+    down: the store's first visible cell of a row is the first cell either
+    filter sees, as no other filter stands before them. Any other filter
+    stays whole with the scanner.
+    """
+    if flt is None:
+        return Pushdown(None)
+    parts = flt.operands if isinstance(flt, And) else [flt]
+    if not parts or not all(isinstance(f, (FirstKeyOnlyFilter, KeyOnlyFilter)) for f in parts):
+        return Pushdown(flt)
+    return Pushdown(
+        None,
+        first_cell_only=any(isinstance(f, FirstKeyOnlyFilter) for f in parts),
+        keys_only=any(isinstance(f, KeyOnlyFilter) for f in parts),
+    )
+
+
 def next_row(
     rows: Iterator[tuple[bytes, list[Cell]]], flt: Filter | None
 ) -> tuple[bytes, list[Cell]] | None:

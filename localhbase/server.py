@@ -36,7 +36,7 @@ from thriftpy2.thrift import TApplicationException, TProcessor
 from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransportException
 
 from .encoding import MAX_TS
-from .filters import Filter, FilterError, next_row, parse_filter
+from .filters import Filter, FilterError, next_row, parse_filter, push_down
 from .store import (
     REGION_SERVER,
     REGION_SERVER_PORT,
@@ -553,7 +553,13 @@ class Handler:
     ) -> int:
         # An empty filter string is an error in HBase too; only None means none.
         flt = parse_filter(filter_string) if filter_string is not None else None
-        spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
+        pushed = push_down(flt)
+        spec = ReadSpec(
+            columns=_columns(columns),
+            max_ts=_max_ts(timestamp),
+            first_cell_only=pushed.first_cell_only,
+            keys_only=pushed.keys_only,
+        )
         rows: Iterator[tuple[bytes, list[Cell]]]
         try:
             rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
@@ -562,7 +568,10 @@ class Handler:
             # scannerGet fails instead.
             rows = FailingRows(exc)
         scanner = _Scanner(
-            rows, flt, batch_size if batch_size and batch_size > 0 else None, bool(sort_columns)
+            rows,
+            pushed.rest,
+            batch_size if batch_size and batch_size > 0 else None,
+            bool(sort_columns),
         )
         with self._scanner_lock:
             self._expire_idle()

@@ -213,6 +213,10 @@ class ReadSpec:
     # Per-family (min_ts, max_ts) overriding the above, as HBase's
     # Scan.setColumnFamilyTimeRange.
     family_ranges: dict[bytes, tuple[int, int | None]] | None = None
+    # Pushed down from a scan's filter (filters.push_down): only the row's
+    # first visible cell (FirstKeyOnlyFilter), with no value (KeyOnlyFilter).
+    first_cell_only: bool = False
+    keys_only: bool = False
 
 
 @dataclass
@@ -849,6 +853,8 @@ class Store:
         max_ts = spec.max_ts
         min_ts = spec.min_ts
         family_ranges = spec.family_ranges
+        first_only = spec.first_cell_only
+        keys_only = spec.keys_only
         cur_family: bytes | None = None
         fd: FamilyDescriptor | None = None
         family_deleted = -1
@@ -917,7 +923,13 @@ class Store:
                 and count < limit
             ):
                 count += 1
-                out.append((family, qualifier, ts, it.value()))
+                out.append((family, qualifier, ts, b"" if keys_only else it.value()))
+                if first_only:
+                    # Past the rest of the row without parsing it.
+                    it.next()
+                    while it.valid() and it.key().startswith(pre):
+                        it.next()
+                    return out
             it.next()
         return out
 

@@ -50,7 +50,7 @@ from .encoding import (
     TYPE_DELETE_FAMILY_VERSION,
     TYPE_PUT,
 )
-from .filters import Filter, FilterError, apply_filter, next_row, parse_filter
+from .filters import Filter, FilterError, apply_filter, next_row, parse_filter, push_down
 from .store import (
     COMPARE_OPS,
     BadArgument,
@@ -566,7 +566,7 @@ class Thrift2Handler(AdminCalls):
     # -- scanners -------------------------------------------------------------
 
     def _scanner_of(self, table: bytes, tscan: Any) -> _Scanner:
-        flt = _filter(tscan.filterString, tscan.filterBytes)
+        pushed = push_down(_filter(tscan.filterString, tscan.filterBytes))
         lo, hi = _time_range(tscan.timeRange) if tscan.timeRange is not None else (0, None)
         versions = tscan.maxVersions if tscan.maxVersions is not None else 1
         ranges = None
@@ -578,6 +578,8 @@ class Thrift2Handler(AdminCalls):
             versions=versions,
             min_ts=lo,
             family_ranges=ranges,
+            first_cell_only=pushed.first_cell_only,
+            keys_only=pushed.keys_only,
         )
         rows: Iterator[tuple[bytes, list[Cell]]]
         try:
@@ -591,7 +593,7 @@ class Thrift2Handler(AdminCalls):
             rows = iter(())  # a scan of no versions finds nothing, without an error
         batch = tscan.batchSize if tscan.batchSize and tscan.batchSize > 0 else 0
         limit = tscan.limit if tscan.limit and tscan.limit > 0 else 0
-        return _Scanner(rows, flt, batch, limit)
+        return _Scanner(rows, pushed.rest, batch, limit)
 
     def openScanner(self, table: bytes, tscan: Any) -> int:
         scanner = self._scanner_of(table, tscan)

@@ -41,6 +41,46 @@ def test_first_key_only_filter_returns_first_cell(table: happybase.Table) -> Non
     }
 
 
+def test_first_key_only_filter_gives_the_first_cell_a_read_would_see(
+    table: happybase.Table,
+) -> None:
+    """The local server stops reading a row at its first visible cell (as
+    HBase's FirstKeyOnlyFilter answers NEXT_ROW): deleted cells, versions
+    past the time range and families not asked for are not that cell."""
+    table.delete(b"alice", columns=[b"info:city"])  # the first cell, deleted
+    table.delete(b"carol")  # a row with no cell left
+    table.put(b"dave", {b"info:city": b"Old"}, timestamp=10)
+    table.put(b"dave", {b"info:city": b"New"}, timestamp=20)
+    table.put(b"dave", {b"info:name": b"Dave"}, timestamp=15)
+    assert rows(table, "FirstKeyOnlyFilter()") == {
+        b"alfred": {b"info:city": b"Paris"},
+        b"alice": {b"info:name": b"Alice Smith"},
+        b"bob": {b"info:city": b"berlin"},
+        b"dave": {b"info:city": b"New"},
+    }
+    assert rows(table, "FirstKeyOnlyFilter()", row_start=b"dave", timestamp=12) == {
+        b"dave": {b"info:city": b"Old"}
+    }
+    assert rows(table, "FirstKeyOnlyFilter()", columns=[b"s"]) == {
+        b"alice": {b"s:n": b"3"},
+        b"bob": {b"s:n": b"5"},
+    }
+    both = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
+    # One row per call of the scanner, and reversed: the same rows.
+    assert list(table.scan(filter=both, batch_size=1)) == [
+        (b"alfred", {b"info:city": b""}),
+        (b"alice", {b"info:name": b""}),
+        (b"bob", {b"info:city": b""}),
+        (b"dave", {b"info:city": b""}),
+    ]
+    assert [key for key, _ in table.scan(filter=both, reverse=True)] == [
+        b"dave",
+        b"bob",
+        b"alice",
+        b"alfred",
+    ]
+
+
 def test_column_prefix_filter(table: happybase.Table) -> None:
     result = rows(table, "ColumnPrefixFilter('na')")
     assert result[b"alice"] == {b"info:name": b"Alice Smith"}

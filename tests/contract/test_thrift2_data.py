@@ -485,6 +485,25 @@ def test_reversed_scans_with_filters(t2: Any, five_rows: bytes) -> None:
     assert rows_of(t2.getScannerResults(five_rows, page, 10)) == [b"r4", b"r3"]
 
 
+def test_key_only_first_key_scans(t2: Any, five_rows: bytes) -> None:
+    """The local server reads only a row's first visible cell for these
+    filters (filters.push_down); what comes back is what HBase gives."""
+    flt = b"KeyOnlyFilter() AND FirstKeyOnlyFilter()"
+    t2.deleteSingle(five_rows, T2.TDelete(row=b"r1", columns=[Col(b"a", b"q1")]))
+    results = t2.getScannerResults(five_rows, T2.TScan(filterString=flt, limit=3), 10)
+    assert [(r.row, [(c.qualifier, c.value) for c in r.columnValues]) for r in results] == [
+        (b"r0", [(b"q1", b"")]),
+        (b"r1", [(b"q2", b"")]),
+        (b"r2", [(b"q1", b"")]),
+    ]
+    scan = T2.TScan(filterString=b"FirstKeyOnlyFilter()", reversed=True, columns=[Col(b"b")])
+    results = t2.getScannerResults(five_rows, scan, 2)
+    assert [(r.row, [c.value for c in r.columnValues]) for r in results] == [
+        (b"r4", [b"z4"]),
+        (b"r3", [b"z3"]),
+    ]
+
+
 def test_scan_columns_time_range_and_versions(t2: Any, five_rows: bytes) -> None:
     scan = T2.TScan(columns=[Col(b"a", b"q2")], timeRange=T2.TTimeRange(11, 13))
     results = t2.getScannerResults(five_rows, scan, 10)
