@@ -40,6 +40,13 @@ class FanOutChunk(_Job):
     lease: str = ""
     start: str = ""  # the first follower key, in hex; "": the first
     chunk: int = 0
+    # The next chunk's first follower key, in hex, when the chunk that
+    # planned this one fixed it; "": this chunk reads ahead and plans the
+    # chunks after it (see fanout.start_chunk).
+    stop: str = ""
+    # The md5s (hex, run together) of the followers from start to stop, as
+    # the planning chunk read them; "": read them from followedBy.
+    readers: str = ""
 
     # Lost (the broker was down), it is queued again by the sweep, which finds
     # the twit's pending mark: so it is left for the sweep, never run in the

@@ -128,10 +128,16 @@ def stream_key(reader: str, twit: bytes) -> bytes:
 
 def stream_key_for_hash(reader_hash: bytes, twit: bytes) -> bytes:
     """:func:`stream_key` from the reader's md5, as a followedBy key carries it."""
-    parts = split_twit_key(twit)
     if len(reader_hash) != MD5_LEN:
         raise BadKey(f"reader hash must be {MD5_LEN} bytes, got {len(reader_hash)}")
-    return reader_hash + twit[MD5_LEN : MD5_LEN + RTS_LEN] + parts.author_hash + parts.suffix
+    return reader_hash + stream_key_tail(twit)
+
+
+def stream_key_tail(twit: bytes) -> bytes:
+    """What follows the reader's md5 in every stream key of ``twit``: a
+    fan-out computes it once and appends it to each follower's md5."""
+    parts = split_twit_key(twit)
+    return twit[MD5_LEN : MD5_LEN + RTS_LEN] + parts.author_hash + parts.suffix
 
 
 def twit_key_from_stream_key(key: bytes) -> bytes:

@@ -31,15 +31,22 @@ retrying = shared_task(
 
 
 @retrying
-def fan_out_twit(twit_id: str, start: str = "", chunk: int = 0, lease: str = "") -> int:
-    step = fanout.start_chunk(jobs.FanOutChunk(twit_id, lease, start, chunk))
+def fan_out_twit(
+    twit_id: str,
+    start: str = "",
+    chunk: int = 0,
+    lease: str = "",
+    stop: str = "",
+    readers: str = "",
+) -> int:
+    step = fanout.start_chunk(jobs.FanOutChunk(twit_id, lease, start, chunk, stop, readers))
     if isinstance(step, fanout.ChunkResult):
         return step.rows
-    if step.next is not None:
-        # Before this chunk writes, so the chunks of a large fan-out run in
-        # parallel. The lease records it as queued already: a retry of this
-        # chunk does not queue it again.
-        jobs.dispatch(step.next)
+    # Before this chunk writes, so the chunks of a large fan-out run in
+    # parallel. The lease records them as queued already: a retry of this
+    # chunk does not queue them again.
+    for successor in step.successors:
+        jobs.dispatch(successor)
     return fanout.write_chunk(step).rows
 
 

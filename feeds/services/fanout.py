@@ -45,6 +45,10 @@ from . import twits as twits_service
 log = logging.getLogger(__name__)
 
 BACKFILL = 100
+# A chunk without a fixed end reads the keys of this many chunks of
+# followers at once and queues them all (see start_chunk): 32,000 followers
+# at the default chunk of 500, more than a fanned-out account has.
+PLAN_AHEAD = 64
 # Each stream write trims its reader with these odds, chosen by a hash: a
 # trim reads up to TWITBASE_STREAM_MAX keys, so it is paid once in a while.
 TRIM_ONE_IN = 256
@@ -118,12 +122,13 @@ def chunk_counts(row: dict[bytes, bytes]) -> tuple[int, int | None]:
 
 @dataclass(frozen=True)
 class ChunkWrite:
-    """A chunk read under its lease, its successor decided, its rows not yet
-    written: what :func:`start_chunk` hands to the task that runs the chunk,
-    which queues ``next`` and then calls :func:`write_chunk`."""
+    """A chunk read under its lease, the chunks after it planned, its rows
+    not yet written: what :func:`start_chunk` hands to the task that runs the
+    chunk, which queues ``successors`` and then calls :func:`write_chunk`."""
 
     job: FanOutChunk
-    next: FanOutChunk | None  # queue it before writing: the chunks then run in parallel
+    # Queued before writing, so the chunks run in parallel on free workers.
+    successors: tuple[FanOutChunk, ...]
     key: bytes
     readers: tuple[bytes, ...]  # md5s of the followers this chunk writes to
     cells: dict[bytes, bytes]  # the stream row's cells, from the twit row as read
@@ -133,15 +138,23 @@ class ChunkWrite:
 
 
 def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
-    """Begin one chunk of a twit's fan-out: up to CHUNK followers from ``job.start``.
+    """Begin one chunk of a twit's fan-out: the followers from ``job.start``,
+    up to ``job.stop`` or, without one, up to CHUNK of them.
 
-    The first chunk also writes the author's own stream row. If followers
-    remain, the next chunk not yet done is recorded as queued under the lease
-    and returned as ``next``: the caller queues it *before* :func:`write_chunk`,
-    so chunks of a large fan-out run in parallel on free workers and one
-    account never holds a worker for long. Each chunk records itself on the
-    twit row when done; the chunk that completes the chain clears the twit's
-    pending mark and index entry and records the fan-out's lag.
+    The first chunk also writes the author's own stream row. A chunk without
+    a ``stop`` plans: it reads the keys of up to PLAN_AHEAD chunks of
+    followers in one key-only scan, fixes where each of those chunks begins
+    and ends, records them all as queued under the lease, and returns them
+    as ``successors``; the last it plans has no ``stop`` and plans in turn.
+    The caller queues them *before* :func:`write_chunk`, so a fan-out of
+    10,000 followers is on the queue at once, its chunks run in parallel on
+    free workers, and one account never holds a worker for long. Fixed
+    bounds make the chain of chunks meet however followers come and go
+    meanwhile: a follower added inside a chunk's range is written by that
+    chunk, one added past the last by the last (which plans again). Each
+    chunk records itself on the twit row when done; the chunk that completes
+    the chain clears the twit's pending mark and index entry and records the
+    fan-out's lag.
 
     ``job.lease`` is the owner id of the fan-out's lease (see pending): a chunk
     whose lease was taken over stops without writing. Without one (a direct
@@ -152,7 +165,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
     the fan-out finished, the lease taken over, or a large account's twit),
     else the ChunkWrite to queue from and write.
     """
-    twit_id, start, chunk, lease = job.twit_id, job.start, job.chunk, job.lease
+    twit_id, start, chunk, lease, stop = job.twit_id, job.start, job.chunk, job.lease, job.stop
     key = keys.twit_key_from_id(twit_id)
     size = settings.TWITBASE_FANOUT_CHUNK
     with connection() as conn:
@@ -181,12 +194,14 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
         author = twit.userid
         progress = rows.decode_progress(row)
         recorded = progress.get(chunk)
-        done = recorded is not None and recorded[0] == start
+        done = recorded is not None and recorded[0] == start and (not stop or recorded[1] == stop)
         written = 0
+        # The chunks after this one that it plans: (start, stop, readers).
+        planned: list[tuple[str, str, bytes]] = []
+        readers: list[bytes] = []  # md5s of the followers this chunk writes to
         if done:
             assert recorded is not None
             after = recorded[1]
-            edges: list[bytes] = []
         else:
             if chunk == 0:
                 twits_service.count_once(conn, key, author, rows.TWIT_COUNTED in row)
@@ -204,42 +219,94 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
                     metrics.record_rows(conn, written)
                     _finish(conn, key)
                     return ChunkResult(written, None, True)
-            prefix = keys.user_hash(author)
-            begin = bytes.fromhex(start) if start else prefix
-            # The follower's md5 is the second half of the followedBy key: keys
-            # are all a fan-out needs, so the scan carries no values.
-            edges = [
-                edge
-                for edge, _ in conn.table(table_name("followedBy")).scan(
-                    row_start=begin,
-                    row_stop=keys.prefix_stop(prefix),
-                    filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
-                    limit=size + 1,
-                    batch_size=size + 1,
-                )
-            ]
-            after = edges[size].hex() if len(edges) > size else ""
-        successor = None
-        todo = next_unfinished(progress, chunk + 1, after or None)
-        if todo is not None:
-            queue = pending.queue_chunk(conn, key, lease, todo[0], mark)
+            if stop:
+                after = stop
+                carried = bytes.fromhex(job.readers)
+                readers = [
+                    carried[i : i + keys.MD5_LEN] for i in range(0, len(carried), keys.MD5_LEN)
+                ]
+                if not readers:  # queued without them: read them
+                    readers = _followers(_follower_edges(conn, author, start, stop, size))
+            else:
+                edges = _follower_edges(conn, author, start, stop, size)
+                groups = [edges[i : i + size] for i in range(0, len(edges), size)] or [[]]
+                readers = _followers(groups[0])
+                starts = [group[0].hex() for group in groups[1:]]
+                after = starts[0] if starts else ""
+                # Each planned chunk ends where the next begins; the last has
+                # no stop and reads its own followers: it plans the rest.
+                for i, group in enumerate(groups[1:]):
+                    last = i + 1 == len(starts)
+                    carry = b"" if last else b"".join(_followers(group))
+                    planned.append((starts[i], "" if last else starts[i + 1], carry))
+        successors: list[FanOutChunk] = []
+        if planned:
+            last_chunk = chunk + len(planned)
+            queue = pending.queue_chunk(conn, key, lease, last_chunk, mark)
             if queue is None:
-                log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
-                if written:
-                    metrics.record_rows(conn, written)  # the author's row, written already
-                return ChunkResult(written, None, False, taken_over=True)
+                return _taken_over(conn, twit_id, chunk, written)
             if queue:
-                successor = FanOutChunk(twit_id, lease, start=todo[1], chunk=todo[0])
+                successors = [
+                    FanOutChunk(twit_id, lease, s, chunk + 1 + i, e, carry.hex())
+                    for i, (s, e, carry) in enumerate(planned)
+                    if progress.get(chunk + 1 + i) != (s, e)
+                ]
+        else:
+            todo = next_unfinished(progress, chunk + 1, after or None)
+            if todo is not None:
+                queue = pending.queue_chunk(conn, key, lease, todo[0], mark)
+                if queue is None:
+                    return _taken_over(conn, twit_id, chunk, written)
+                if queue:
+                    successors = [FanOutChunk(twit_id, lease, start=todo[1], chunk=todo[0])]
     return ChunkWrite(
-        job=FanOutChunk(twit_id, lease, start, chunk),
-        next=successor,
+        job=job if job.lease else FanOutChunk(twit_id, lease, start, chunk, stop),
+        successors=tuple(successors),
         key=key,
-        readers=tuple(edge[keys.MD5_LEN :] for edge in edges[:size]),
+        readers=tuple(readers),
         cells={} if done else rows.encode_stream(twit),
         after=after,
         written=written,
         recorded=done,
     )
+
+
+def _follower_edges(
+    conn: happybase.Connection, author: str, start: str, stop: str, size: int
+) -> list[bytes]:
+    """The author's followedBy keys from ``start`` (hex; "": the first): up to
+    ``stop`` (hex) when the chunk's end is fixed, else up to PLAN_AHEAD chunks
+    of them and one more, the start of the chunk after those.
+
+    The follower's md5 is the second half of a followedBy key: keys are all a
+    fan-out needs, so the scan carries no values.
+    """
+    prefix = keys.user_hash(author)
+    begin = bytes.fromhex(start) if start else prefix
+    end = bytes.fromhex(stop) if stop else keys.prefix_stop(prefix)
+    limit = None if stop else size * PLAN_AHEAD + 1
+    return [
+        edge
+        for edge, _ in conn.table(table_name("followedBy")).scan(
+            row_start=begin,
+            row_stop=end,
+            filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+            limit=limit,
+            batch_size=min(limit or 2 * size, 10_000),
+        )
+    ]
+
+
+def _followers(edges: list[bytes]) -> list[bytes]:
+    """The followers' md5s: the second half of their followedBy keys."""
+    return [edge[keys.MD5_LEN :] for edge in edges]
+
+
+def _taken_over(conn: happybase.Connection, twit_id: str, chunk: int, written: int) -> ChunkResult:
+    log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
+    if written:
+        metrics.record_rows(conn, written)  # the author's row, written already
+    return ChunkResult(written, None, False, taken_over=True)
 
 
 def write_chunk(step: ChunkWrite) -> ChunkResult:
@@ -292,9 +359,10 @@ def _write_stream_rows(
     """The twit's row in each reader's stream (md5s), at the twit's time: one
     mutateRows for the chunk, the same cells however often it runs."""
     millis = keys.split_twit_key(key).millis
+    tail = keys.stream_key_tail(key)  # readers are md5s from followedBy keys
     with conn.table(table_name("streams")).batch(timestamp=millis) as b:
         for reader in readers:
-            b.put(keys.stream_key_for_hash(reader, key), cells)
+            b.put(reader + tail, cells)
     for reader in readers:
         if _trim_due(key, reader):
             _trim_stream(conn, reader)

@@ -180,16 +180,22 @@ def queue_chunk(
     False if it was queued already, None if the lease is lost.
 
     ``hint`` is the mark as the caller last read it, which saves a read when
-    it is still current (the checkAndPut then succeeds). Only a successful
-    checkAndPut is taken from it: any other answer is read again first.
+    it is still current (the checkAndPut then succeeds), or when it shows
+    ``chunk`` queued under ``owner`` already (a chunk its planner queued):
+    ``queued`` only grows under one owner, so the answer is False whatever
+    happened since (had the lease been taken over since, False still queues
+    nothing, and the chunk's own rows are the same under any lease). Any
+    other answer is read again first.
     """
     while True:
         held = _held_by(conn, twit, owner, hint)
-        if held is None or held[1].queued >= chunk:
+        if held is not None and held[1].queued >= chunk:
+            return False
+        if held is None:
             if hint is not None:
                 hint = None  # stale, perhaps: ask the row
                 continue
-            return None if held is None else False
+            return None
         raw, lease = held
         if swap(conn, twit, raw, replace(lease, since=now_ms(), queued=chunk).encode()):
             return True

@@ -25,6 +25,7 @@ from storage.connection import connection, reset_pool, table_name
 from tests.helpers import ServerAddr
 from tests.jobqueue import jobs_recorded
 from tests.services.test_model import all_pages
+from worker import jobs as worker_jobs
 from worker import tasks
 
 
@@ -164,13 +165,14 @@ def test_a_fan_out_run_again_skips_the_chunks_already_done(
     fans: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     crashed = post_with_second_chunk_crashing(monkeypatch, "crashed run")
-    # Chunks run last first here (each queues the next before writing): the
-    # last (one follower) finished, the middle one died, the first never wrote.
-    assert len([f for f in fans if crashed.id in _stream_ids(f)]) == 1
+    # The first chunk queues the other two before it writes, and eagerly they
+    # run at once: the second (two followers) finished, the third died, the
+    # first never wrote.
+    assert len([f for f in fans if crashed.id in _stream_ids(f)]) == 2
     rows = metrics.fanout_stats().stream_rows
     tasks.fan_out_twit(crashed.id)
-    # The author's row and four followers': the last chunk is on record, not redone.
-    assert metrics.fanout_stats().stream_rows - rows == 5
+    # The author's row and three followers': the second chunk is on record, not redone.
+    assert metrics.fanout_stats().stream_rows - rows == 4
     for reader in ["alice", *fans]:
         assert _stream_ids(reader) == [crashed.id]
     assert console.pending_fanouts().items == ()
@@ -331,7 +333,11 @@ def test_a_chunk_run_twice_queues_its_successor_once(
         (first,) = posted
         tasks.fan_out_twit(**first)
         tasks.fan_out_twit(**first)  # again, as a retry would
-        assert [(q["chunk"], q["lease"]) for q in queued] == [(1, first["lease"])]
+        # The first chunk queues both others at once, and only once.
+        assert [(q["chunk"], q["lease"]) for q in queued] == [
+            (1, first["lease"]),
+            (2, first["lease"]),
+        ]
         while queued:
             tasks.fan_out_twit(**queued.pop(0))
     assert all(_stream_ids(f) == [twit.id] for f in fans)
@@ -349,3 +355,84 @@ def test_createtables_adds_the_pending_index_to_existing_tables(twitbase: Server
     assert "0 created" in out.getvalue()
     with connection() as conn:
         assert table_name("pendingFanouts").encode() in conn.tables()
+
+
+@contextmanager
+def jobs_held() -> Iterator[list[jobs.Job]]:
+    """While inside, jobs are kept, in the order queued, for the test to run."""
+    held: list[jobs.Job] = []
+    previous = jobs.register(held.append)
+    try:
+        yield held
+    finally:
+        jobs.register(previous)
+
+
+def _run(held: list[jobs.Job], *, last_first: bool = False) -> list[jobs.Job]:
+    """Run held jobs, and the jobs they queue, until none is left; returns
+    them in the order run."""
+    ran = []
+    while held:
+        job = held.pop() if last_first else held.pop(0)
+        ran.append(job)
+        worker_jobs.task_for(job).run(**jobs.kwargs(job))
+    return ran
+
+
+def test_the_first_chunk_queues_every_chunk_with_its_followers(fans: list[str]) -> None:
+    """Chunks of 2 for 5 followers: the first queues the second, with its two
+    followers and its end, and the third, which reads its own (it would plan
+    any more), before it writes; they finish the fan-out in any order."""
+    with jobs_held() as held:
+        twit = services.post_twit("alice", "planned")
+        (first,) = held
+        held.clear()
+        tasks.fan_out_twit(**jobs.kwargs(first))  # type: ignore[arg-type]
+        second, third = held
+        assert isinstance(second, jobs.FanOutChunk) and isinstance(third, jobs.FanOutChunk)
+        assert (second.chunk, third.chunk) == (1, 2)
+        # followedBy keys sort by the follower's md5 after the author's.
+        ahead = sorted(keys.user_hash(f) for f in fans)
+        edge = [(keys.user_hash("alice") + h).hex() for h in ahead]
+        assert (second.start, second.stop) == (edge[2], edge[4])
+        assert second.readers == (ahead[2] + ahead[3]).hex()
+        assert (third.start, third.stop, third.readers) == (edge[4], "", "")
+        _run(held, last_first=True)
+    assert all(_stream_ids(f) == [twit.id] for f in ["alice", *fans])
+    assert console.pending_fanouts().items == ()
+
+
+def test_a_planning_chunk_plans_at_most_plan_ahead_chunks(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fanout, "PLAN_AHEAD", 1)
+    with jobs_held() as held:
+        twit = services.post_twit("alice", "one chunk ahead at a time")
+        ran = _run(held)
+    chunks = [(j.chunk, j.stop, j.readers) for j in ran if isinstance(j, jobs.FanOutChunk)]
+    # Each reads one chunk ahead: every chunk plans the next, none carries followers.
+    assert chunks == [(0, "", ""), (1, "", ""), (2, "", "")]
+    assert all(_stream_ids(f) == [twit.id] for f in ["alice", *fans])
+    assert console.pending_fanouts().items == ()
+
+
+def test_followers_who_come_and_go_while_chunks_wait_leave_the_fan_out_exact(
+    fans: list[str],
+) -> None:
+    """The chunks' bounds are fixed when planned, so the chain of chunks meets
+    however the followers change before they run: the fan-out finishes, and,
+    with the follow and unfollow jobs run in the order queued, every follower
+    has the twit and nobody else does."""
+    with jobs_held() as held:
+        twit = services.post_twit("alice", "followers moving")
+        _run([held.pop(0)])  # the first chunk plans the rest; they wait in held
+        for name in ("late0", "late1", "late2", "late3"):
+            services.register(name, name, f"{name}@example.com", "password-123")
+            services.follow(name, "alice")
+        services.unfollow(fans[0], "alice")
+        services.unfollow(fans[3], "alice")
+        _run(held)
+    followers = [*fans[1:3], fans[4], "late0", "late1", "late2", "late3"]
+    assert all(_stream_ids(f) == [twit.id] for f in ["alice", *followers])
+    assert _stream_ids(fans[0]) == [] and _stream_ids(fans[3]) == []
+    assert console.pending_fanouts().items == ()
