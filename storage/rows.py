@@ -76,6 +76,9 @@ BIO = b"info:bio"  # UTF-8 text, absent or empty when the user wrote none
 COUNT_TWITS = b"c:twits"  # apply-once counters
 COUNT_FOLLOWERS = b"c:followers"
 COUNT_FOLLOWING = b"c:following"
+# An HBase counter, raised after every change to the user's followedBy rows:
+# a packed list of followers (FOLLOWER_LIST) made before it is stale.
+FOLLOWERS_CHANGED = b"c:fchanged"
 
 
 @dataclass(frozen=True)
@@ -400,6 +403,40 @@ PENDING_AUTHOR = b"p:userid"
 
 def encode_pending(author: str) -> dict[bytes, bytes]:
     return {PENDING_AUTHOR: author.encode()}
+
+
+# -- followerLists: md5(author) ----------------------------------------------------------
+
+# The author's followers' md5s in key order, run together, after the version
+# of the users row they were read under (see follower_list_version).
+FOLLOWER_LIST = b"l:list"
+
+
+def follower_list_version(row: dict[bytes, tuple[bytes, int]]) -> bytes:
+    """What a packed follower list must have been made under to be current,
+    from the author's users row read with timestamps (ACCOUNT,
+    COUNT_FOLLOWERS, FOLLOWERS_CHANGED): the changes counter, and the times
+    of the account and the count, which a bulk load or a new account of the
+    same userid rewrites without raising the counter."""
+    changed = decode_count(row[FOLLOWERS_CHANGED][0]) if FOLLOWERS_CHANGED in row else 0
+    account = row[ACCOUNT][1] if ACCOUNT in row else 0
+    counted = row[COUNT_FOLLOWERS][1] if COUNT_FOLLOWERS in row else 0
+    return f"{changed}:{account}:{counted}".encode()
+
+
+def encode_follower_list(version: bytes, followers: list[bytes]) -> bytes:
+    return bytes([len(version)]) + version + b"".join(followers)
+
+
+def decode_follower_list(raw: bytes | None, version: bytes) -> list[bytes] | None:
+    """The md5s in a packed list made under ``version``; None if there is no
+    list, it was made under another, or it is not a list at all."""
+    if not raw or raw[1 : 1 + raw[0]] != version:
+        return None
+    packed = raw[1 + raw[0] :]
+    if len(packed) % 16:
+        return None
+    return [packed[i : i + 16] for i in range(0, len(packed), 16)]
 
 
 # -- follows and followedBy: md5(one) + md5(other) --------------------------------------
@@ -833,7 +870,17 @@ DURATION_MS_CELLS = frozenset({LAG_MS})
 # Every column above, by table: what tests check against storage/schema.py's
 # families. Progress cells are PROGRESS + a chunk number.
 COLUMNS: dict[str, tuple[bytes, ...]] = {
-    "users": (ACCOUNT, STAFF, DISABLED, AUTHGEN, COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING),
+    "users": (
+        ACCOUNT,
+        STAFF,
+        DISABLED,
+        AUTHGEN,
+        COUNT_TWITS,
+        COUNT_FOLLOWERS,
+        COUNT_FOLLOWING,
+        FOLLOWERS_CHANGED,
+    ),
+    "followerLists": (FOLLOWER_LIST,),
     "twits": (
         TEXT,
         AUTHOR,

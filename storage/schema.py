@@ -30,6 +30,9 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     "pendingFanouts": {"p": ONE},
     "follows": {"f": ONE},
     "followedBy": {"f": ONE},
+    # A fanned-out author's followers, packed in one cell for the fan-out to
+    # read at once (see fanout.start_chunk); HBase drops a list ten minutes old.
+    "followerLists": {"l": {"max_versions": 1, "time_to_live": 600}},
     "streams": {"s": ONE},
     # A twit's replies, oldest first under its key, each carrying what the
     # permalink shows of it (see keys.reply_key).
@@ -129,6 +132,7 @@ USER_DATA: dict[str, str] = {
     "ratelimits": "prefix md5(userid)",
     "logins": "prefix md5(userid) (per-address rows name no user)",
     "celebrities": "the row md5(userid)",
+    "followerLists": "the row md5(userid); others' lists naming the user go with the unfollows",
     "metrics": "holds no per-user data",
     "audit": "kept: the staff's record of what they did is not the user's data",
     "avatars": "the row md5(userid)",

@@ -254,7 +254,8 @@ CELERY_BEAT_SCHEDULE = {
 # -- Fan-out ----------------------------------------------------------------------
 # Followers per fan-out task; beyond, further tasks take the rest.
 TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 500, minimum=1)
-# Stream rows kept per reader (the newest).
+# Stream rows kept per reader (the newest), trimmed one write in this many,
+# so a stream holds up to about twice this between trims.
 TWITBASE_STREAM_MAX = env_int("TWITBASE_STREAM_MAX", 1000, minimum=1)
 # Authors with more followers are not fanned out; readers merge their twits.
 TWITBASE_CELEBRITY_THRESHOLD = env_int("TWITBASE_CELEBRITY_THRESHOLD", 10_000, minimum=0)

@@ -228,6 +228,7 @@ def erase_account(userid: str, created: int) -> bool:
         _delete_prefix(table, mine)
     with connection() as conn:
         conn.table(table_name("celebrities")).delete(mine)
+        conn.table(table_name("followerLists")).delete(mine)
         conn.table(table_name("avatars")).delete(keys.avatar_key(userid))
         userindex.forget_user(conn, userid, stored.name)
         conn.table(table_name("users")).delete(keys.user_key(userid))

@@ -49,9 +49,6 @@ BACKFILL = 100
 # followers at once and queues them all (see start_chunk): 32,000 followers
 # at the default chunk of 500, more than a fanned-out account has.
 PLAN_AHEAD = 64
-# Each stream write trims its reader with these odds, chosen by a hash: a
-# trim reads up to TWITBASE_STREAM_MAX keys, so it is paid once in a while.
-TRIM_ONE_IN = 256
 # On the twit row, one cell per finished chunk (rows.progress_column), holding
 # where it began and where the next begins. A fan-out taken over by the sweep
 # follows this chain and runs only the chunks missing from it.
@@ -142,10 +139,13 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
     up to ``job.stop`` or, without one, up to CHUNK of them.
 
     The first chunk also writes the author's own stream row. A chunk without
-    a ``stop`` plans: it reads the keys of up to PLAN_AHEAD chunks of
-    followers in one key-only scan, fixes where each of those chunks begins
-    and ends, records them all as queued under the lease, and returns them
-    as ``successors``; the last it plans has no ``stop`` and plans in turn.
+    a ``stop`` plans: it reads up to PLAN_AHEAD chunks of followers (from
+    the author's packed list when it is current, else in one key-only scan:
+    see :func:`_planning_followers`), fixes where each of those chunks
+    begins and ends, records them all as queued under the lease, and
+    returns them as ``successors``, each carrying its followers' md5s. If
+    the followers read stop short of the end, the last chunk it plans
+    carries none and plans in turn.
     The caller queues them *before* :func:`write_chunk`, so a fan-out of
     10,000 followers is on the queue at once, its chunks run in parallel on
     free workers, and one account never holds a worker for long. Fixed
@@ -203,6 +203,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
             assert recorded is not None
             after = recorded[1]
         else:
+            version = None  # of the author's packed follower list, if worth reading
             if chunk == 0:
                 twits_service.count_once(conn, key, author, rows.TWIT_COUNTED in row)
                 twits_service.write_own_stream_row(conn, author, key, twit)
@@ -210,7 +211,14 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
                 # post stays fast, and a retried chunk writes the same rows.
                 notify.notify_twit(conn, key, twit)
                 written += 1
-                if is_celebrity(conn, author) and not still_fanned_out(conn, author):
+                profile = conn.table(table_name("users")).row(
+                    keys.user_key(author),
+                    columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.FOLLOWERS_CHANGED],
+                    include_timestamp=True,
+                )
+                followers = rows.decode_count(profile.get(rows.COUNT_FOLLOWERS, (b"", 0))[0])
+                threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
+                if followers > threshold and not still_fanned_out(conn, author):
                     twits.put(
                         key,
                         {rows.progress_column(0): rows.encode_progress("", "")},
@@ -219,26 +227,33 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
                     metrics.record_rows(conn, written)
                     _finish(conn, key)
                     return ChunkResult(written, None, True)
-            if stop:
+                if followers > size:
+                    version = rows.follower_list_version(profile)
+            if job.readers:  # planned, its followers carried
                 after = stop
                 carried = bytes.fromhex(job.readers)
                 readers = [
                     carried[i : i + keys.MD5_LEN] for i in range(0, len(carried), keys.MD5_LEN)
                 ]
-                if not readers:  # queued without them: read them
-                    readers = _followers(_follower_edges(conn, author, start, stop, size))
+            elif stop:  # planned, queued without its followers: read them
+                after = stop
+                readers = _followers(_follower_edges(conn, author, start, stop, size))
             else:
-                edges = _follower_edges(conn, author, start, stop, size)
-                groups = [edges[i : i + size] for i in range(0, len(edges), size)] or [[]]
-                readers = _followers(groups[0])
-                starts = [group[0].hex() for group in groups[1:]]
+                listed, complete = _planning_followers(conn, author, start, size, version)
+                groups = [listed[i : i + size] for i in range(0, len(listed), size)] or [[]]
+                readers = groups[0]
+                prefix = keys.user_hash(author)
+                starts = [(prefix + group[0]).hex() for group in groups[1:]]
                 after = starts[0] if starts else ""
-                # Each planned chunk ends where the next begins; the last has
-                # no stop and reads its own followers: it plans the rest.
+                # Each planned chunk ends where the next begins and carries
+                # its followers; if the list stopped short of the end, the
+                # last carries none and reads on from its start: it plans the rest.
                 for i, group in enumerate(groups[1:]):
                     last = i + 1 == len(starts)
-                    carry = b"" if last else b"".join(_followers(group))
-                    planned.append((starts[i], "" if last else starts[i + 1], carry))
+                    if last and not complete:
+                        planned.append((starts[i], "", b""))
+                    else:
+                        planned.append((starts[i], "" if last else starts[i + 1], b"".join(group)))
         successors: list[FanOutChunk] = []
         if planned:
             last_chunk = chunk + len(planned)
@@ -295,6 +310,38 @@ def _follower_edges(
             batch_size=min(limit or 2 * size, 10_000),
         )
     ]
+
+
+def _planning_followers(
+    conn: happybase.Connection, author: str, start: str, size: int, version: bytes | None
+) -> tuple[list[bytes], bool]:
+    """The md5s of the followers a planning chunk divides, from ``start``,
+    and whether they run to the end of the author's followers.
+
+    With a ``version`` (the first chunk of an author with more followers
+    than a chunk), the author's packed list in followerLists is read, one
+    cell instead of a row per follower, if it was made under that version of
+    the users row; else the followers are scanned and, when the scan reached
+    the end, the list is written for the next post. Follows and unfollows
+    raise the version after changing followedBy (follows._followers_changed),
+    so a list read under the current version holds every follower the scan
+    would find, except one whose follow is still under way (its backfill
+    brings them the twit, as for any follow during a fan-out).
+    """
+    lists = conn.table(table_name("followerLists"))
+    version = version if not start else None  # a list is of all the followers
+    if version is not None:
+        cell = lists.row(keys.user_key(author), columns=[rows.FOLLOWER_LIST])
+        cached = rows.decode_follower_list(cell.get(rows.FOLLOWER_LIST), version)
+        if cached is not None:
+            return cached, True
+    edges = _follower_edges(conn, author, start, "", size)
+    complete = len(edges) <= size * PLAN_AHEAD
+    listed = _followers(edges)
+    if version is not None and complete:
+        packed = rows.encode_follower_list(version, listed)
+        lists.put(keys.user_key(author), {rows.FOLLOWER_LIST: packed})
+    return listed, complete
 
 
 def _followers(edges: list[bytes]) -> list[bytes]:
@@ -372,10 +419,18 @@ def _write_stream_rows(
 def _trim_due(key: bytes, reader: bytes) -> bool:
     """Whether writing this twit to this reader also trims the reader's stream.
 
-    Decided by a hash of the pair, so a replay trims the same streams, and on
-    average a stream is trimmed once every TRIM_ONE_IN writes.
+    Decided by a hash of the pair, so a replay trims the same streams. On
+    average a stream is trimmed once every TWITBASE_STREAM_MAX writes: a trim
+    reads the stream's keys (HBase has no row offset to start from), so with
+    these odds trimming costs about two key reads per row written, whatever
+    the limit, and a scan for one write in STREAM_MAX. The price is a soft
+    limit: between trims a stream grows past it, by STREAM_MAX rows on
+    average. (Trimming one write in 256 cost five key reads per row at the
+    default limit of 1,000, and a fifth of the fan-out's time in
+    ``benchfanout``.)
     """
-    return hashlib.md5(key + reader).digest()[0] % TRIM_ONE_IN == 0
+    digest = hashlib.md5(key + reader).digest()
+    return int.from_bytes(digest[:4], "big") % settings.TWITBASE_STREAM_MAX == 0
 
 
 def trim_stream(reader: str) -> int:

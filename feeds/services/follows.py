@@ -73,6 +73,7 @@ def follow(follower: User | str, followed: str) -> bool:
             rows.encode_edge(a.userid, a.name, generation, op=op),
             timestamp=generation,
         )
+        _followers_changed(conn, b.userid)
         if follows.row(edge, columns=[COUNTED]).get(COUNTED) != op:
             # Before the counts and the mark: a retry after a crash notifies
             # again (the same row), and the window between a count and its
@@ -122,6 +123,7 @@ def unfollow(follower: User | str, followed: str) -> bool:
             keys.followed_by_key(b.userid, a.userid), timestamp=generation
         )
         follows.delete(edge, timestamp=generation)
+        _followers_changed(conn, b.userid)
     # After the edge is gone: the cleanup does nothing if it finds the edge
     # again (followed anew). An unfollow retried after a crash before this
     # line finds no edge and queues the cleanup all the same.
@@ -130,6 +132,20 @@ def unfollow(follower: User | str, followed: str) -> bool:
 
 
 @read_only
+def _followers_changed(conn: happybase.Connection, userid: str) -> None:
+    """After a followedBy row of ``userid`` changed: raise their
+    FOLLOWERS_CHANGED counter, so a packed list of their followers made
+    before is stale (see fanout._planning_followers), and delete the list,
+    so none names a follower who left (an account deletion leaves nothing).
+
+    A fan-out racing this call may write a list again, under the version
+    before the raise: it is never read, and HBase drops it within ten
+    minutes. A crash just before the raise leaves the old list current for
+    as long; a retry of the follow or unfollow raises it."""
+    conn.table(table_name("users")).counter_inc(keys.user_key(userid), rows.FOLLOWERS_CHANGED)
+    conn.table(table_name("followerLists")).delete(keys.user_key(userid))
+
+
 def is_following(follower: str, followed: str) -> bool:
     with connection() as conn:
         row = conn.table(table_name("follows")).row(

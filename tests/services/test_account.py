@@ -7,6 +7,7 @@ import io
 
 import pytest
 from PIL import Image
+from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import InvalidInput, NotFound
@@ -101,8 +102,12 @@ def _mentions(userid: str) -> list[str]:
 
 
 def test_deleting_an_account_leaves_nothing_behind_and_fixes_others_counts(
-    alice: User, bob: User, charlie: User
+    alice: User, bob: User, charlie: User, settings: Settings
 ) -> None:
+    # Chunks of one: bob's posts list his two followers in one cell (fanout).
+    settings.TWITBASE_FANOUT_CHUNK = 1
+    services.register("dave", "Dave", "dave@example.com", PASSWORD)
+    services.follow("dave", "bob")
     services.follow("alice", "bob")
     services.follow("bob", "alice")
     services.follow("charlie", "alice")
@@ -129,6 +134,9 @@ def test_deleting_an_account_leaves_nothing_behind_and_fixes_others_counts(
     assert services.get_twit(theirs.id).likes == 1
     assert my_reply.reply_to == theirs.id
     assert _mentions("alice")  # the check sees her before
+    with connection() as conn:  # bob's list of followers names her
+        listed = conn.table(table_name("followerLists")).row(keys.user_key("bob"))
+    assert keys.user_hash("alice") in b"".join(listed.values())
 
     with pytest.raises(InvalidInput) as wrong:
         services.delete_account("alice", "not my password")
@@ -141,7 +149,7 @@ def test_deleting_an_account_leaves_nothing_behind_and_fixes_others_counts(
     assert services.find_user("alice") is None
     assert services.token_user(token) is None and services.session_user(session) is None
     bob_now, charlie_now = services.get_user("bob"), services.get_user("charlie")
-    assert (bob_now.followers, bob_now.following) == (0, 0)
+    assert (bob_now.followers, bob_now.following) == (1, 0)
     assert (charlie_now.followers, charlie_now.following) == (0, 0)
     bobs = services.get_twit(theirs.id)
     assert (bobs.replies, bobs.likes, bobs.reposts) == (0, 0, 0)

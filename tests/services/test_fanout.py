@@ -19,8 +19,9 @@ from pytest_django.fixtures import Settings
 
 from feeds import jobs, services
 from feeds.services import console, fanout, metrics, pending
+from feeds.services import follows as follows_service
 from feeds.types import Twit, User
-from storage import keys
+from storage import keys, rows
 from storage.connection import connection, reset_pool, table_name
 from tests.helpers import ServerAddr
 from tests.jobqueue import jobs_recorded
@@ -396,7 +397,8 @@ def test_the_first_chunk_queues_every_chunk_with_its_followers(fans: list[str]) 
         edge = [(keys.user_hash("alice") + h).hex() for h in ahead]
         assert (second.start, second.stop) == (edge[2], edge[4])
         assert second.readers == (ahead[2] + ahead[3]).hex()
-        assert (third.start, third.stop, third.readers) == (edge[4], "", "")
+        # The list reached the end: the last chunk carries its follower too.
+        assert (third.start, third.stop, third.readers) == (edge[4], "", ahead[4].hex())
         _run(held, last_first=True)
     assert all(_stream_ids(f) == [twit.id] for f in ["alice", *fans])
     assert console.pending_fanouts().items == ()
@@ -436,3 +438,60 @@ def test_followers_who_come_and_go_while_chunks_wait_leave_the_fan_out_exact(
     assert all(_stream_ids(f) == [twit.id] for f in ["alice", *followers])
     assert _stream_ids(fans[0]) == [] and _stream_ids(fans[3]) == []
     assert console.pending_fanouts().items == ()
+
+
+def test_a_fanned_out_authors_followers_are_read_from_one_cell_while_current(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first post lists alice's followers in one cell; the next reads the
+    list instead of followedBy. A follow and an unfollow in between make it
+    stale: the post after them scans again and reaches the new follower,
+    not the one who left."""
+    first = services.post_twit("alice", "listed")
+    scans: list[str] = []
+    real = fanout._follower_edges
+
+    def counted(*args: Any, **kwargs: Any) -> list[bytes]:
+        scans.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(fanout, "_follower_edges", counted)
+    second = services.post_twit("alice", "from the list")
+    assert scans == []
+    assert all(_stream_ids(f) == [second.id, first.id] for f in fans)
+
+    services.register("late", "late", "late@example.com", "password-123")
+    services.follow("late", "alice")
+    services.unfollow(fans[0], "alice")
+    third = services.post_twit("alice", "after the changes")
+    assert scans == ["alice"]
+    assert _stream_ids("late")[0] == third.id
+    assert third.id not in _stream_ids(fans[0])
+    assert all(_stream_ids(f)[0] == third.id for f in fans[1:])
+    fourth = services.post_twit("alice", "listed again")
+    assert scans == ["alice"]
+    assert all(_stream_ids(f)[0] == fourth.id for f in [*fans[1:], "late"])
+
+
+def test_a_list_made_while_an_unfollow_is_under_way_is_not_used_after_it(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unfollow lowers the count before it deletes the edge: a post fanned
+    out in between lists the leaving follower under the new count. The
+    unfollow raises the followers' version after the edge is gone, so the
+    next post does not use that list."""
+    real = follows_service.apply_once
+    during: list[str] = []
+
+    def then_post(conn: Any, table: str, row: bytes, column: bytes, delta: int, op: bytes) -> int:
+        result = real(conn, table, row, column, delta, op)
+        if column == rows.COUNT_FOLLOWERS and delta == -1 and not during:
+            during.append(services.post_twit("alice", "during the unfollow").id)
+        return result
+
+    monkeypatch.setattr(follows_service, "apply_once", then_post)
+    services.unfollow(fans[0], "alice")
+    monkeypatch.setattr(follows_service, "apply_once", real)
+    after = services.post_twit("alice", "after the unfollow")
+    assert after.id not in _stream_ids(fans[0])
+    assert all(_stream_ids(f)[:2] == [after.id, during[0]] for f in fans[1:])

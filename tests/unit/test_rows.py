@@ -246,3 +246,29 @@ def test_tools_name_no_twitbase_column_but_through_storage_rows(folder: str) -> 
         if literal[2:].partition(b":")[0] in families
     ]
     assert ours == []
+
+
+def test_a_follower_list_is_read_only_under_the_version_it_was_made_under() -> None:
+    fans = [bytes([i]) * 16 for i in range(3)]
+    row = {
+        rows.ACCOUNT: (b"{}", 100),
+        rows.COUNT_FOLLOWERS: (rows.encode_counted(3, b""), 200),
+        rows.FOLLOWERS_CHANGED: ((7).to_bytes(8, "big"), 200),
+    }
+    version = rows.follower_list_version(row)
+    packed = rows.encode_follower_list(version, fans)
+    assert rows.decode_follower_list(packed, version) == fans
+    assert rows.decode_follower_list(rows.encode_follower_list(version, []), version) == []
+    # A follow or unfollow since, a count rewritten by a bulk load, a new
+    # account of the same userid: each is another version.
+    for column, cell in [
+        (rows.FOLLOWERS_CHANGED, ((8).to_bytes(8, "big"), 200)),
+        (rows.COUNT_FOLLOWERS, (rows.encode_counted(3, b""), 300)),
+        (rows.ACCOUNT, (b"{}", 300)),
+    ]:
+        assert (
+            rows.decode_follower_list(packed, rows.follower_list_version({**row, column: cell}))
+            is None
+        )
+    assert rows.decode_follower_list(None, version) is None
+    assert rows.decode_follower_list(packed[:-1], version) is None  # not whole md5s
