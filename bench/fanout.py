@@ -11,7 +11,10 @@ processes, it measures:
   follower's stream row (the lag the finishing chunk records), p50 and p99;
 - home-stream read latency (first page of 20), p50 and p99, for readers of
   a power-law graph, and for readers who follow a large account whose twits
-  are merged at read time instead of fanned out.
+  are merged at read time instead of fanned out;
+- with ``large_followers``, post-to-visible for an account that large
+  (listed as a large account, so merged at read time, not fanned out)
+  against an account with no followers, posting in turn.
 """
 
 from __future__ import annotations
@@ -116,6 +119,7 @@ def run(
     graph_users: int = 2_000,
     reads: int = 200,
     worker_counts: tuple[int, ...] = (1, 2, 4),
+    large_followers: int = 0,
 ) -> list[Row]:
     results: list[Row] = []
     with (
@@ -241,9 +245,63 @@ def run(
             results += _read_rows(
                 target, "home stream, readers of a large account (merged)", merged
             )
+            if large_followers:
+                results += _large_account_rows(target, large_followers, latency_posts)
         finally:
             worker.stop()
     return results
+
+
+def _large_account_rows(target: str, followers: int, posts: int) -> list[Row]:
+    """Post-to-visible for an account with ``followers`` followers, merged at
+    read time, against one with none: ``posts`` each, in turn."""
+    _progress(f"{target}: adding an account with {followers:,} followers (bulk)")
+    started = time.monotonic()
+
+    def report(stage: str, done: int, total: int) -> None:
+        if done % 100_000 == 0 or done == total:
+            _progress(f"  {stage}: {done:,}/{total:,} ({time.monotonic() - started:.0f} s)")
+
+    bulk.add_star("large", followers, prefix="lf", progress=report)
+    bulk.add_star("lonely", 0)
+    with connection() as conn:
+        # Listed a day ago: past the grace in which a newly listed account's
+        # twits are still fanned out (fanout.still_fanned_out).
+        conn.table(table_name("celebrities")).put(
+            keys.user_key("large"),
+            rows.encode_celebrity("large"),
+            timestamp=int(time.time() * 1000) - 86_400_000,
+        )
+    lags: dict[str, list[float]] = {"large": [], "lonely": []}
+    for _ in range(posts):
+        for author, found in lags.items():
+            tid = services.post_twit(author, "x" * 120).id
+            _wait(partial(_done, [tid]), 600, "fan-out")
+            found.append(_last_recorded_lag())
+    big, none = statistics.median(lags["large"]), statistics.median(lags["lonely"])
+    _progress(
+        f"  post-to-visible p50: {big:.0f} ms with {followers:,} followers, {none:.0f} ms with none"
+    )
+    return [
+        Row(
+            target,
+            f"post-to-visible, {followers:,} followers (merged), p50",
+            big,
+            "ms",
+            f"{big / none:.2f}x no followers" if none else "",
+        ),
+        Row(
+            target,
+            f"post-to-visible, {followers:,} followers (merged), p99",
+            _pct(lags["large"], 0.99),
+            "ms",
+            "",
+        ),
+        Row(
+            target, "post-to-visible, no followers, p50", none, "ms", f"{posts} posts each, in turn"
+        ),
+        Row(target, "post-to-visible, no followers, p99", _pct(lags["lonely"], 0.99), "ms", ""),
+    ]
 
 
 def _done(twit_ids: list[str]) -> bool:

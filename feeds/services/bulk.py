@@ -444,12 +444,16 @@ def _plan_twits(
     return plan
 
 
-def add_star(userid: str, followers: int, prefix: str = "fan") -> list[str]:
+def add_star(
+    userid: str, followers: int, prefix: str = "fan", progress: Progress | None = None
+) -> list[str]:
     """Create ``userid`` and ``followers`` new users who all follow it (bulk).
 
     For benchmarks: an account with a known, large audience. Returns the
-    followers' userids.
+    followers' userids. ``progress`` hears ("followers", done, total) every
+    10,000 followers.
     """
+    report = progress or (lambda stage, done, total: None)
     now = int(time.time() * 1000)
     generation = now - 1
     password = make_password(DEMO_PASSWORD)
@@ -465,7 +469,9 @@ def add_star(userid: str, followers: int, prefix: str = "fan") -> list[str]:
                 followers=followers,
             ),
         )
-        for fan in fans:
+        for i, fan in enumerate(fans):
+            if i % 10_000 == 0:
+                report("followers", i, followers)
             op = os.urandom(16)
             name = f"Fan {fan}"
             out.put(
@@ -478,6 +484,7 @@ def add_star(userid: str, followers: int, prefix: str = "fan") -> list[str]:
             )
             _edge(out, fan, name, userid, star, generation, op)
         out.flush()
+    report("followers", followers, followers)
     return fans
 
 

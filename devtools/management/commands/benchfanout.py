@@ -28,6 +28,13 @@ class Command(BaseCommand):
         parser.add_argument("--latency-posts", type=int, default=10)
         parser.add_argument("--graph-users", type=int, default=2_000)
         parser.add_argument("--reads", type=int, default=200)
+        parser.add_argument(
+            "--large-followers",
+            type=int,
+            default=0,
+            help="also time posts by an account with this many followers, merged at "
+            "read time, against posts by one with none (0: not measured)",
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
         kwargs = dict(
@@ -36,6 +43,7 @@ class Command(BaseCommand):
             latency_posts=o["latency_posts"],
             graph_users=o["graph_users"],
             reads=o["reads"],
+            large_followers=o["large_followers"],
         )
         rows = []
         with tempfile.TemporaryDirectory(prefix="benchfanout-") as tmp:
