@@ -31,12 +31,14 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import multiprocessing
 import os
 import random
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import happybase
 from django.conf import settings
@@ -45,7 +47,7 @@ from django.contrib.auth.hashers import make_password
 from feeds.services import tagindex, userindex
 from feeds.services.demotext import demo_name, reply_text, twit_text
 from storage import keys, rows
-from storage.connection import connection, table_name
+from storage.connection import connection, reset_pool, table_name
 
 Progress = Callable[[str, int, int], None]
 BATCH = 5_000
@@ -148,9 +150,14 @@ def load_demo(
     seed: int = 42,
     mean_follows: int = 20,
     progress: Progress | None = None,
+    processes: int = 2,
 ) -> DemoStats:
     """Write ``users`` users, a power-law follow graph, ``twits`` twits and the
-    streams they fan out to. Deterministic for a given seed (timestamps aside)."""
+    streams they fan out to. Deterministic for a given seed (timestamps aside).
+
+    The users, follows and twits (with their streams) are written by
+    ``processes`` forked processes, each a part at a time (see
+    :func:`_in_processes`); the likes and reposts by this one."""
     report = progress or (lambda stage, done, total: None)
     rng = random.Random(seed)
     started = time.monotonic()
@@ -181,42 +188,35 @@ def load_demo(
     names = [demo_name(i) for i in range(users)]
     # Each reader's md5 once, not once per stream row (a few hundred thousand).
     hashes = [keys.user_hash(demo_userid(i)) for i in range(users)]
-    with connection() as conn:
-        out = _Writer(conn)
-        # Each stage reports 0 done when it starts, so its rate is timed from there.
-        report("users", 0, users)
-        for i in range(users):
-            uid = demo_userid(i)
-            out.put(
-                "users",
-                keys.user_key(uid),
-                rows.encode_user(
-                    rows.encode_account(uid, names[i], f"{uid}@example.com", password, now),
-                    twits=twit_count[i],
-                    followers=len(followers[i]),
-                    following=len(graph[i]),
-                ),
-            )
-            for row, cells in userindex.index_rows(uid, names[i]):
-                out.put("userSearch", row, cells)
-            if i % 1000 == 0:
-                report("users", i, users)
-        out.flush()
-        report("users", users, users)
+    rows_written: Counter[str] = Counter()
+    # Each stage reports 0 done when it starts, so its rate is timed from there.
+    report("users", 0, users)
+    _SHARED.update(
+        names=names,
+        password=password,
+        now=now,
+        twit_count=twit_count,
+        followers=followers,
+        graph=graph,
+        generation=generation,
+        hashes=hashes,
+    )
+    try:
+        parts = [
+            range(i, min(i + _USERS_PER_PART, users)) for i in range(0, users, _USERS_PER_PART)
+        ]
+        _in_processes(processes, _write_users, parts, "users", users, report, rows_written)
 
-        done = 0
         report("follows", 0, stats.edges)
-        for a, targets in enumerate(graph):
-            ua = demo_userid(a)
-            for b in targets:
-                ub = demo_userid(b)
-                op = rng.getrandbits(128).to_bytes(16, "big")
-                _edge(out, ua, names[a], ub, names[b], generation, op)
-                done += 1
-                if done % 5000 == 0:
-                    report("follows", done, stats.edges)
-        out.flush()
-        report("follows", stats.edges, stats.edges)
+        # Drawn here, in the order a single writer drew them, so the rest of
+        # the seed's demo stays as it was.
+        _SHARED["ops"] = [
+            [rng.getrandbits(128).to_bytes(16, "big") for _ in targets] for targets in graph
+        ]
+        _in_processes(
+            processes, _write_follows, parts, "follows", stats.edges, report, rows_written
+        )
+        del _SHARED["ops"]
 
         plan = _plan_twits(twit_authors, times, graph, followers, rng, now)
         # A generator of its own, so the reposts leave the rest of a seed's
@@ -225,49 +225,22 @@ def load_demo(
         stats.replies = sum(1 for t in plan if t.parent is not None)
         stats.likes = sum(len(t.likers) for t in plan)
         stats.reposts = sum(len(t.reposters) for t in plan)
-        stored: list[rows.TwitRow] = []
+        stored = [_twit_row(t, plan, names) for t in plan]
+        stats.stream_rows += sum(1 + len(followers[t.author]) for t in plan)
 
         report("twits", 0, twits)
-        for n, t in enumerate(plan):
-            uid = demo_userid(t.author)
-            key = t.key
-            parent = None if t.parent is None else plan[t.parent]
-            twit = rows.TwitRow(
-                uid,
-                names[t.author],
-                t.text,
-                t.millis,
-                reply_to=None if parent is None else keys.twit_id(parent.key),
-                reply_userid="" if parent is None else demo_userid(parent.author),
-            )
-            cells = rows.encode_twit(twit)
-            # The marks and counts a finished post (and its replies' and likes'
-            # counting) leaves, so a delete of a demo twit counts right.
-            cells[rows.TWIT_COUNTED] = b"1"
-            if t.replies:
-                cells[rows.COUNT_REPLIES] = rows.encode_count(t.replies)
-            if t.likers:
-                cells[rows.COUNT_LIKES] = rows.encode_count(len(t.likers))
-            if t.reposters:
-                cells[rows.COUNT_REPOSTS] = rows.encode_count(len(t.reposters))
-            stored.append(twit)
-            if parent is not None:
-                cells[rows.REPLY_COUNTED] = b"1"
-                out.put("replies", keys.reply_key(parent.key, key), rows.encode_reply(twit))
-            out.put("twits", key, cells)
-            for row, tagged in tagindex.tag_rows(key, twit):
-                out.put("hashtags", row, tagged, t.millis)
-            stream = rows.encode_stream(twit)
-            # All demo stream rows carry the demo edges' generation (see fanout).
-            for reader in [t.author, *followers[t.author]]:
-                row = keys.stream_key_for_hash(hashes[reader], key)
-                out.put("streams", row, stream, generation)
-            stats.stream_rows += 1 + len(followers[t.author])
-            if n % 500 == 0:
-                report("twits", n, twits)
-        out.flush()
-        report("twits", twits, twits)
+        _SHARED.update(plan=plan, stored=stored)
+        twit_parts = [
+            range(i, min(i + _TWITS_PER_PART, len(plan)))
+            for i in range(0, len(plan), _TWITS_PER_PART)
+        ]
+        _in_processes(processes, _write_twits, twit_parts, "twits", twits, report, rows_written)
+    finally:
+        _SHARED.clear()
 
+    with connection() as conn:
+        out = _Writer(conn)
+        out.rows = rows_written
         done = 0
         report("likes", 0, stats.likes)
         for t in plan:
@@ -290,6 +263,135 @@ def load_demo(
         stats.rows_written = dict(out.rows)
     stats.seconds = time.monotonic() - started
     return stats
+
+
+# What the forked loader processes read: set before they fork, cleared after.
+_SHARED: dict[str, Any] = {}
+_USERS_PER_PART = 1_000
+_TWITS_PER_PART = 500
+Part = tuple[Counter[str], int]  # rows written per table, and units of the stage done
+
+
+def _in_processes(
+    processes: int,
+    task: Callable[[range], Part],
+    parts: list[range],
+    stage: str,
+    total: int,
+    report: Progress,
+    rows_written: Counter[str],
+) -> None:
+    """Run ``task`` on every part, in ``processes`` forked processes.
+
+    Written by hand over multiprocessing's Pool rather than with threads:
+    building the rows is Python, one core at a time under the GIL, and the
+    server waits on it; two processes keep the server and the builders busy
+    on both cores (a threaded loader measured no faster). Forked, the
+    processes share the plan in memory (_SHARED) without pickling it, and
+    each opens its own connections (reset_pool). The stage's progress is
+    reported as parts finish.
+    """
+    done = 0
+    if processes <= 1:
+        results: Iterable[Part] = map(task, parts)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork").Pool(processes, initializer=reset_pool)
+        results = pool.imap_unordered(task, parts)
+    try:
+        for written, units in results:
+            rows_written.update(written)
+            done += units
+            report(stage, done, total)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+
+
+def _write_users(part: range) -> Part:
+    s = _SHARED
+    names, password, now = s["names"], s["password"], s["now"]
+    with connection() as conn:
+        out = _Writer(conn)
+        for i in part:
+            uid = demo_userid(i)
+            out.put(
+                "users",
+                keys.user_key(uid),
+                rows.encode_user(
+                    rows.encode_account(uid, names[i], f"{uid}@example.com", password, now),
+                    twits=s["twit_count"][i],
+                    followers=len(s["followers"][i]),
+                    following=len(s["graph"][i]),
+                ),
+            )
+            for row, cells in userindex.index_rows(uid, names[i]):
+                out.put("userSearch", row, cells)
+        out.flush()
+    return out.rows, len(part)
+
+
+def _write_follows(part: range) -> Part:
+    s = _SHARED
+    names, graph, ops, generation = s["names"], s["graph"], s["ops"], s["generation"]
+    done = 0
+    with connection() as conn:
+        out = _Writer(conn)
+        for a in part:
+            ua = demo_userid(a)
+            for b, op in zip(graph[a], ops[a], strict=True):
+                _edge(out, ua, names[a], demo_userid(b), names[b], generation, op)
+            done += len(graph[a])
+        out.flush()
+    return out.rows, done
+
+
+def _twit_row(t: _PlannedTwit, plan: list[_PlannedTwit], names: list[str]) -> rows.TwitRow:
+    parent = None if t.parent is None else plan[t.parent]
+    return rows.TwitRow(
+        demo_userid(t.author),
+        names[t.author],
+        t.text,
+        t.millis,
+        reply_to=None if parent is None else keys.twit_id(parent.key),
+        reply_userid="" if parent is None else demo_userid(parent.author),
+    )
+
+
+def _write_twits(part: range) -> Part:
+    s = _SHARED
+    plan, stored, followers, hashes = s["plan"], s["stored"], s["followers"], s["hashes"]
+    generation = s["generation"]
+    with connection() as conn:
+        out = _Writer(conn)
+        for n in part:
+            t, twit = plan[n], stored[n]
+            key = t.key
+            cells = rows.encode_twit(twit)
+            # The marks and counts a finished post (and its replies' and likes'
+            # counting) leaves, so a delete of a demo twit counts right.
+            cells[rows.TWIT_COUNTED] = b"1"
+            if t.replies:
+                cells[rows.COUNT_REPLIES] = rows.encode_count(t.replies)
+            if t.likers:
+                cells[rows.COUNT_LIKES] = rows.encode_count(len(t.likers))
+            if t.reposters:
+                cells[rows.COUNT_REPOSTS] = rows.encode_count(len(t.reposters))
+            if t.parent is not None:
+                cells[rows.REPLY_COUNTED] = b"1"
+                out.put("replies", keys.reply_key(plan[t.parent].key, key), rows.encode_reply(twit))
+            out.put("twits", key, cells)
+            for row, tagged in tagindex.tag_rows(key, twit):
+                out.put("hashtags", row, tagged, t.millis)
+            stream = rows.encode_stream(twit)
+            # All demo stream rows carry the demo edges' generation (see fanout).
+            for reader in [t.author, *followers[t.author]]:
+                out.put(
+                    "streams", keys.stream_key_for_hash(hashes[reader], key), stream, generation
+                )
+        out.flush()
+    return out.rows, len(part)
 
 
 @dataclass

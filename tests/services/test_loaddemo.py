@@ -3,6 +3,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 from django.core.management import call_command
 from pytest_django.fixtures import Settings
 
@@ -30,7 +31,12 @@ def test_the_follow_graph_is_repeatable_and_heavy_tailed() -> None:
     assert indegree[len(indegree) // 2] < mean, "the median user has fewer than the mean"
 
 
-def test_loaddemo_writes_consistent_users_follows_and_streams(twitbase: ServerAddr) -> None:
+def test_loaddemo_writes_consistent_users_follows_and_streams(
+    twitbase: ServerAddr, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small parts: the two loader processes each write several.
+    monkeypatch.setattr(bulk, "_USERS_PER_PART", 7)
+    monkeypatch.setattr(bulk, "_TWITS_PER_PART", 13)
     out = io.StringIO()
     call_command("loaddemo", users=40, twits=200, stdout=out, stderr=io.StringIO())
     assert "loaded 40 users" in out.getvalue()

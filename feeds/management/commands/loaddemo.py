@@ -72,10 +72,17 @@ class Command(BaseCommand):
             "--follows", type=int, default=20, help="mean follows per user (default 20)"
         )
         parser.add_argument("--seed", type=int, default=42)
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=2,
+            help="processes writing the users, follows and twits (default 2: one per core "
+            "here, beside the server)",
+        )
 
     def handle(self, *args: Any, **o: Any) -> None:
-        if o["users"] < 1 or o["twits"] < 0 or o["follows"] < 0:
-            raise CommandError("--users must be >= 1; --twits and --follows >= 0")
+        if o["users"] < 1 or o["twits"] < 0 or o["follows"] < 0 or o["processes"] < 1:
+            raise CommandError("--users and --processes must be >= 1; --twits and --follows >= 0")
         # First, so it is on screen before the progress bars (and above them
         # in a scroll-back), not only at the end of a long load.
         last = bulk.demo_userid(o["users"] - 1)
@@ -92,6 +99,7 @@ class Command(BaseCommand):
             seed=o["seed"],
             mean_follows=o["follows"],
             progress=ProgressBar(self.stderr._out),
+            processes=o["processes"],
         )
         total = sum(stats.rows_written.values())
         self.stdout.write(
