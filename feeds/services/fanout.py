@@ -150,9 +150,9 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
     10,000 followers is on the queue at once, its chunks run in parallel on
     free workers, and one account never holds a worker for long. Fixed
     bounds make the chain of chunks meet however followers come and go
-    meanwhile: a follower added inside a chunk's range is written by that
-    chunk, one added past the last by the last (which plans again). Each
-    chunk records itself on the twit row when done; the chunk that completes
+    meanwhile; a follower who arrives while the chunks wait gets the twit
+    from their follow's backfill, as one arriving during any fan-out does.
+    Each chunk records itself on the twit row when done; the chunk that completes
     the chain clears the twit's pending mark and index entry and records the
     fan-out's lag.
 
