@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import multiprocessing
+import threading
 import time
 
 import pytest
@@ -7,9 +9,10 @@ import pytest
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.services import follows as follows_service
+from feeds.services import streams
 from feeds.types import Twit, User
 from storage import keys
-from storage.connection import connection, table_name
+from storage.connection import connection, reset_pool, table_name
 from storage.ops import apply_once, op_id
 
 
@@ -238,3 +241,28 @@ def test_deleting_a_twit_whose_post_died_before_counting_leaves_the_count_at_zer
     services.delete_twit("alice", stored.id)
     assert services.get_user("alice").twits == 0
     assert services.timeline("alice").items == ()
+
+
+def _home_ids_in_child(reader: str) -> list[str]:
+    reset_pool()  # a forked child must not share its parent's sockets
+    return [t.id for t in services.home_stream(reader).items]
+
+
+def test_a_forked_process_reads_a_home_stream_after_its_parent_did(alice: User, bob: User) -> None:
+    """A page's lookups run on threads of the process's own (streams): a
+    child forked after its parent read a page, as Celery's and the tests'
+    workers are, starts threads of its own instead of waiting forever on
+    its parent's, which did not survive the fork."""
+    services.follow("bob", "alice")
+    liked = services.post_twit("alice", "read in two processes")
+    services.like("bob", liked.id)
+    (parent,) = services.home_stream("bob").items
+    assert (parent.id, parent.likes, parent.liked) == (liked.id, 1, True)
+    # Every one of the parent's lookup threads made and idle, the case in
+    # which a child reusing them would queue its lookups for threads it
+    # does not have.
+    barrier = threading.Barrier(3)
+    list(streams._lookup_threads().map(lambda _: barrier.wait(timeout=5), range(3)))
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        ids = pool.apply_async(_home_ids_in_child, ("bob",)).get(timeout=30)
+    assert ids == [liked.id]
