@@ -1,11 +1,14 @@
 """Fresh TwitBase table sets on a real HBase, made ahead and dropped behind.
 
 Every test on real HBase gets tables of its own (a unique prefix), and HBase
-is slow at DDL: measured here, creating the 23 tables of one set takes about
-8 s and dropping them 5 s, nearly all of it waiting on the master's
-procedures. It runs several procedures at once, though: four sets in
-parallel took 15 s in all, not 53. So a test takes a set made while earlier
-tests ran, and hands its tables back to be dropped after it, both by a few
+is slow at DDL: creating the 24 tables of one set takes about 7 s and
+dropping them 5 s, nearly all of it waiting on the master's procedures. It
+runs many procedures at once, though, and the Thrift servers' admin calls
+poll for them at ``hbase.client.pause``, which devtools/realhbase.py sets
+to 10 ms. Measured by ``python -m bench.ddl`` (24 sets a run), a set took
+2.96 s by 4 threads polling at HBase's default 100 ms, 1.09 s by 12 threads,
+and 0.87 s by 12 threads at 10 ms. So a test takes a set made while earlier
+tests ran, and hands its tables back to be dropped after it, both by
 background threads; the test itself waits only when the pool has fallen
 behind. No library does this (pytest-xdist parallelises tests, not a
 fixture's DDL), hence this module.
@@ -25,8 +28,8 @@ import happybase
 
 from storage.schema import SCHEMA
 
-THREADS = 4  # parallel DDL jobs: HBase's procedures overlap well up to here
-AHEAD = 3  # sets kept in the making for the tests still to come
+THREADS = 12  # parallel DDL jobs: HBase's procedures still overlap at 12
+AHEAD = 8  # sets kept in the making for the tests still to come
 
 
 class TablePool:
