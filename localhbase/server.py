@@ -16,7 +16,6 @@ id, ``AlreadyExists`` for a table that exists. An error never stops the server.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import itertools
 import logging
@@ -31,12 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import thriftpy2
-from thriftpy2.protocol import TCyBinaryProtocolFactory
 from thriftpy2.thrift import TApplicationException, TProcessor
-from thriftpy2.transport import TCyBufferedTransportFactory, TSocket, TTransportException
 
 from .encoding import MAX_TS
 from .filters import Filter, FilterError, next_row, parse_filter, push_down
+from .loop import LoopServer
 from .store import (
     REGION_SERVER,
     REGION_SERVER_PORT,
@@ -710,8 +708,9 @@ class _Processor(TProcessor):
 
 
 class LocalHBaseServer:
-    """A threaded Thrift server for one :class:`Store`: Thrift1 (``Hbase``)
-    by default, or the processor given (the Thrift2 port's)."""
+    """A Thrift server for one :class:`Store`: Thrift1 (``Hbase``) by
+    default, or the processor given (the Thrift2 port's), every connection
+    served by one thread (:mod:`localhbase.loop`)."""
 
     def __init__(
         self,
@@ -722,63 +721,24 @@ class LocalHBaseServer:
         processor: TProcessor | None = None,
     ) -> None:
         self.store = store
-        self.idle_timeout = idle_timeout
-        self.processor = processor or _Processor(T.Hbase, _SafeHandler(Handler(store)))
         self.sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((host, port))
         self.sock.listen(128)
         self.host, self.port = self.sock.getsockname()[:2]
-        self._closed = threading.Event()
-        self._clients: set[socket.socket] = set()
-        self._clients_lock = threading.Lock()
-        self._trans = TCyBufferedTransportFactory()
-        self._proto = TCyBinaryProtocolFactory()
+        # As HBase's Thrift server (hbase.thrift.server.socket.read.timeout),
+        # a connection idle this long is closed: clients must cope.
+        self._loop = LoopServer(
+            self.sock,
+            processor or _Processor(T.Hbase, _SafeHandler(Handler(store))),
+            idle_timeout,
+        )
 
     def serve_forever(self) -> None:
-        while not self._closed.is_set():
-            try:
-                client, _ = self.sock.accept()
-            except OSError:
-                if self._closed.is_set():
-                    return
-                raise
-            client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            # As HBase's Thrift server (hbase.thrift.server.socket.read.timeout),
-            # a connection idle this long is closed: clients must cope.
-            client.settimeout(self.idle_timeout)
-            with self._clients_lock:
-                self._clients.add(client)
-            threading.Thread(target=self._handle, args=(client,), daemon=True).start()
-
-    def _handle(self, client: socket.socket) -> None:
-        tsock = TSocket()
-        tsock.set_handle(client)
-        trans = self._trans.get_transport(tsock)
-        proto = self._proto.get_protocol(trans)
-        try:
-            while True:
-                self.processor.process(proto, proto)
-        except (TTransportException, ConnectionError, EOFError, TimeoutError):
-            pass
-        except Exception:
-            # A request the protocol layer could not even decode: HBase drops
-            # such a connection too. The server goes on.
-            log.exception("dropping client connection")
-        finally:
-            with self._clients_lock:
-                self._clients.discard(client)
-            trans.close()
+        self._loop.serve_forever()
 
     def shutdown(self) -> None:
-        self._closed.set()
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)
-        self.sock.close()
-        with self._clients_lock:
-            for client in list(self._clients):
-                with contextlib.suppress(OSError):
-                    client.shutdown(socket.SHUT_RDWR)
+        self._loop.shutdown()
 
 
 def serve(
