@@ -4,8 +4,8 @@ It serves ``idl/hbase1.thrift``, the wire interface of HBase 2.6.1's own
 ``Hbase.thrift`` (every method, struct and field id), with the binary
 protocol and buffered transport happybase uses by default, so
 ``happybase.Connection(host, port)`` and any client generated from HBase's
-IDL talk to it unchanged. Each client
-connection gets a thread; sockets use TCP_NODELAY.
+IDL talk to it unchanged. One thread serves every client connection of a
+port (:mod:`localhbase.loop`); sockets use TCP_NODELAY.
 
 Errors are what real HBase's Thrift server sends: an ``IOError`` whose message
 starts with the Java exception's class name (``...TableNotFoundException``,
