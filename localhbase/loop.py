@@ -18,7 +18,8 @@ No library does this: thriftpy2's own servers are a thread per connection,
 or asyncio with its pure-Python protocol. The binary protocol (HBase's
 Thrift servers are unframed) does not say how long a request is, so a
 request is decoded from the bytes received so far, and decoded again from
-its start once more have come if they ran out (:class:`_Received`).
+its start once more have come if they ran out; a bulk request that is
+partly here is read to its end as it is decoded (:class:`_Received`).
 """
 
 from __future__ import annotations
@@ -61,7 +62,11 @@ SLOW_CALLS = frozenset(
 SLOW_THREADS = 4
 # A peer that hung up or failed is read, to find it gone.
 _READABLE = select.EPOLLIN | select.EPOLLHUP | select.EPOLLERR
-# Bytes read from one socket before the loop turns to the others.
+# A request of which this much has come is read to its end by the decoder,
+# waiting up to BULK_WAIT seconds at a time for the rest (see _Received).
+BULK_REQUEST = 16 * 1024
+BULK_WAIT = 0.05
+# The most read from one socket before the loop turns to the others.
 READ_CHUNK = 256 * 1024
 
 
@@ -73,19 +78,37 @@ class _Received:
     """The transport a request is decoded from: a connection's received bytes.
 
     It hands them to thriftpy2's buffered transport ``cap`` bytes at a time
-    (more would overrun its buffer) and raises :class:`_Incomplete` when it
-    has none left, so a request cut short is decoded again, whole, later.
+    (more would overrun its buffer). When it has none left it raises
+    :class:`_Incomplete`, so a request cut short is decoded again, whole,
+    later; or, given ``wait``, it first waits that long for more from
+    ``sock``, keeping them in ``data`` too. The loop allows that for a bulk
+    request already half here: its client is sending the rest now (happybase
+    sends a batch as it encodes it), and decoding it again from the start
+    each time more came cost a 1,000-row batch nearly twice its decode.
     """
 
-    __slots__ = ("data", "pos")
+    __slots__ = ("data", "pos", "sock", "wait")
 
-    def __init__(self, data: bytearray) -> None:
+    def __init__(self, data: bytearray, sock: socket.socket, wait: float) -> None:
         self.data = data
         self.pos = 0
+        self.sock = sock
+        self.wait = wait
 
     def read(self, cap: int) -> bytes:
         if self.pos >= len(self.data):
-            raise _Incomplete
+            if not self.wait:
+                raise _Incomplete
+            self.sock.settimeout(self.wait)
+            try:
+                more = self.sock.recv(max(cap, READ_CHUNK))
+            except OSError:  # timed out, or the peer is gone: the loop sees which
+                raise _Incomplete from None
+            finally:
+                self.sock.setblocking(False)
+            if not more:
+                raise _Incomplete  # the loop's next read finds the peer gone
+            self.data += more
         chunk = bytes(self.data[self.pos : self.pos + cap])
         self.pos += len(chunk)
         return chunk
@@ -119,12 +142,14 @@ class LoopServer:
         self._proto = TCyBinaryProtocolFactory()
         self._epoll = select.epoll()
         self._conns: dict[int, _Conn] = {}  # by file descriptor
-        self._closed = threading.Event()
+        self._stopping = False
         self._pool = ThreadPoolExecutor(SLOW_THREADS, thread_name_prefix="localhbase-admin")
         # Replies of slow calls, handed back to the loop, which a write to
         # the wake-up socket pair rouses.
         self._done: list[tuple[_Conn, bytes | None]] = []
         self._done_lock = threading.Lock()
+        self._chunk = bytearray(READ_CHUNK)
+        self._chunk_view = memoryview(self._chunk)
         self._wake_r, self._wake_w = socket.socketpair()
         self._wake_r.setblocking(False)
         self._wake_w.setblocking(False)
@@ -140,7 +165,7 @@ class LoopServer:
         every = min(1.0, self.idle_timeout / 4) if self.idle_timeout else 1.0
         next_sweep = time.monotonic() + every
         try:
-            while not self._closed.is_set():
+            while not self._stopping:
                 for fd, mask in self._epoll.poll(every):
                     conn = self._conns.get(fd)
                     if conn is not None:
@@ -166,7 +191,7 @@ class LoopServer:
 
     def shutdown(self) -> None:
         """Stop serving: the loop closes every connection and returns."""
-        self._closed.set()
+        self._stopping = True
         with contextlib.suppress(OSError):
             self._wake_w.send(b"x")
         with contextlib.suppress(OSError):
@@ -180,7 +205,7 @@ class LoopServer:
             except (BlockingIOError, InterruptedError):
                 return
             except OSError:
-                if self._closed.is_set():
+                if self._stopping:
                     return
                 raise
             client.setblocking(False)
@@ -210,27 +235,28 @@ class LoopServer:
     # -- requests ---------------------------------------------------------------
 
     def _read(self, conn: _Conn) -> None:
-        got = 0
-        while got < READ_CHUNK:
-            try:
-                data = conn.sock.recv(READ_CHUNK)
-            except (BlockingIOError, InterruptedError):
-                break
-            except OSError:
-                self._close(conn)
-                return
-            if not data:
-                self._close(conn)
-                return
-            conn.inbuf += data
-            got += len(data)
+        # Into one buffer of the loop's: recv() would make a READ_CHUNK-sized
+        # bytes object for every request, however small. Whatever a read
+        # that fills it leaves, epoll reports again.
+        try:
+            n = conn.sock.recv_into(self._chunk)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._close(conn)
+            return
+        if not n:
+            self._close(conn)
+            return
+        conn.inbuf += self._chunk_view[:n]
         conn.last = time.monotonic()
         self._serve(conn)
 
     def _serve(self, conn: _Conn) -> None:
         """Answer every whole request ``conn`` has sent, in order."""
         while conn.inbuf and not conn.busy and not conn.closed:
-            received = _Received(conn.inbuf)
+            bulk = len(conn.inbuf) >= BULK_REQUEST
+            received = _Received(conn.inbuf, conn.sock, BULK_WAIT if bulk else 0.0)
             trans = TCyBufferedTransport(received)
             iprot = self._proto.get_protocol(trans)
             try:
@@ -244,7 +270,9 @@ class LoopServer:
                 self._close(conn)
                 return
             # Bytes the transport read past this request (a client that sent
-            # the next one without waiting) go back in front of the rest.
+            # the next one without waiting) go back in front of the rest:
+            # those here, not any still to come.
+            received.wait = 0.0
             rest = _unread(trans)
             del conn.inbuf[: received.pos]
             if rest:
