@@ -63,7 +63,8 @@ SLOW_THREADS = 4
 # A peer that hung up or failed is read, to find it gone.
 _READABLE = select.EPOLLIN | select.EPOLLHUP | select.EPOLLERR
 # A request of which this much has come is read to its end by the decoder,
-# waiting up to BULK_WAIT seconds at a time for the rest (see _Received).
+# which waits up to BULK_WAIT seconds in all for the rest (see _Received):
+# the longest one client may hold up the others.
 BULK_REQUEST = 16 * 1024
 BULK_WAIT = 0.05
 # The most read from one socket before the loop turns to the others.
@@ -80,26 +81,27 @@ class _Received:
     It hands them to thriftpy2's buffered transport ``cap`` bytes at a time
     (more would overrun its buffer). When it has none left it raises
     :class:`_Incomplete`, so a request cut short is decoded again, whole,
-    later; or, given ``wait``, it first waits that long for more from
-    ``sock``, keeping them in ``data`` too. The loop allows that for a bulk
+    later; or, given a ``deadline`` (``time.monotonic()``), it first waits
+    until then for more from ``sock``, keeping them in ``data`` too. The loop allows that for a bulk
     request already half here: its client is sending the rest now (happybase
     sends a batch as it encodes it), and decoding it again from the start
     each time more came cost a 1,000-row batch nearly twice its decode.
     """
 
-    __slots__ = ("data", "pos", "sock", "wait")
+    __slots__ = ("data", "deadline", "pos", "sock")
 
-    def __init__(self, data: bytearray, sock: socket.socket, wait: float) -> None:
+    def __init__(self, data: bytearray, sock: socket.socket, deadline: float) -> None:
         self.data = data
         self.pos = 0
         self.sock = sock
-        self.wait = wait
+        self.deadline = deadline
 
     def read(self, cap: int) -> bytes:
         if self.pos >= len(self.data):
-            if not self.wait:
+            wait = self.deadline - time.monotonic()
+            if wait <= 0:
                 raise _Incomplete
-            self.sock.settimeout(self.wait)
+            self.sock.settimeout(wait)
             try:
                 more = self.sock.recv(max(cap, READ_CHUNK))
             except OSError:  # timed out, or the peer is gone: the loop sees which
@@ -256,7 +258,8 @@ class LoopServer:
         """Answer every whole request ``conn`` has sent, in order."""
         while conn.inbuf and not conn.busy and not conn.closed:
             bulk = len(conn.inbuf) >= BULK_REQUEST
-            received = _Received(conn.inbuf, conn.sock, BULK_WAIT if bulk else 0.0)
+            deadline = time.monotonic() + BULK_WAIT if bulk else 0.0
+            received = _Received(conn.inbuf, conn.sock, deadline)
             trans = TCyBufferedTransport(received)
             iprot = self._proto.get_protocol(trans)
             try:
@@ -272,7 +275,7 @@ class LoopServer:
             # Bytes the transport read past this request (a client that sent
             # the next one without waiting) go back in front of the rest:
             # those here, not any still to come.
-            received.wait = 0.0
+            received.deadline = 0.0
             rest = _unread(trans)
             del conn.inbuf[: received.pos]
             if rest:

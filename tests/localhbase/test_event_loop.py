@@ -4,6 +4,7 @@ and a slow admin call beside other clients' reads."""
 
 from __future__ import annotations
 
+import itertools
 import socket
 import threading
 import time
@@ -136,3 +137,43 @@ def test_reads_go_on_while_another_client_compacts_a_large_table(
     assert ended - began > 0.2
     middle = [t for t in answered if began + 0.1 < t < ended - 0.05]
     assert len(middle) > 10
+
+
+def test_a_client_trickling_a_bulk_request_holds_the_others_up_briefly(
+    server: LocalHBaseProcess,
+) -> None:
+    conn = happybase.Connection(server.host, server.port, table_prefix="trickle")
+    conn.create_table("t", {"cf": {}})
+    conn.table("t").put(b"row", {b"cf:v": b"here"})
+    rows = [
+        T.BatchMutation(row=b"r%04d" % i, mutations=[T.Mutation(column=b"cf:v", value=b"x" * 100)])
+        for i in range(500)
+    ]
+    data = request("mutateRows", tableName=b"trickle_t", rowBatches=rows, attributes={})
+    head, tail = data[:40_000], data[40_000:]
+    stop = threading.Event()
+
+    def trickle() -> None:
+        with socket.create_connection((server.host, server.port)) as sock:
+            sock.sendall(head)
+            for i in range(len(tail)):
+                if stop.is_set():
+                    return
+                sock.sendall(tail[i : i + 1])
+                time.sleep(0.02)
+
+    trickler = threading.Thread(target=trickle)
+    reader = conn.table("t")
+    trickler.start()
+    try:
+        time.sleep(0.1)
+        answered = [time.monotonic()]
+        while answered[-1] - answered[0] < 1.5:
+            assert reader.row(b"row") == {b"cf:v": b"here"}
+            answered.append(time.monotonic())
+    finally:
+        stop.set()
+        trickler.join()
+    # The loop waits for the rest of a bulk request 50 ms at most, however
+    # the bytes trickle in.
+    assert max(b - a for a, b in itertools.pairwise(answered)) < 0.5
