@@ -36,6 +36,15 @@ def request(api: str, seqid: int = 0, **args: Any) -> bytes:
     return bytes(buf.getvalue())
 
 
+def put_rows_request(table: bytes, count: int) -> bytes:
+    """A mutateRows of ``count`` rows (``r0000``...), a 100-byte cf:v each."""
+    rows = [
+        T.BatchMutation(row=b"r%04d" % i, mutations=[T.Mutation(column=b"cf:v", value=b"x" * 100)])
+        for i in range(count)
+    ]
+    return request("mutateRows", tableName=table, rowBatches=rows, attributes={})
+
+
 def replies(sock: socket.socket, api: str, count: int) -> list[Any]:
     """Read ``count`` replies to ``api`` from ``sock``: each call's result."""
     received = b""
@@ -65,11 +74,7 @@ def test_a_request_arriving_in_pieces_is_answered_once_whole(
 ) -> None:
     conn = happybase.Connection(server.host, server.port, table_prefix="pieces")
     conn.create_table("t", {"cf": {}})
-    rows = [
-        T.BatchMutation(row=b"r%04d" % i, mutations=[T.Mutation(column=b"cf:v", value=b"x" * 100)])
-        for i in range(2000)
-    ]
-    data = request("mutateRows", tableName=b"pieces_t", rowBatches=rows, attributes={})
+    data = put_rows_request(b"pieces_t", 2000)
     assert len(data) > 200_000
     with socket.create_connection((server.host, server.port)) as sock:
         # Cut inside the first row, inside a value and one byte short.
@@ -145,11 +150,7 @@ def test_a_client_trickling_a_bulk_request_holds_the_others_up_briefly(
     conn = happybase.Connection(server.host, server.port, table_prefix="trickle")
     conn.create_table("t", {"cf": {}})
     conn.table("t").put(b"row", {b"cf:v": b"here"})
-    rows = [
-        T.BatchMutation(row=b"r%04d" % i, mutations=[T.Mutation(column=b"cf:v", value=b"x" * 100)])
-        for i in range(500)
-    ]
-    data = request("mutateRows", tableName=b"trickle_t", rowBatches=rows, attributes={})
+    data = put_rows_request(b"trickle_t", 500)
     head, tail = data[:40_000], data[40_000:]
     stop = threading.Event()
 
