@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> None:
     bar_chart(
         o.svg,
         f"Local server, % of raw RocksDB (median of {len(o.before)} and {len(o.after)} runs)",
-        [f"{op}, {clients} client{'s' if clients > 1 else ''}" for op, clients in keys],
+        [f"{op}\n{clients} client{'s' if clients > 1 else ''}" for op, clients in keys],
         series,
         "% of raw",
     )
