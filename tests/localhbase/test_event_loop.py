@@ -36,6 +36,17 @@ def request(api: str, seqid: int = 0, **args: Any) -> bytes:
     return bytes(buf.getvalue())
 
 
+def new_table(server: LocalHBaseProcess, prefix: str, values: dict[bytes, bytes]) -> Any:
+    """Table ``{prefix}_t`` made with family ``cf``, each row of ``values``
+    holding its value in ``cf:v``."""
+    conn = happybase.Connection(server.host, server.port, table_prefix=prefix)
+    conn.create_table("t", {"cf": {}})
+    table = conn.table("t")
+    for row, value in values.items():
+        table.put(row, {b"cf:v": value})
+    return table
+
+
 def put_rows_request(table: bytes, count: int) -> bytes:
     """A mutateRows of ``count`` rows (``r0000``...), a 100-byte cf:v each."""
     rows = [
@@ -72,8 +83,7 @@ def replies(sock: socket.socket, api: str, count: int) -> list[Any]:
 def test_a_request_arriving_in_pieces_is_answered_once_whole(
     server: LocalHBaseProcess,
 ) -> None:
-    conn = happybase.Connection(server.host, server.port, table_prefix="pieces")
-    conn.create_table("t", {"cf": {}})
+    table = new_table(server, "pieces", {})
     data = put_rows_request(b"pieces_t", 2000)
     assert len(data) > 200_000
     with socket.create_connection((server.host, server.port)) as sock:
@@ -82,7 +92,6 @@ def test_a_request_arriving_in_pieces_is_answered_once_whole(
             sock.sendall(data[start:end])
             time.sleep(0.05)
         assert replies(sock, "mutateRows", 1) == [("mutateRows", 0, None)]
-    table = conn.table("t")
     assert sum(1 for _ in table.scan()) == 2000
     assert table.row(b"r1999") == {b"cf:v": b"x" * 100}
 
@@ -90,10 +99,7 @@ def test_a_request_arriving_in_pieces_is_answered_once_whole(
 def test_requests_sent_without_waiting_are_answered_in_order(
     server: LocalHBaseProcess,
 ) -> None:
-    conn = happybase.Connection(server.host, server.port, table_prefix="pipelined")
-    conn.create_table("t", {"cf": {}})
-    conn.table("t").put(b"a", {b"cf:v": b"1"})
-    conn.table("t").put(b"b", {b"cf:v": b"2"})
+    new_table(server, "pipelined", {b"a": b"1", b"b": b"2"})
     both = b"".join(
         request("get", seqid=n, tableName=b"pipelined_t", row=row, column=b"cf:v", attributes={})
         for n, row in enumerate([b"a", b"b", b"a"], 1)
@@ -147,9 +153,7 @@ def test_reads_go_on_while_another_client_compacts_a_large_table(
 def test_a_client_trickling_a_bulk_request_holds_the_others_up_briefly(
     server: LocalHBaseProcess,
 ) -> None:
-    conn = happybase.Connection(server.host, server.port, table_prefix="trickle")
-    conn.create_table("t", {"cf": {}})
-    conn.table("t").put(b"row", {b"cf:v": b"here"})
+    reader = new_table(server, "trickle", {b"row": b"here"})
     data = put_rows_request(b"trickle_t", 500)
     head, tail = data[:40_000], data[40_000:]
     stop = threading.Event()
@@ -164,7 +168,6 @@ def test_a_client_trickling_a_bulk_request_holds_the_others_up_briefly(
                 time.sleep(0.02)
 
     trickler = threading.Thread(target=trickle)
-    reader = conn.table("t")
     trickler.start()
     try:
         time.sleep(0.1)
