@@ -1,5 +1,6 @@
 """Storage operations happybase does not wrap: conditional writes and counters
-that a retried operation cannot apply twice.
+that a retried operation cannot apply twice, and one batch of many rows that
+share their cells.
 
 Thrift1's checkAndPut compares one cell and puts one cell, atomically. On it
 rests :func:`apply_once`: a counter cell that carries the ids of the last
@@ -13,7 +14,7 @@ from __future__ import annotations
 import hashlib
 
 import happybase
-from Hbase_thrift import Mutation
+from Hbase_thrift import BatchMutation, Mutation
 
 from .rows import OP_LEN, decode_counted, encode_counted
 
@@ -68,3 +69,22 @@ def apply_once(
         new = encode_counted(count + delta, ops)
         if check_and_put(conn, table, row, column, cell, column, new):
             return count + delta
+
+
+def put_rows_alike(
+    conn: happybase.Connection,
+    table: str,
+    row_keys: list[bytes],
+    cells: dict[bytes, bytes],
+    timestamp: int,
+) -> None:
+    """Put the same ``cells`` in every row of ``row_keys``, at ``timestamp``, in
+    one mutateRowsTs: what ``Table.batch`` sends, with each cell's Thrift
+    Mutation made once and shared by every row instead of once per row (a
+    fan-out chunk puts one twit's cells in 500 streams)."""
+    if not row_keys:
+        return
+    mutations = [Mutation(isDelete=False, column=c, value=v) for c, v in cells.items()]
+    conn.client.mutateRowsTs(
+        table.encode(), [BatchMutation(row, mutations) for row in row_keys], timestamp, {}
+    )

@@ -71,7 +71,13 @@ def post_with_second_chunk_crashing(monkeypatch: pytest.MonkeyPatch, text: str) 
 def test_running_a_fan_out_twice_leaves_the_same_rows(fans: list[str]) -> None:
     twit = services.post_twit("alice", "once")
     before = streams_snapshot()
-    assert len([k for k in before if keys.twit_key_from_stream_key(k).hex() == twit.id]) == 6
+    written = {k: v for k, v in before.items() if keys.twit_key_from_stream_key(k).hex() == twit.id}
+    assert len(written) == 6
+    # Every row carries the twit's cells at the twit's time (one mutateRows a chunk).
+    millis = keys.split_twit_key(bytes.fromhex(twit.id)).millis
+    for cells in written.values():
+        assert {c: ts for c, (_, ts) in cells.items()} == {rows.STREAM_TWIT: millis}
+        assert rows.decode_stream({c: v for c, (v, _) in cells.items()}) is not None
     tasks.fan_out_twit(twit.id)
     assert streams_snapshot() == before
 
