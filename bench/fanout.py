@@ -79,20 +79,26 @@ def _pending(twit_ids: list[str]) -> bool:
 
 
 @contextmanager
-def _configured(host: str, port: int, broker: str) -> Iterator[str]:
-    """Point this process at the server and broker, with tables of a fresh prefix."""
+def _configured(host: str, port: int, thrift2_port: int, broker: str) -> Iterator[str]:
+    """Point this process at the server and broker, with tables of a fresh
+    prefix, made as a deployment makes them: with the Thrift2 port, the
+    tables keyed by a hash are pre-split (storage.schema.create_tables). On
+    one region, a split of the streams table under the load stalled its
+    writers for half a second (HBase's log, 2026-11-25)."""
     prefix = "fb" + uuid.uuid4().hex[:8]
     saved = {
         k: getattr(settings, k)
         for k in (
             "TWITBASE_HBASE_HOST",
             "TWITBASE_HBASE_PORT",
+            "TWITBASE_HBASE_THRIFT2_PORT",
             "TWITBASE_TABLE_PREFIX",
             "CELERY_BROKER_URL",
             "TWITBASE_POSTS_PER_MINUTE",
         )
     }
     settings.TWITBASE_HBASE_HOST, settings.TWITBASE_HBASE_PORT = host, port
+    settings.TWITBASE_HBASE_THRIFT2_PORT = thrift2_port
     settings.TWITBASE_TABLE_PREFIX = prefix
     settings.CELERY_BROKER_URL = broker
     settings.TWITBASE_POSTS_PER_MINUTE = 1_000_000
@@ -113,6 +119,7 @@ def run(
     target: str,
     host: str,
     port: int,
+    thrift2_port: int,
     workdir: Path,
     *,
     star_followers: int = 10_000,
@@ -126,11 +133,12 @@ def run(
     results: list[Row] = []
     with (
         RedisProcess(workdir / f"redis-{target}") as redis,
-        _configured(host, port, redis.url) as prefix,
+        _configured(host, port, thrift2_port, redis.url) as prefix,
     ):
         env = {
             "TWITBASE_HBASE_HOST": host,
             "TWITBASE_HBASE_PORT": str(port),
+            "TWITBASE_HBASE_THRIFT2_PORT": str(thrift2_port),
             "TWITBASE_TABLE_PREFIX": prefix,
             "CELERY_BROKER_URL": redis.url,
             "TWITBASE_LOG_LEVEL": "WARNING",
@@ -208,11 +216,18 @@ def run(
             env, workdir / f"worker-{target}-lat.log", concurrency=2, name="benchlat"
         ).start()
         try:
+            # A worker's first task opens its connections: warm it up as the
+            # throughput runs do, so the lags are of a running service.
+            services.post_twit("star", "warm-up")
+            _wait(lambda: celery_queue_empty(redis.url) and not _pending_any(), 600, "warm-up")
             lags = []
             for _ in range(latency_posts):
                 tid = services.post_twit("star", text).id
                 _wait(partial(_done, [tid]), 600, "fan-out")
                 lags.append(_last_recorded_lag())
+            _progress(
+                "  post-to-visible, ms, in posting order: " + " ".join(f"{x:.0f}" for x in lags)
+            )
             results.append(
                 Row(
                     target,

@@ -26,12 +26,12 @@ THROUGHPUT = (
 LATENCY = (("p50", ", p50"), ("p99", ", p99"))
 
 
-def parse(text: str) -> dict[str, float]:
-    """measure -> value, from one printed table (the local target's rows)."""
+def parse(text: str, target: str = "local") -> dict[str, float]:
+    """measure -> value, from one printed table (one target's rows)."""
     out = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 3 and cells[0] == "local":
+        if len(cells) >= 3 and cells[0] == target:
             out[cells[1]] = float(cells[2].replace(",", ""))
     return out
 
@@ -53,10 +53,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--after", nargs="+", required=True, help="tables of this version")
     parser.add_argument("--svg", required=True, help="prefix of the two SVG files")
     parser.add_argument("--title", default="Fan-out on the local server, 10,000 followers")
+    parser.add_argument("--target", default="local", help="the tables' rows to chart: local, hbase")
+    parser.add_argument(
+        "--names", nargs=2, default=("before", "after"), help="the two versions' names in the key"
+    )
     o = parser.parse_args(argv)
     runs = {
-        "before": [parse(Path(f).read_text()) for f in o.before],
-        "after": [parse(Path(f).read_text()) for f in o.after],
+        o.names[0]: [parse(Path(f).read_text(), o.target) for f in o.before],
+        o.names[1]: [parse(Path(f).read_text(), o.target) for f in o.after],
     }
     bar_chart(
         f"{o.svg}-throughput.svg",

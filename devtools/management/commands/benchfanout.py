@@ -51,12 +51,19 @@ class Command(BaseCommand):
             for target in o["targets"]:
                 if target == "local":
                     with LocalHBaseProcess(work / "local") as server:
-                        rows += bench_fanout.run("local", server.host, server.port, work, **kwargs)
+                        rows += bench_fanout.run(
+                            "local", server.host, server.port, server.thrift2_port, work, **kwargs
+                        )
                 else:
                     from devtools.realhbase import for_benchmarks
 
                     with for_benchmarks(work / "hbase") as hbase:
                         rows += bench_fanout.run(
-                            "hbase", "127.0.0.1", hbase.thrift_port, work, **kwargs
+                            "hbase",
+                            "127.0.0.1",
+                            hbase.thrift_port,
+                            hbase.thrift2_port,
+                            work,
+                            **kwargs,
                         )
         self.stdout.write(bench_fanout.format_table(rows))
