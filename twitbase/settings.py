@@ -252,8 +252,12 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # -- Fan-out ----------------------------------------------------------------------
-# Followers per fan-out task; beyond, further tasks take the rest.
-TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 500, minimum=1)
+# Followers per fan-out task; beyond, further tasks take the rest. Each task
+# costs a Celery hop and five round trips besides its write, so larger chunks
+# go faster until too few are left to share between workers: 2,000 wrote
+# 1.5x the rows/s of 500 with 2 workers on the local server (1.2x on HBase),
+# and 4,000 no more than 2,000 (docs/benchmarks.md, "Fan-out chunks of 2,000").
+TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 2_000, minimum=1)
 # Stream rows kept per reader (the newest), trimmed one write in this many,
 # so a stream holds up to about twice this between trims.
 TWITBASE_STREAM_MAX = env_int("TWITBASE_STREAM_MAX", 1000, minimum=1)

@@ -46,8 +46,8 @@ log = logging.getLogger(__name__)
 
 BACKFILL = 100
 # A chunk without a fixed end reads the keys of this many chunks of
-# followers at once and queues them all (see start_chunk): 32,000 followers
-# at the default chunk of 500, more than a fanned-out account has.
+# followers at once and queues them all (see start_chunk): 128,000 followers
+# at the default chunk of 2,000, more than a fanned-out account has.
 PLAN_AHEAD = 64
 # On the twit row, one cell per finished chunk (rows.progress_column), holding
 # where it began and where the next begins. A fan-out taken over by the sweep
