@@ -469,6 +469,14 @@ class Handler:
                 "servers with issues: null",
                 canRetry=True,
             ) from None
+        try:
+            # Nearly every batch is good: written whole at once. The store
+            # checks every row before it writes any, so a batch it refuses
+            # has written nothing, and is sorted row by row below.
+            self.store.mutate_rows(table, [(b.row, b.mutations) for b in batches], timestamp)
+            return
+        except (NoSuchFamily, RefusedArgument):
+            pass
         good: list[tuple[bytes, Sequence[Any]]] = []
         bad: list[tuple[bytes, Sequence[Any]]] = []
         for b in batches:

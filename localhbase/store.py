@@ -551,10 +551,12 @@ class Store:
         if stamp < 0:
             raise RefusedArgument(f"Timestamp cannot be negative. ts={stamp}")
         put_tail = enc._TS.pack(MAX_TS - stamp, 255 - TYPE_PUT)  # one stamp for the batch
+        table_pre = enc.table_prefix(tid)
+        esc = enc.esc
         for row, mutations in rows:
             if not row:
                 raise RefusedArgument("Row length is 0")
-            pre = enc.row_prefix(tid, row)
+            pre = table_pre + esc(row)  # enc.row_prefix, its table part made once
             for m in mutations:
                 family, column_key = _column_key(m.column)
                 families_seen.add(family)
