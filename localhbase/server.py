@@ -482,10 +482,7 @@ class Handler:
         for b in batches:
             known = all(parse_column(m.column)[0] in families for m in b.mutations)
             (good if known else bad).append((b.row, self._mutations(b.mutations)))
-        if timestamp is None:
-            self.store.mutate_rows(table, good)
-        else:
-            self.store.mutate_rows(table, good, timestamp)
+        self.store.mutate_rows(table, good, timestamp)
         if bad:
             try:
                 self.store.mutate_rows(table, bad[:1])
