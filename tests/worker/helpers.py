@@ -82,10 +82,13 @@ def redis_broker_flush(redis_broker: RedisProcess) -> None:
     redis.Redis.from_url(redis_broker.url).flushdb()
 
 
-def eventually(check: Callable[[], bool], timeout: float = 30.0, what: str = "") -> None:
-    """Wait for background work: poll ``check`` until true, or fail saying what."""
+def eventually(
+    check: Callable[[], bool], timeout: float = 30.0, what: str = "", every: float = 0.1
+) -> None:
+    """Wait for background work: poll ``check`` every ``every`` seconds until
+    true, or fail saying what."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {timeout}s: {what}")
-        time.sleep(0.1)
+        time.sleep(every)
