@@ -82,6 +82,15 @@ def redis_broker_flush(redis_broker: RedisProcess) -> None:
     redis.Redis.from_url(redis_broker.url).flushdb()
 
 
+def broker_idle(redis_broker: RedisProcess) -> bool:
+    """No task queued, and none delivered but not yet acknowledged (kombu
+    keeps those in the ``unacked`` hash until the worker acks them)."""
+    import redis
+
+    r = redis.Redis.from_url(redis_broker.url)
+    return int(r.llen("celery")) == 0 and int(r.hlen("unacked")) == 0
+
+
 def eventually(
     check: Callable[[], bool], timeout: float = 30.0, what: str = "", every: float = 0.1
 ) -> None:

@@ -12,7 +12,7 @@ from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, table_name
 from tests.jobqueue import jobs_recorded
-from tests.worker.helpers import eventually
+from tests.worker.helpers import broker_idle, eventually
 from twitbase.celery import app as celery_app
 
 
@@ -74,6 +74,10 @@ def test_posting_with_the_broker_down_loses_nothing(
     services.follow("bob", "alice")
     warm_up = services.post_twit("alice", "warm-up")
     eventually(lambda: _in_stream("bob", warm_up.id), what="a first fan-out")
+    # Stopped once the worker has acked: kombu 5.7 kills a worker whose ack
+    # meets a closed connection (an AttributeError in restoring the unacked),
+    # and this test is about the post, not that.
+    eventually(lambda: broker_idle(redis_broker), what="the first fan-out acked")
     redis_broker.stop()
     try:
         started = time.monotonic()
@@ -107,6 +111,7 @@ def test_with_the_broker_down_follow_unfollow_and_delete_clean_up_at_once(
     """Their jobs are not queued again by anything if lost: they run in the caller."""
     _users("alice", "bob")
     old = services.post_twit("alice", "before the follow")
+    eventually(lambda: broker_idle(redis_broker), what="the post's fan-out acked")
     redis_broker.stop()
     try:
         services.follow("bob", "alice")
