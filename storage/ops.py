@@ -81,7 +81,7 @@ def put_rows_alike(
     """Put the same ``cells`` in every row of ``row_keys``, at ``timestamp``, in
     one mutateRowsTs: what ``Table.batch`` sends, with each cell's Thrift
     Mutation made once and shared by every row instead of once per row (a
-    fan-out chunk puts one twit's cells in 500 streams)."""
+    fan-out chunk puts one twit's cells in 2,000 streams)."""
     if not row_keys:
         return
     mutations = [Mutation(isDelete=False, column=c, value=v) for c, v in cells.items()]
