@@ -14,6 +14,11 @@ processes, it measures:
 - home-stream read latency (first page of 20), p50 and p99, for readers of
   a power-law graph, and for readers who follow a large account whose twits
   are merged at read time instead of fanned out;
+- with ``full_streams``, all of that with each of the star's followers'
+  streams holding TWITBASE_STREAM_MAX older rows first: the steady state
+  of a running service, where a trim reads at least that many keys (on
+  fresh streams a trim reads a handful, and costs little but its round
+  trips);
 - with ``large_followers``, post-to-visible for an account that large
   (listed as a large account, so merged at read time, not fanned out)
   against an account with no followers, posting in turn.
@@ -129,6 +134,7 @@ def run(
     reads: int = 200,
     worker_counts: tuple[int, ...] = (1, 2, 4),
     large_followers: int = 0,
+    full_streams: bool = False,
 ) -> list[Row]:
     results: list[Row] = []
     with (
@@ -150,6 +156,8 @@ def run(
         bulk.load_demo(graph_users, graph_users * 2, seed=7)
         fans = bulk.add_star("star", star_followers)
         text = "x" * 120
+        if full_streams:
+            _fill_streams(fans, text)
 
         # Raw: the same stream rows, batched puts from one process, before
         # the workers run and again after (a server warming up, or flushing
@@ -201,13 +209,14 @@ def run(
                 f"half after), batches of {settings.TWITBASE_FANOUT_CHUNK}",
             )
         )
+        full_note = f"; streams full ({settings.TWITBASE_STREAM_MAX:,})" if full_streams else ""
         results += [
             Row(
                 target,
                 f"fan-out, {count} worker process(es)",
                 rate,
                 "rows/s",
-                f"{100 * rate / raw:.0f}% of raw",
+                f"{100 * rate / raw:.0f}% of raw" + full_note,
             )
             for count, rate in fanned
         ]
@@ -286,6 +295,30 @@ def _raw_rates(
                 )
         rates.append(len(fans) / (time.perf_counter() - t0))
     return rates
+
+
+def _fill_streams(fans: list[str], text: str) -> None:
+    """TWITBASE_STREAM_MAX rows in each fan's stream, of twits a day old and
+    older, written as the raw writer writes (a mutateRowsTs per chunk)."""
+    count: int = settings.TWITBASE_STREAM_MAX
+    size = settings.TWITBASE_FANOUT_CHUNK
+    readers = [keys.user_hash(f) for f in fans]
+    cells = rows.encode_stream(rows.TwitRow("filler", "Filler", text, 0))
+    day_ago = int(time.time() * 1000) - 86_400_000
+    started = time.monotonic()
+    _progress(f"  filling {len(fans):,} streams with {count:,} rows each")
+    with connection() as conn:
+        for n in range(count):
+            ms = day_ago - n * 1000
+            tail = keys.stream_key_tail(keys.twit_key("filler", ms, n.to_bytes(4, "big")))
+            for i in range(0, len(readers), size):
+                chunk = [r + tail for r in readers[i : i + size]]
+                ops.put_rows_alike(conn, table_name("streams"), chunk, cells, ms)
+            if (n + 1) % 100 == 0:
+                _progress(
+                    f"    {(n + 1) * len(fans):,}/{count * len(fans):,} rows "
+                    f"({time.monotonic() - started:.0f} s)"
+                )
 
 
 def _large_account_rows(target: str, followers: int, posts: int) -> list[Row]:

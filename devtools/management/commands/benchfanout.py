@@ -29,6 +29,12 @@ class Command(BaseCommand):
         parser.add_argument("--graph-users", type=int, default=2_000)
         parser.add_argument("--reads", type=int, default=200)
         parser.add_argument(
+            "--full-streams",
+            action="store_true",
+            help="first fill each follower's stream to TWITBASE_STREAM_MAX rows, so "
+            "trims read what they read in a running service",
+        )
+        parser.add_argument(
             "--large-followers",
             type=int,
             default=0,
@@ -44,6 +50,7 @@ class Command(BaseCommand):
             graph_users=o["graph_users"],
             reads=o["reads"],
             large_followers=o["large_followers"],
+            full_streams=o["full_streams"],
         )
         rows = []
         with tempfile.TemporaryDirectory(prefix="benchfanout-") as tmp:
