@@ -1,6 +1,6 @@
 """Storage operations happybase does not wrap: conditional writes and counters
-that a retried operation cannot apply twice, and one batch of many rows that
-share their cells.
+that a retried operation cannot apply twice, one batch of many rows that
+share their cells, and a scan for row keys in as few round trips as it takes.
 
 Thrift1's checkAndPut compares one cell and puts one cell, atomically. On it
 rests :func:`apply_once`: a counter cell that carries the ids of the last
@@ -14,8 +14,9 @@ from __future__ import annotations
 import hashlib
 
 import happybase
-from Hbase_thrift import BatchMutation, Mutation
+from Hbase_thrift import BatchMutation, Mutation, TScan
 
+from .keys import prefix_stop
 from .rows import OP_LEN, decode_counted, encode_counted
 
 WINDOW = 64
@@ -88,3 +89,33 @@ def put_rows_alike(
     conn.client.mutateRowsTs(
         table.encode(), [BatchMutation(row, mutations) for row in row_keys], timestamp, {}
     )
+
+
+def row_keys_with_prefix(
+    conn: happybase.Connection, table: str, prefix: bytes, expected: int
+) -> list[bytes]:
+    """The keys of the rows of ``table`` that start with ``prefix``, in order.
+
+    ``Table.scan`` fetches ``batch_size`` rows a round trip and then one more
+    to learn that the scan is over. Asking for ``expected`` rows at once
+    (more than the scan should find) makes it three round trips (open, one
+    fetch, close): a fetch that comes back short is the last. The scan
+    carries keys only, one per row (KeyOnlyFilter, FirstKeyOnlyFilter).
+    """
+    scan = TScan(
+        startRow=prefix,
+        stopRow=prefix_stop(prefix),
+        caching=expected,
+        filterString=b"KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+    )
+    name = table.encode()
+    scanner = conn.client.scannerOpenWithScan(name, scan, {})
+    try:
+        found: list[bytes] = []
+        while True:
+            got = conn.client.scannerGetList(scanner, expected)
+            found += [r.row for r in got]
+            if len(got) < expected:
+                return found
+    finally:
+        conn.client.scannerClose(scanner)

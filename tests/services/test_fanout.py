@@ -21,7 +21,7 @@ from feeds import jobs, services
 from feeds.services import console, fanout, metrics, pending
 from feeds.services import follows as follows_service
 from feeds.types import Twit, User
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, reset_pool, table_name
 from tests.helpers import ServerAddr
 from tests.jobqueue import jobs_recorded
@@ -106,6 +106,24 @@ def test_streams_keep_only_the_newest_rows(alice: User, bob: User, settings: Set
         f"bob {i}" for i in range(11, 6, -1)
     ]
     assert fanout.trim_stream("alice") == 0  # trimming again changes nothing
+
+
+@pytest.mark.parametrize("count", [30, 47])  # a multiple of the fetch, and not
+def test_a_trim_reads_a_stream_longer_than_one_fetch(
+    count: int, twitbase: ServerAddr, settings: Settings
+) -> None:
+    """The trim asks for four times the limit at once: a stream longer than
+    that is read on to its end, and no further (the next reader's rows)."""
+    settings.TWITBASE_STREAM_MAX = 5  # one fetch: 20 keys
+    reader, neighbour = keys.user_hash("alice"), keys.user_hash("alice")[:-1] + b"\xff"
+    mine = [reader + i.to_bytes(8, "big") for i in range(count)]
+    theirs = [neighbour + i.to_bytes(8, "big") for i in range(3)]
+    with connection() as conn:
+        ops.put_rows_alike(conn, table_name("streams"), mine + theirs, {rows.STREAM_TWIT: b"x"}, 1)
+        assert ops.row_keys_with_prefix(conn, table_name("streams"), reader, 10) == mine
+        assert fanout._trim_stream(conn, reader) == count - 5
+    left = streams_snapshot()
+    assert sorted(left) == sorted(mine[:5] + theirs)
 
 
 @pytest.fixture
