@@ -172,6 +172,12 @@ class _Scanner:
     def fetch(self, n: int) -> list[Any]:
         out = self.pending[:n]
         del self.pending[:n]
+        if self.flt is None and not self.batch_size:
+            # Every row whole, as it comes: no filter to ask, no row to cut.
+            sort = self.sort_columns
+            rows = itertools.islice(self.rows, n - len(out))
+            out += [_row_result(row, cells, sort) for row, cells in rows]
+            return out
         while len(out) < n:
             found = next_row(self.rows, self.flt)
             if found is None:

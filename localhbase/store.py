@@ -277,6 +277,27 @@ def _column_key(column: bytes) -> tuple[bytes, bytes]:
     return family, enc.esc(family) + enc.esc(qualifier)
 
 
+def _first_put_families(info: TableInfo, spec: ReadSpec) -> frozenset[bytes]:
+    """The families (escaped, as in cell keys) in which a scan for each
+    row's first visible cell may take a row's first key as that cell when
+    it is a put: those the spec reads whole, with no time range and no TTL.
+
+    Every delete marker sorts before the cells it masks (a family's
+    markers before its first qualifier, a column's before its older
+    versions), so a row whose first key is a put has nothing masking it.
+    Empty (no fast path) unless the spec asks for the first cell only.
+    """
+    if not (
+        spec.first_cell_only
+        and spec.columns is None
+        and spec.max_ts is None
+        and spec.min_ts == 0
+        and spec.family_ranges is None
+    ):
+        return frozenset()
+    return frozenset(enc.esc(f)[:-2] for f, fd in info.families.items() if fd.ttl_ms is None)
+
+
 class Store:
     """The tables of one local HBase server, in one RocksDB directory."""
 
@@ -992,6 +1013,7 @@ class Store:
         table_pre = enc.table_prefix(tid)
         it = self._db.iter()
         now = now_ms()
+        first_puts = _first_put_families(info, spec)
         if not reverse:
             it.seek(enc.row_prefix(tid, start) if start else table_pre)
             while it.valid():
@@ -1002,6 +1024,19 @@ class Store:
                 row = enc.unesc(key[5 : end - 2])
                 if stop and row >= stop:
                     return
+                if first_puts and 255 - key[-1] == TYPE_PUT:
+                    fam_end = key.find(b"\x00\x01", end)
+                    if key[end:fam_end] in first_puts:
+                        # The row's first key is a put: no marker sorts
+                        # before it, so it is the row's first visible cell.
+                        family, qualifier, ts, _ = enc.split_column(key, end)
+                        cell = (family, qualifier, ts, b"" if spec.keys_only else it.value())
+                        pre = key[:end]
+                        it.next()
+                        while it.valid() and it.key().startswith(pre):
+                            it.next()
+                        yield row, [cell]
+                        continue
                 cells = self._collect_row(info, key[:end], spec, it, now)
                 if cells:
                     yield row, cells
