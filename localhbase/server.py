@@ -16,6 +16,7 @@ id, ``AlreadyExists`` for a table that exists. An error never stops the server.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import hashlib
 import itertools
 import logging
@@ -835,6 +836,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 def main(argv: Sequence[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
+    # A crash in native code (RocksDB, Thrift's Cython) leaves every
+    # thread's Python stack in the log instead of nothing.
+    faulthandler.enable()
     serve(args.data, args.host, args.port, args.ready_file, args.idle_timeout, args.thrift2_port)
 
 
