@@ -278,9 +278,9 @@ def _column_key(column: bytes) -> tuple[bytes, bytes]:
 
 
 def _first_put_families(info: TableInfo, spec: ReadSpec) -> frozenset[bytes]:
-    """The families (escaped, as in cell keys) in which a scan for each
-    row's first visible cell may take a row's first key as that cell when
-    it is a put: those the spec reads whole, with no time range and no TTL.
+    """The families in which a scan for each row's first visible cell may
+    take a row's first key as that cell when it is a put: those the spec
+    reads whole, with no time range and no TTL.
 
     Every delete marker sorts before the cells it masks (a family's
     markers before its first qualifier, a column's before its older
@@ -295,7 +295,7 @@ def _first_put_families(info: TableInfo, spec: ReadSpec) -> frozenset[bytes]:
         and spec.family_ranges is None
     ):
         return frozenset()
-    return frozenset(enc.esc(f)[:-2] for f, fd in info.families.items() if fd.ttl_ms is None)
+    return frozenset(f for f, fd in info.families.items() if fd.ttl_ms is None)
 
 
 class Store:
@@ -1024,12 +1024,11 @@ class Store:
                 row = enc.unesc(key[5 : end - 2])
                 if stop and row >= stop:
                     return
-                if first_puts and 255 - key[-1] == TYPE_PUT:
-                    fam_end = key.find(b"\x00\x01", end)
-                    if key[end:fam_end] in first_puts:
+                if first_puts:
+                    family, qualifier, ts, kind = enc.split_column(key, end)
+                    if kind == TYPE_PUT and family in first_puts:
                         # The row's first key is a put: no marker sorts
                         # before it, so it is the row's first visible cell.
-                        family, qualifier, ts, _ = enc.split_column(key, end)
                         cell = (family, qualifier, ts, b"" if spec.keys_only else it.value())
                         pre = key[:end]
                         it.next()
