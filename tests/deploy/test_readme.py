@@ -45,6 +45,7 @@ ELSEWHERE = {
     "python manage.py benchstorage": "starts its own servers; minutes",
     "python manage.py benchschema": "starts its own servers",
     "python manage.py benchconsole": "starts its own server; minutes",
+    "python -m bench.cpushare -- make test": "the whole suite; test_cpushare runs a small one",
     "locust -f loadtest/locustfile.py --headless -u 50 -r 10 -t 60s --host http://127.0.0.1:8000": (
         "a 60 s load test (docs/reliability.md)"
     ),
