@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+import happybase
 from django.conf import settings
 
 from devtools.processes import CeleryWorkerProcess, RedisProcess
@@ -282,26 +283,30 @@ def _raw_rates(
     cheapest way to write them, a mutateRowsTs per chunk with each cell's
     Mutation shared by its rows, as the workers write; keys made before the
     clock starts. Each rep writes other rows (``first_rep`` on)."""
-    size = settings.TWITBASE_FANOUT_CHUNK
     rates = []
     for rep in range(first_rep, first_rep + 3):
         stream_keys = [keys.stream_key(f, twit[:-1] + bytes([rep])) for f in fans]
         ms = int(time.time() * 1000)
         t0 = time.perf_counter()
         with connection() as conn:
-            for i in range(0, len(stream_keys), size):
-                ops.put_rows_alike(
-                    conn, table_name("streams"), stream_keys[i : i + size], cells, ms
-                )
+            _put_by_chunk(conn, stream_keys, cells, ms)
         rates.append(len(fans) / (time.perf_counter() - t0))
     return rates
+
+
+def _put_by_chunk(
+    conn: happybase.Connection, stream_keys: list[bytes], cells: dict[bytes, bytes], ms: int
+) -> None:
+    """The stream rows, a mutateRowsTs per TWITBASE_FANOUT_CHUNK of them."""
+    size = settings.TWITBASE_FANOUT_CHUNK
+    for i in range(0, len(stream_keys), size):
+        ops.put_rows_alike(conn, table_name("streams"), stream_keys[i : i + size], cells, ms)
 
 
 def _fill_streams(fans: list[str], text: str) -> None:
     """TWITBASE_STREAM_MAX rows in each fan's stream, of twits a day old and
     older, written as the raw writer writes (a mutateRowsTs per chunk)."""
     count: int = settings.TWITBASE_STREAM_MAX
-    size = settings.TWITBASE_FANOUT_CHUNK
     readers = [keys.user_hash(f) for f in fans]
     cells = rows.encode_stream(rows.TwitRow("filler", "Filler", text, 0))
     day_ago = int(time.time() * 1000) - 86_400_000
@@ -311,9 +316,7 @@ def _fill_streams(fans: list[str], text: str) -> None:
         for n in range(count):
             ms = day_ago - n * 1000
             tail = keys.stream_key_tail(keys.twit_key("filler", ms, n.to_bytes(4, "big")))
-            for i in range(0, len(readers), size):
-                chunk = [r + tail for r in readers[i : i + size]]
-                ops.put_rows_alike(conn, table_name("streams"), chunk, cells, ms)
+            _put_by_chunk(conn, [r + tail for r in readers], cells, ms)
             if (n + 1) % 100 == 0:
                 _progress(
                     f"    {(n + 1) * len(fans):,}/{count * len(fans):,} rows "
