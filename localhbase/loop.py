@@ -20,6 +20,9 @@ Thrift servers are unframed) does not say how long a request is, so a
 request is decoded from the bytes received so far, and decoded again from
 its start once more have come if they ran out; a bulk request that is
 partly here is read to its end as it is decoded (:class:`_Received`).
+A server may also give each connection a fast path (:data:`FastPath`) that
+is asked first and answers the requests it takes from their bytes; it
+waits, without blocking the loop, for the rest of one that came in part.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -75,6 +79,17 @@ class _Incomplete(Exception):
     """The bytes received so far end inside a request."""
 
 
+class Wait:
+    """What a fast path answers for a request it takes that is not all here."""
+
+
+WAIT = Wait()
+# A connection's fast path, given the bytes it has received: None (not a
+# request it takes: the processor decodes it), WAIT, or the request's
+# length and the reply to send, the request answered.
+FastPath = Callable[[bytearray], "tuple[int, bytes] | Wait | None"]
+
+
 class _Received:
     """The transport a request is decoded from: a connection's received bytes.
 
@@ -117,10 +132,11 @@ class _Received:
 
 
 class _Conn:
-    __slots__ = ("busy", "closed", "events", "fd", "inbuf", "last", "outbuf", "sock")
+    __slots__ = ("busy", "closed", "events", "fast", "fd", "inbuf", "last", "outbuf", "sock")
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, fast: FastPath | None) -> None:
         self.sock = sock
+        self.fast = fast
         self.fd = sock.fileno()
         self.inbuf = bytearray()
         self.outbuf = bytearray()
@@ -133,13 +149,21 @@ class _Conn:
 class LoopServer:
     """Serve ``processor`` on the listening socket ``sock`` from one thread
     (:meth:`serve_forever`), closing connections idle ``idle_timeout``
-    seconds, as HBase's Thrift server does (``None``: never)."""
+    seconds, as HBase's Thrift server does (``None``: never).
+
+    ``fast_path``, if given, makes each connection a :data:`FastPath`,
+    asked about every request before the processor is."""
 
     def __init__(
-        self, sock: socket.socket, processor: TProcessor, idle_timeout: float | None
+        self,
+        sock: socket.socket,
+        processor: TProcessor,
+        idle_timeout: float | None,
+        fast_path: Callable[[], FastPath] | None = None,
     ) -> None:
         self.sock = sock
         self.processor = processor
+        self._fast_path = fast_path
         self.idle_timeout = idle_timeout
         self._proto = TCyBinaryProtocolFactory()
         self._epoll = select.epoll()
@@ -212,7 +236,7 @@ class LoopServer:
                 raise
             client.setblocking(False)
             client.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            conn = _Conn(client)
+            conn = _Conn(client, self._fast_path() if self._fast_path else None)
             self._conns[conn.fd] = conn
             self._epoll.register(conn.fd, select.EPOLLIN)
             conn.events = select.EPOLLIN
@@ -257,6 +281,15 @@ class LoopServer:
     def _serve(self, conn: _Conn) -> None:
         """Answer every whole request ``conn`` has sent, in order."""
         while conn.inbuf and not conn.busy and not conn.closed:
+            if conn.fast is not None:
+                answer = conn.fast(conn.inbuf)
+                if isinstance(answer, Wait):
+                    break
+                if answer is not None:
+                    used, answered = answer
+                    del conn.inbuf[:used]
+                    conn.outbuf += answered
+                    continue
             bulk = len(conn.inbuf) >= BULK_REQUEST
             deadline = time.monotonic() + BULK_WAIT if bulk else 0.0
             received = _Received(conn.inbuf, conn.sock, deadline)

@@ -22,10 +22,11 @@ import itertools
 import logging
 import signal
 import socket
+import struct
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from thriftpy2.thrift import TApplicationException, TProcessor
 
 from .encoding import MAX_TS
 from .filters import Filter, FilterError, next_row, parse_filter, push_down
-from .loop import LoopServer
+from .loop import WAIT, FastPath, LoopServer, Wait
 from .store import (
     REGION_SERVER,
     REGION_SERVER_PORT,
@@ -55,6 +56,11 @@ from .store import (
     TableNotFound,
     parse_column,
 )
+
+try:
+    from . import _fastput
+except ImportError:  # not built where it was installed (no C compiler): see setup.py
+    _fastput = None  # type: ignore[assignment]
 
 log = logging.getLogger("localhbase")
 
@@ -719,6 +725,59 @@ class _Processor(TProcessor):
         return api, seqid, result, call
 
 
+# A reply with no value and no error, as TBinaryProtocol (strict) writes
+# it: the header (version 1, REPLY), then a result struct with no field set.
+_REPLY_HEAD = struct.Struct(">Ii")
+_REPLY = 0x80010002
+
+
+class _BulkPuts:
+    """A connection's compiled path for ``mutateRows`` and ``mutateRowsTs``
+    calls of puts (``localhbase._fastput``): the cells go from the request's
+    bytes to RocksDB keys without a Thrift object per cell.
+
+    It answers only a call the handler would write whole; any other (a
+    delete, an unknown table or family, an empty row) goes on to thriftpy2
+    and the handler, which answer it as before.
+    """
+
+    __slots__ = ("scanner", "store")
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.scanner = _fastput.RowsScanner()
+
+    def __call__(self, data: bytearray) -> tuple[int, bytes] | Wait | None:
+        scanner = self.scanner
+        found = scanner.scan(data)
+        if found == _fastput.INCOMPLETE:
+            return WAIT
+        if found != _fastput.READY:
+            return None
+        rows_at = scanner.rows_at
+
+        def fill(prefix: bytes, families: tuple[bytes, ...], tail: bytes, put: Any) -> int:
+            return _fastput.put_rows(data, rows_at, prefix, families, tail, put)
+
+        try:
+            written = self.store.put_cells(scanner.table, scanner.timestamp, fill)
+        except StoreError:
+            written = False
+        used, name, seqid = scanner.end, scanner.name, scanner.seqid
+        scanner.reset()
+        if not written:
+            return None
+        return used, _REPLY_HEAD.pack(_REPLY, len(name)) + name + struct.pack(">ib", seqid, 0)
+
+
+def bulk_puts(store: Store) -> Callable[[], FastPath] | None:
+    """The Thrift1 port's fast path for ``store``; None where
+    ``localhbase._fastput`` is not built."""
+    if _fastput is None:
+        return None
+    return lambda: _BulkPuts(store)
+
+
 class LocalHBaseServer:
     """A Thrift server for one :class:`Store`: Thrift1 (``Hbase``) by
     default, or the processor given (the Thrift2 port's), every connection
@@ -744,6 +803,7 @@ class LocalHBaseServer:
             self.sock,
             processor or _Processor(T.Hbase, _SafeHandler(Handler(store))),
             idle_timeout,
+            bulk_puts(store) if processor is None else None,
         )
 
     def serve_forever(self) -> None:
@@ -785,6 +845,10 @@ def serve(
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     thrift2 = f" thrift2={server2.port}" if server2 is not None else ""
+    log.info(
+        "bulk puts (mutateRows): %s",
+        "compiled path" if _fastput is not None else "thriftpy2 (localhbase._fastput not built)",
+    )
     print(
         f"localhbase ready on {server.host}:{server.port}{thrift2} data={data} "
         f"tables={len(store.table_names())}",

@@ -59,6 +59,9 @@ Cell = tuple[bytes, bytes, int, bytes]
 # where it means "the latest version", as in HBase's Delete.addColumn(f, q).
 Edit = tuple[int, bytes, bytes, int | None, bytes]
 
+# Store.put_cells's ``fill(table_prefix, families, put_tail, put)``.
+PutFill = Callable[[bytes, tuple[bytes, ...], bytes, Callable[[bytes, bytes], object]], int]
+
 # HBase's CompareOperator names, for check_and_mutate.
 COMPARE_OPS = (
     "LESS",
@@ -592,6 +595,31 @@ class Store:
             self._check_families(info, families_seen)
         with self._write_lock:
             self._db.write(wb, self._write_opts)
+
+    def put_cells(self, table: bytes, ts: int | None, fill: PutFill) -> bool:
+        """Write, in one atomic write, the puts ``fill`` makes: what
+        :meth:`mutate_rows` writes for the same puts, for a caller that
+        builds the cell keys itself (the compiled bulk put path,
+        ``localhbase._fastput``).
+
+        ``fill(table_prefix, families, put_tail, put)`` calls ``put(key,
+        value)`` for each cell, each key ``table_prefix`` + escaped row,
+        family and qualifier + ``put_tail``, and returns the number of
+        cells, or -1 for a family not in ``families``. Returns False,
+        having written nothing, where that or a negative timestamp makes
+        :meth:`mutate_rows` refuse the batch: it then says how.
+        """
+        info = self._enabled_table(table)
+        stamp = now_ms() if ts is None or ts == MAX_TS else ts
+        if stamp < 0:
+            return False
+        wb = WriteBatch(raw_mode=True)
+        put_tail = enc._TS.pack(MAX_TS - stamp, 255 - TYPE_PUT)
+        if fill(enc.table_prefix(info.table_id), tuple(info.families), put_tail, wb.put) < 0:
+            return False
+        with self._write_lock:
+            self._db.write(wb, self._write_opts)
+        return True
 
     def delete_row(self, table: bytes, row: bytes, ts: int | None = None) -> None:
         """Delete every cell of ``row`` with timestamp <= ts (default now)."""

@@ -1,0 +1,25 @@
+# The compiled module's interface (localhbase/_fastput.pyx).
+from collections.abc import Callable
+
+INCOMPLETE: int
+GENERAL: int
+READY: int
+
+class RowsScanner:
+    end: int
+    seqid: int
+    name: bytes
+    table: bytes
+    timestamp: int | None
+    rows_at: int
+    def reset(self) -> None: ...
+    def scan(self, buf: bytes | bytearray | memoryview) -> int: ...
+
+def put_rows(
+    buf: bytes | bytearray | memoryview,
+    rows_at: int,
+    table_prefix: bytes,
+    families: tuple[bytes, ...],
+    put_tail: bytes,
+    put: Callable[[bytes, bytes], object],
+) -> int: ...

@@ -1,0 +1,445 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The local server's bulk put path in compiled code: a ``mutateRows`` or
+``mutateRowsTs`` call of puts, from its bytes on the wire to RocksDB keys.
+
+Decoding such a call with thriftpy2 makes three Python objects per cell (a
+BatchMutation, a Mutation, their bytes) that the server's Python loop then
+takes apart again to build each cell's key. For a fan-out chunk of 2,000
+rows that was 1.7 ms of decoding and 0.8 ms of loop around RocksDB's own
+1.5 ms write, all of it on the server's one thread. No library reads a
+Thrift call straight into another store's keys, so this does, in two
+passes over the request's bytes:
+
+1. :class:`RowsScanner` checks that a whole call is here and that every
+   mutation in it is a put this path can take (anything else, a delete, a
+   field it does not know, an empty row, goes to thriftpy2 and the
+   handler, unchanged). It keeps its place between calls, so a request
+   that comes in pieces is not read again from its start.
+2. :func:`put_rows` builds each cell's key as ``localhbase.encoding`` does
+   (the escaped row, family and qualifier, then the timestamp and type)
+   and hands key and value to the store's write batch.
+
+Every read is bounds-checked in the first pass; the second reads only what
+the first checked, from the same bytes.
+"""
+
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memchr, memcmp, memcpy
+
+# Thrift's binary protocol: field types, and the strict message header.
+cdef enum:
+    T_STOP = 0
+    T_BOOL = 2
+    T_I64 = 10
+    T_STRING = 11
+    T_STRUCT = 12
+    T_MAP = 13
+    T_LIST = 15
+    CALL = 1
+
+INCOMPLETE = -1  # the call is not all here yet: wait for more bytes
+GENERAL = 0  # not a call this path takes: decode it with thriftpy2
+READY = 1  # a call of puts, all here: put_rows may write it
+
+# What a read of the buffer found: ran past its end, or a shape not taken.
+cdef enum:
+    OK = 0
+    SHORT = -1
+    OTHER = -2
+
+
+cdef struct Cur:
+    const unsigned char* p
+    Py_ssize_t pos
+    Py_ssize_t n
+
+
+cdef inline uint32_t u32(const unsigned char* p) noexcept nogil:
+    return (<uint32_t>p[0] << 24) | (<uint32_t>p[1] << 16) | (<uint32_t>p[2] << 8) | p[3]
+
+
+cdef inline int64_t i64(const unsigned char* p) noexcept nogil:
+    cdef uint64_t v = 0
+    cdef int i
+    for i in range(8):
+        v = (v << 8) | p[i]
+    return <int64_t>v
+
+
+cdef inline int has(Cur* c, Py_ssize_t k) noexcept nogil:
+    return c.pos + k <= c.n
+
+
+cdef inline int length(Cur* c, Py_ssize_t* out) noexcept nogil:
+    """A 4-byte length or count; OTHER if negative."""
+    if not has(c, 4):
+        return SHORT
+    cdef int v = <int>u32(c.p + c.pos)
+    if v < 0:
+        return OTHER
+    c.pos += 4
+    out[0] = v
+    return OK
+
+
+cdef inline int string(Cur* c, Py_ssize_t* off, Py_ssize_t* ln) noexcept nogil:
+    cdef int r = length(c, ln)
+    if r != OK:
+        return r
+    if not has(c, ln[0]):
+        return SHORT
+    off[0] = c.pos
+    c.pos += ln[0]
+    return OK
+
+
+cdef inline int field(Cur* c, int* ftype, int* fid) noexcept nogil:
+    if not has(c, 1):
+        return SHORT
+    ftype[0] = c.p[c.pos]
+    c.pos += 1
+    if ftype[0] == T_STOP:
+        return OK
+    if not has(c, 2):
+        return SHORT
+    fid[0] = (c.p[c.pos] << 8) | c.p[c.pos + 1]
+    c.pos += 2
+    return OK
+
+
+cdef int check_mutation(Cur* c) noexcept nogil:
+    """A Mutation that is a put: 1 isDelete false, 2 column, 3 value, 4 writeToWAL."""
+    cdef int ftype = 0, fid = 0, r
+    cdef Py_ssize_t off, ln
+    cdef int column = 0
+    while True:
+        r = field(c, &ftype, &fid)
+        if r != OK:
+            return r
+        if ftype == T_STOP:
+            return OK if column else OTHER
+        if ftype == T_BOOL and (fid == 1 or fid == 4):
+            if not has(c, 1):
+                return SHORT
+            if fid == 1 and c.p[c.pos] != 0:
+                return OTHER  # a delete
+            c.pos += 1
+        elif ftype == T_STRING and (fid == 2 or fid == 3):
+            r = string(c, &off, &ln)
+            if r != OK:
+                return r
+            if fid == 2:
+                column = 1
+        else:
+            return OTHER
+
+
+cdef int check_batch(Cur* c) noexcept nogil:
+    """A BatchMutation: 1 row (not empty), then 2 its mutations, each once."""
+    cdef int ftype = 0, fid = 0, r, etype
+    cdef Py_ssize_t off, ln, size, k
+    cdef int seen = 0  # the last field read: 0 none, 1 the row, 2 the mutations
+    while True:
+        r = field(c, &ftype, &fid)
+        if r != OK:
+            return r
+        if ftype == T_STOP:
+            return OK if seen >= 1 else OTHER
+        if fid == 1 and ftype == T_STRING and seen == 0:
+            r = string(c, &off, &ln)
+            if r != OK:
+                return r
+            if ln == 0:
+                return OTHER  # HBase refuses it: the handler says how
+            seen = 1
+        elif fid == 2 and ftype == T_LIST and seen == 1:
+            if not has(c, 1):
+                return SHORT
+            etype = c.p[c.pos]
+            c.pos += 1
+            r = length(c, &size)
+            if r != OK:
+                return r
+            if etype != T_STRUCT:
+                return OTHER
+            for k in range(size):
+                r = check_mutation(c)
+                if r != OK:
+                    return r
+            seen = 2
+        else:
+            return OTHER
+
+
+cdef class RowsScanner:
+    """Pass one, for one connection: is a whole ``mutateRows(Ts)`` call of
+    puts at the start of its buffer? :meth:`scan` returns READY (its parts
+    are then in the attributes), INCOMPLETE or GENERAL.
+
+    After INCOMPLETE it remembers the last whole BatchMutation, and the
+    next scan (of the same call, more of it come) goes on from there;
+    :meth:`reset` forgets it once the call is answered either way.
+    """
+
+    cdef readonly Py_ssize_t end  # the call's length in bytes
+    cdef readonly int seqid
+    cdef readonly bytes name
+    cdef readonly bytes table
+    cdef readonly object timestamp  # mutateRowsTs's; None for mutateRows
+    cdef readonly Py_ssize_t rows_at  # where the list of BatchMutations starts
+    cdef Py_ssize_t resume_pos  # past the last whole BatchMutation seen
+    cdef Py_ssize_t resume_done  # how many of them
+
+    def __cinit__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        self.resume_pos = 0
+        self.resume_done = 0
+        self.end = 0
+        self.name = None
+        self.table = None
+        self.timestamp = None
+
+    def scan(self, const unsigned char[::1] buf) -> int:
+        cdef Cur c
+        c.n = buf.shape[0]
+        if c.n < 8:
+            return INCOMPLETE
+        c.p = &buf[0]
+        c.pos = 4
+        # A strict header: version 1, a call.
+        if c.p[0] != 0x80 or c.p[1] != 0x01 or c.p[3] != CALL:
+            return self._general()
+        cdef Py_ssize_t off, ln, toff = -1, tln = 0, size = 0, k, done
+        cdef int r = string(&c, &off, &ln), ftype = 0, fid = 0, etype, ktype, vtype
+        if r == SHORT:
+            return INCOMPLETE
+        if r != OK:
+            return self._general()
+        cdef bint with_ts
+        if ln == 12 and memcmp(c.p + off, b"mutateRowsTs", 12) == 0:
+            with_ts = True
+        elif ln == 10 and memcmp(c.p + off, b"mutateRows", 10) == 0:
+            with_ts = False
+        else:
+            return self._general()
+        if not has(&c, 4):
+            return INCOMPLETE
+        cdef int seqid = <int>u32(c.p + c.pos)
+        c.pos += 4
+        cdef int64_t ts = 0
+        cdef bint have_ts = False
+        cdef Py_ssize_t rows_at = -1
+        cdef int attributes = 4 if with_ts else 3
+        while True:
+            r = field(&c, &ftype, &fid)
+            if r != OK:
+                break
+            if ftype == T_STOP:
+                break
+            if fid == 1 and ftype == T_STRING:
+                r = string(&c, &toff, &tln)
+            elif fid == 2 and ftype == T_LIST and rows_at < 0:
+                rows_at = c.pos
+                if not has(&c, 1):
+                    r = SHORT
+                    break
+                etype = c.p[c.pos]
+                c.pos += 1
+                r = length(&c, &size)
+                if r != OK:
+                    break
+                if etype != T_STRUCT:
+                    r = OTHER
+                    break
+                done = 0
+                if self.resume_pos > c.pos:
+                    c.pos = self.resume_pos
+                    done = self.resume_done
+                for k in range(done, size):
+                    self.resume_pos = c.pos
+                    self.resume_done = k
+                    r = check_batch(&c)
+                    if r != OK:
+                        break
+            elif with_ts and fid == 3 and ftype == T_I64:
+                if not has(&c, 8):
+                    r = SHORT
+                    break
+                ts = i64(c.p + c.pos)
+                c.pos += 8
+                have_ts = True
+            elif fid == attributes and ftype == T_MAP:
+                if not has(&c, 2):
+                    r = SHORT
+                    break
+                ktype = c.p[c.pos]
+                vtype = c.p[c.pos + 1]
+                c.pos += 2
+                r = length(&c, &size)
+                if r != OK:
+                    break
+                if ktype != T_STRING or vtype != T_STRING:
+                    r = OTHER
+                    break
+                for k in range(2 * size):
+                    r = string(&c, &off, &ln)
+                    if r != OK:
+                        break
+            else:
+                r = OTHER
+            if r != OK:
+                break
+        if r == SHORT:
+            return INCOMPLETE
+        if r != OK or toff < 0 or rows_at < 0 or (with_ts and not have_ts):
+            return self._general()
+        self.end = c.pos
+        self.seqid = seqid
+        self.name = b"mutateRowsTs" if with_ts else b"mutateRows"
+        self.table = PyBytes_FromStringAndSize(<const char*>c.p + toff, tln)
+        self.timestamp = ts if with_ts else None
+        self.rows_at = rows_at
+        self.resume_pos = 0
+        self.resume_done = 0
+        return READY
+
+    cdef int _general(self):
+        self.reset()
+        return GENERAL
+
+
+cdef class _Key:
+    """A growing buffer in which a cell key is built."""
+
+    cdef char* d
+    cdef Py_ssize_t n
+    cdef Py_ssize_t cap
+
+    def __cinit__(self):
+        self.cap = 512
+        self.n = 0
+        self.d = <char*>malloc(self.cap)
+        if self.d == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.d)
+
+    cdef int reserve(self, Py_ssize_t more) except -1:
+        cdef char* grown
+        if self.n + more <= self.cap:
+            return 0
+        while self.n + more > self.cap:
+            self.cap *= 2
+        grown = <char*>realloc(self.d, self.cap)
+        if grown == NULL:
+            raise MemoryError()
+        self.d = grown
+        return 0
+
+    cdef int add(self, const char* s, Py_ssize_t ln) except -1:
+        self.reserve(ln)
+        memcpy(self.d + self.n, s, ln)
+        self.n += ln
+        return 0
+
+    cdef int esc(self, const unsigned char* s, Py_ssize_t ln) except -1:
+        """``encoding.esc``: 0x00 becomes 0x00 0xFF, then the terminator 0x00 0x01."""
+        cdef Py_ssize_t i
+        self.reserve(2 * ln + 2)
+        for i in range(ln):
+            self.d[self.n] = s[i]
+            self.n += 1
+            if s[i] == 0:
+                self.d[self.n] = <char>0xFF
+                self.n += 1
+        self.d[self.n] = 0
+        self.d[self.n + 1] = 1
+        self.n += 2
+        return 0
+
+
+def put_rows(
+    const unsigned char[::1] buf,
+    Py_ssize_t rows_at,
+    bytes table_prefix,
+    tuple families,
+    bytes put_tail,
+    put,
+) -> int:
+    """Pass two, over a call a RowsScanner found READY in ``buf``: ``put(key,
+    value)`` for each cell, its key ``table_prefix`` + the escaped row,
+    family and qualifier + ``put_tail`` (timestamp and type). Returns the
+    number of cells, or -1 at the first cell whose family is not one of
+    ``families`` (what was put must then not be written)."""
+    cdef Cur c
+    c.p = &buf[0]
+    c.n = buf.shape[0]
+    c.pos = rows_at + 1
+    cdef Py_ssize_t size = <int>u32(c.p + c.pos), msize, k, m, j
+    c.pos += 4
+    cdef Py_ssize_t roff = 0, rln = 0, coff = 0, cln = 0, voff, vln, flen, row_end = 0, cells = 0
+    cdef int ftype = 0, fid = 0
+    cdef const unsigned char* colon
+    cdef const unsigned char* column
+    cdef bytes family
+    cdef bint known
+    cdef Py_ssize_t nfamilies = len(families)
+    cdef _Key key = _Key()
+    key.add(table_prefix, len(table_prefix))
+    cdef Py_ssize_t prefix_len = key.n
+    for k in range(size):
+        while True:
+            field(&c, &ftype, &fid)
+            if ftype == T_STOP:
+                break
+            if fid == 1:
+                string(&c, &roff, &rln)
+                key.n = prefix_len
+                key.esc(c.p + roff, rln)
+                row_end = key.n
+                continue
+            msize = <int>u32(c.p + c.pos + 1)
+            c.pos += 5
+            for m in range(msize):
+                voff = -1
+                vln = 0
+                while True:
+                    field(&c, &ftype, &fid)
+                    if ftype == T_STOP:
+                        break
+                    if ftype == T_BOOL:
+                        c.pos += 1
+                    elif fid == 2:
+                        string(&c, &coff, &cln)
+                    else:
+                        string(&c, &voff, &vln)
+                # ``family:qualifier``; with no colon, all family (str.partition).
+                column = c.p + coff
+                colon = <const unsigned char*>memchr(column, 58, cln)
+                flen = colon - column if colon != NULL else cln
+                known = False
+                for j in range(nfamilies):
+                    family = <bytes>families[j]
+                    if len(family) == flen and memcmp(<const char*>family, column, flen) == 0:
+                        known = True
+                        break
+                if not known:
+                    return -1
+                key.n = row_end
+                key.esc(column, flen)
+                if colon != NULL:
+                    key.esc(column + flen + 1, cln - flen - 1)
+                else:
+                    key.esc(column, 0)
+                key.add(put_tail, len(put_tail))
+                put(
+                    PyBytes_FromStringAndSize(key.d, key.n),
+                    PyBytes_FromStringAndSize(<const char*>c.p + voff, vln) if voff >= 0 else b"",
+                )
+                cells += 1
+    return cells
