@@ -152,7 +152,9 @@ class LoopServer:
     seconds, as HBase's Thrift server does (``None``: never).
 
     ``fast_path``, if given, makes each connection a :data:`FastPath`,
-    asked about every request before the processor is."""
+    asked about every request before the processor is. ``encode``, if
+    given, may write a reply itself from a call's ``(api, seqid, result)``
+    (its value in ``result.success``); None leaves it to the processor."""
 
     def __init__(
         self,
@@ -160,10 +162,12 @@ class LoopServer:
         processor: TProcessor,
         idle_timeout: float | None,
         fast_path: Callable[[], FastPath] | None = None,
+        encode: Callable[[str, int, Any], bytes | None] | None = None,
     ) -> None:
         self.sock = sock
         self.processor = processor
         self._fast_path = fast_path
+        self._encode = encode
         self.idle_timeout = idle_timeout
         self._proto = TCyBinaryProtocolFactory()
         self._epoll = select.epoll()
@@ -341,6 +345,10 @@ class LoopServer:
             except Exception as e:
                 if not self.processor.handle_exception(e, result):
                     raise
+            else:
+                encoded = self._encode(api, seqid, result) if self._encode else None
+                if encoded is not None:
+                    return encoded
             self.processor.send_result(oprot, api, result, seqid)
         except Exception:
             log.exception("%s failed; dropping the client connection", api)

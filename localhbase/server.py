@@ -26,7 +26,7 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,9 +58,9 @@ from .store import (
 )
 
 try:
-    from . import _fastput
+    from . import _wire
 except ImportError:  # not built where it was installed (no C compiler): see setup.py
-    _fastput = None  # type: ignore[assignment]
+    _wire = None  # type: ignore[assignment]
 
 log = logging.getLogger("localhbase")
 
@@ -166,24 +166,52 @@ def _row_result(row: bytes, cells: Sequence[Cell], sort_columns: bool) -> Any:
     )
 
 
+class Rows(list[tuple[bytes, Sequence[Cell]]]):
+    """The value of a call that answers ``list<TRowResult>``: each row as
+    ``(row, cells)``, its columns to go in a map, or in a list with
+    ``sort_columns``. The reply is written from these by the compiled
+    encoder (``_wire.encode_rows``, see :func:`encode_reply`), or, where it is
+    not built, by thriftpy2 from the TRowResults :meth:`results` makes."""
+
+    def __init__(
+        self, rows: Iterable[tuple[bytes, Sequence[Cell]]] = (), sort_columns: bool = False
+    ) -> None:
+        super().__init__(rows)
+        self.sort_columns = sort_columns
+
+    def results(self) -> list[Any]:
+        return [_row_result(row, cells, self.sort_columns) for row, cells in self]
+
+
+def encode_reply(api: str, seqid: int, result: Any) -> bytes | None:
+    """The Thrift1 loop's reply of rows (:class:`Rows`), written by the
+    compiled encoder; None leaves the reply to thriftpy2, the rows made
+    TRowResults where the encoder is not built."""
+    rows = result.success
+    if not isinstance(rows, Rows):
+        return None
+    if _wire is not None:
+        return _wire.encode_rows(api.encode(), seqid, rows, rows.sort_columns)
+    result.success = rows.results()
+    return None
+
+
 @dataclass
 class _Scanner:
     rows: Iterator[tuple[bytes, list[Cell]]]
     flt: Filter | None
     batch_size: int | None
     sort_columns: bool
-    pending: list[Any] = field(default_factory=list)
+    pending: list[tuple[bytes, list[Cell]]] = field(default_factory=list)
     last_used: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def fetch(self, n: int) -> list[Any]:
-        out = self.pending[:n]
+    def fetch(self, n: int) -> Rows:
+        out = Rows(self.pending[:n], self.sort_columns)
         del self.pending[:n]
         if self.flt is None and not self.batch_size:
             # Every row whole, as it comes: no filter to ask, no row to cut.
-            sort = self.sort_columns
-            rows = itertools.islice(self.rows, n - len(out))
-            out += [_row_result(row, cells, sort) for row, cells in rows]
+            out += itertools.islice(self.rows, n - len(out))
             return out
         while len(out) < n:
             found = next_row(self.rows, self.flt)
@@ -192,11 +220,11 @@ class _Scanner:
             row, cells = found
             if self.batch_size:
                 chunks = [
-                    _row_result(row, cells[i : i + self.batch_size], self.sort_columns)
+                    (row, cells[i : i + self.batch_size])
                     for i in range(0, len(cells), self.batch_size)
                 ]
             else:
-                chunks = [_row_result(row, cells, self.sort_columns)]
+                chunks = [(row, cells)]
             room = n - len(out)
             out.extend(chunks[:room])
             self.pending.extend(chunks[room:])
@@ -375,7 +403,7 @@ class Handler:
         timestamp: int | None,
     ) -> list[Any]:
         spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
-        return [_row_result(r, c, False) for r, c in self.store.get_rows(table, rows, spec)]
+        return Rows(self.store.get_rows(table, rows, spec))
 
     def getRow(self, tableName: bytes, row: bytes, attributes: Any) -> list[Any]:
         return self._rows(tableName, [row], None, None)
@@ -733,7 +761,7 @@ _REPLY = 0x80010002
 
 class _BulkPuts:
     """A connection's compiled path for ``mutateRows`` and ``mutateRowsTs``
-    calls of puts (``localhbase._fastput``): the cells go from the request's
+    calls of puts (``localhbase._wire``): the cells go from the request's
     bytes to RocksDB keys without a Thrift object per cell.
 
     It answers only a call the handler would write whole; any other (a
@@ -745,19 +773,19 @@ class _BulkPuts:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.scanner = _fastput.RowsScanner()
+        self.scanner = _wire.RowsScanner()
 
     def __call__(self, data: bytearray) -> tuple[int, bytes] | Wait | None:
         scanner = self.scanner
         found = scanner.scan(data)
-        if found == _fastput.INCOMPLETE:
+        if found == _wire.INCOMPLETE:
             return WAIT
-        if found != _fastput.READY:
+        if found != _wire.READY:
             return None
         rows_at = scanner.rows_at
 
         def fill(prefix: bytes, families: tuple[bytes, ...], tail: bytes, put: Any) -> int:
-            return _fastput.put_rows(data, rows_at, prefix, families, tail, put)
+            return _wire.put_rows(data, rows_at, prefix, families, tail, put)
 
         try:
             written = self.store.put_cells(scanner.table, scanner.timestamp, fill)
@@ -772,8 +800,8 @@ class _BulkPuts:
 
 def bulk_puts(store: Store) -> Callable[[], FastPath] | None:
     """The Thrift1 port's fast path for ``store``; None where
-    ``localhbase._fastput`` is not built."""
-    if _fastput is None:
+    ``localhbase._wire`` is not built."""
+    if _wire is None:
         return None
     return lambda: _BulkPuts(store)
 
@@ -804,6 +832,7 @@ class LocalHBaseServer:
             processor or _Processor(T.Hbase, _SafeHandler(Handler(store))),
             idle_timeout,
             bulk_puts(store) if processor is None else None,
+            encode_reply if processor is None else None,
         )
 
     def serve_forever(self) -> None:
@@ -847,7 +876,7 @@ def serve(
     thrift2 = f" thrift2={server2.port}" if server2 is not None else ""
     log.info(
         "bulk puts (mutateRows): %s",
-        "compiled path" if _fastput is not None else "thriftpy2 (localhbase._fastput not built)",
+        "compiled path" if _wire is not None else "thriftpy2 (localhbase._wire not built)",
     )
     print(
         f"localhbase ready on {server.host}:{server.port}{thrift2} data={data} "

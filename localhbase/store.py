@@ -600,7 +600,7 @@ class Store:
         """Write, in one atomic write, the puts ``fill`` makes: what
         :meth:`mutate_rows` writes for the same puts, for a caller that
         builds the cell keys itself (the compiled bulk put path,
-        ``localhbase._fastput``).
+        ``localhbase._wire``).
 
         ``fill(table_prefix, families, put_tail, put)`` calls ``put(key,
         value)`` for each cell, each key ``table_prefix`` + escaped row,

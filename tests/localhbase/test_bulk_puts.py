@@ -1,4 +1,4 @@
-"""The compiled bulk put path (localhbase/_fastput.pyx, server._BulkPuts)
+"""The compiled bulk put path (localhbase/_wire.pyx, server._BulkPuts)
 writes what the handler writes, and answers what the processor answers.
 
 Every test sends the same bytes a Thrift client sends both ways: through
@@ -19,9 +19,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from thriftpy2.protocol import TBinaryProtocolFactory, TCyBinaryProtocolFactory
+from thriftpy2.protocol import TCyBinaryProtocolFactory
+from thriftpy2.protocol.binary import TBinaryProtocolFactory
 from thriftpy2.thrift import TApplicationException, TClient
-from thriftpy2.transport import TCyMemoryBuffer, TMemoryBuffer
+from thriftpy2.transport import TCyMemoryBuffer
+from thriftpy2.transport.memory import TMemoryBuffer
 
 import localhbase.store
 from localhbase import server as srv
@@ -35,13 +37,13 @@ NOW = 1_764_000_000_000
 def test_the_compiled_path_is_built() -> None:
     """`pip install` builds it where there is a C compiler (setup.py); without
     it the server is right but slower, so CI, which has one, insists."""
-    if srv._fastput is None:
+    if srv._wire is None:
         if IN_CI:
-            pytest.fail("localhbase._fastput is not built; CI needs the compiled path")
-        pytest.skip("localhbase._fastput is not built (no C compiler at install)")
+            pytest.fail("localhbase._wire is not built; CI needs the compiled path")
+        pytest.skip("localhbase._wire is not built (no C compiler at install)")
 
 
-pytestmark = pytest.mark.skipif(srv._fastput is None, reason="localhbase._fastput not built")
+pytestmark = pytest.mark.skipif(srv._wire is None, reason="localhbase._wire not built")
 
 
 @pytest.fixture(autouse=True)
@@ -50,9 +52,9 @@ def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(localhbase.store, "now_ms", lambda: NOW)
 
 
-def call(api: str, seqid: int = 7, pure: bool = True, **args: Any) -> bytes:
-    """The bytes a Thrift1 client sends: happybase's pure-Python protocol, or
-    the Cython one (they write the same bytes; both are clients' choices)."""
+def call(api: str, seqid: int = 7, pure: bool = False, **args: Any) -> bytes:
+    """The bytes a Thrift1 client sends, by thriftpy2's pure-Python protocol
+    or by its Cython one (happybase's), which should write the same."""
     buf = TMemoryBuffer() if pure else TCyMemoryBuffer()
     factory = TBinaryProtocolFactory() if pure else TCyBinaryProtocolFactory()
     client = TClient(srv.T.Hbase, factory.get_protocol(buf))

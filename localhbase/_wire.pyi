@@ -1,5 +1,5 @@
-# The compiled module's interface (localhbase/_fastput.pyx).
-from collections.abc import Callable
+# The compiled module's interface (localhbase/_wire.pyx).
+from collections.abc import Callable, Sequence
 
 INCOMPLETE: int
 GENERAL: int
@@ -23,3 +23,9 @@ def put_rows(
     put_tail: bytes,
     put: Callable[[bytes, bytes], object],
 ) -> int: ...
+def encode_rows(
+    name: bytes,
+    seqid: int,
+    rows: list[tuple[bytes, Sequence[tuple[bytes, bytes, int, bytes]]]],
+    sort_columns: bool,
+) -> bytes: ...
