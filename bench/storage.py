@@ -487,13 +487,19 @@ def write_path_breakdown(rows: int = 20_000, repeats: int = 3) -> list[tuple[str
     1. rocksdict WriteBatch.put of keys built beforehand: RocksDB itself;
     2. the same with the cell key built per cell: the ``raw`` target;
     3. the local server's Store.mutate_rows (no network, no Thrift);
-    4. its Thrift handler given decoded Thrift objects.
+    4. its Thrift handler given decoded Thrift objects;
+    5. the compiled path the server takes for such a batch
+       (``localhbase._wire``), from the request's bytes, where it is built.
     The full path through happybase and the socket is the ``local`` target.
     """
     import happybase  # noqa: F401  (loads Hbase_thrift)
     import Hbase_thrift as T
     from rocksdict import WriteBatch
+    from thriftpy2.protocol import TCyBinaryProtocolFactory
+    from thriftpy2.thrift import TClient
+    from thriftpy2.transport import TCyMemoryBuffer
 
+    from localhbase import server
     from localhbase.server import Handler
     from localhbase.store import FamilyDescriptor, Mutation, Store
 
@@ -541,12 +547,28 @@ def write_path_breakdown(rows: int = 20_000, repeats: int = 3) -> list[tuple[str
             for tbatch in thrift:
                 handler.mutateRows(b"t", tbatch, {})
 
-        for label, fn in (
+        requests = []  # each batch's mutateRows as happybase sends it
+        for tbatch in thrift:
+            buf = TCyMemoryBuffer()
+            TClient(server.T.Hbase, TCyBinaryProtocolFactory().get_protocol(buf))._send(
+                "mutateRows", tableName=b"t", rowBatches=tbatch, attributes={}
+            )
+            requests.append(bytearray(buf.getvalue()))
+
+        def compiled_puts() -> None:
+            path = server._BulkPuts(store)
+            for request in requests:
+                assert isinstance(path(request), tuple)
+
+        steps: list[tuple[str, Callable[[], None]]] = [
             ("rocksdict put, keys prebuilt", prebuilt_puts),
             ("rocksdict put, cell key built per cell (raw)", built_puts),
             ("local server store, no Thrift", store_puts),
             ("local server Thrift handler, no socket", handler_puts),
-        ):
+        ]
+        if server.COMPILED:
+            steps.append(("local server compiled path, request bytes in, no socket", compiled_puts))
+        for label, fn in steps:
             times = []
             for _ in range(repeats):
                 t0 = time.perf_counter()

@@ -61,6 +61,8 @@ try:
     from . import _wire
 except ImportError:  # not built where it was installed (no C compiler): see setup.py
     _wire = None  # type: ignore[assignment]
+# Whether the compiled wire paths (localhbase/_wire.pyx) are in use.
+COMPILED = _wire is not None
 
 log = logging.getLogger("localhbase")
 

@@ -10,7 +10,6 @@ cannot write whole (those it hands on), and must survive any bytes.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,20 +29,10 @@ from localhbase import server as srv
 from localhbase.loop import Wait
 from localhbase.store import FamilyDescriptor, Store
 
-IN_CI = os.environ.get("CI", "").lower() == "true"
 NOW = 1_764_000_000_000
 
 
-def test_the_compiled_path_is_built() -> None:
-    """`pip install` builds it where there is a C compiler (setup.py); without
-    it the server is right but slower, so CI, which has one, insists."""
-    if srv._wire is None:
-        if IN_CI:
-            pytest.fail("localhbase._wire is not built; CI needs the compiled path")
-        pytest.skip("localhbase._wire is not built (no C compiler at install)")
-
-
-pytestmark = pytest.mark.skipif(srv._wire is None, reason="localhbase._wire not built")
+pytestmark = pytest.mark.skipif(not srv.COMPILED, reason="localhbase._wire not built")
 
 
 @pytest.fixture(autouse=True)

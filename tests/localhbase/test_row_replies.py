@@ -14,7 +14,7 @@ from thriftpy2.transport import TCyMemoryBuffer
 
 from localhbase import server as srv
 
-pytestmark = pytest.mark.skipif(srv._wire is None, reason="localhbase._wire not built")
+compiled = pytest.mark.skipif(not srv.COMPILED, reason="localhbase._wire not built")
 
 CELLS = st.lists(
     st.tuples(
@@ -40,6 +40,7 @@ def thriftpy2_reply(api: str, seqid: int, rows: list[Any], sort_columns: bool) -
     return bytes(out.getvalue())
 
 
+@compiled
 @given(
     rows=ROWS,
     sort_columns=st.booleans(),
