@@ -1,23 +1,26 @@
-"""The one compiled module, the local server's bulk put path
-(localhbase/_wire.pyx); everything else is in pyproject.toml.
+"""The compiled modules, the rest being in pyproject.toml: the local
+server's hot wire paths (localhbase/_wire.pyx) and the bulk put requests
+of the storage layer (storage/_bulk.pyx).
 
-The extension is optional: where it does not build (no C compiler), the
-local server decodes every call with thriftpy2, as before, only slower.
+Both are optional: where they do not build (no C compiler), the local
+server decodes and encodes with thriftpy2, and storage sends its batches
+through happybase's Thrift objects, as before, only slower.
 """
 
 from pathlib import Path
 
 from setuptools import Extension, setup
 
-SOURCE = Path("localhbase/_wire.pyx")
+MODULES = {"localhbase._wire": "localhbase/_wire.pyx", "storage._bulk": "storage/_bulk.pyx"}
 
+# Only those whose source is here: the app image copies no localhbase.
+found = [
+    Extension(name, [src], optional=True) for name, src in MODULES.items() if Path(src).exists()
+]
 extensions = []
-if SOURCE.exists():  # the app image copies no localhbase
+if found:
     from Cython.Build import cythonize
 
-    extensions = cythonize(
-        [Extension("localhbase._wire", [str(SOURCE)], optional=True)],
-        compiler_directives={"language_level": 3},
-    )
+    extensions = cythonize(found, compiler_directives={"language_level": 3})
 
 setup(ext_modules=extensions)

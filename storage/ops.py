@@ -1,6 +1,12 @@
 """Storage operations happybase does not wrap: conditional writes and counters
-that a retried operation cannot apply twice, one batch of many rows that
-share their cells, and a scan for row keys in as few round trips as it takes.
+that a retried operation cannot apply twice, batches of puts sent as one
+request (of rows that share their cells, or of any rows), and a scan for
+row keys in as few round trips as it takes.
+
+A batch's request is written by compiled code (``storage._bulk``) where
+it is built and the connection speaks the binary protocol, and sent on
+happybase's own connection, whose client reads the reply; elsewhere it is
+made of happybase's Thrift objects, as ``Table.batch`` makes it.
 
 Thrift1's checkAndPut compares one cell and puts one cell, atomically. On it
 rests :func:`apply_once`: a counter cell that carries the ids of the last
@@ -12,12 +18,21 @@ and not counted again. It is exact for retries that come within the last
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import happybase
 from Hbase_thrift import BatchMutation, Mutation, TScan
+from thriftpy2.protocol import TCyBinaryProtocol
 
 from .keys import prefix_stop
 from .rows import OP_LEN, decode_counted, encode_counted
+
+try:
+    from . import _bulk
+except ImportError:  # not built where it was installed (no C compiler): see setup.py
+    _bulk = None  # type: ignore[assignment]
+# Whether batches' requests may be written by the compiled encoder.
+COMPILED = _bulk is not None
 
 WINDOW = 64
 
@@ -80,15 +95,60 @@ def put_rows_alike(
     timestamp: int,
 ) -> None:
     """Put the same ``cells`` in every row of ``row_keys``, at ``timestamp``, in
-    one mutateRowsTs: what ``Table.batch`` sends, with each cell's Thrift
-    Mutation made once and shared by every row instead of once per row (a
-    fan-out chunk puts one twit's cells in 2,000 streams)."""
+    one mutateRowsTs: what ``Table.batch`` sends, with the cells encoded
+    once for every row (a fan-out chunk puts one twit's cells in 2,000
+    streams)."""
     if not row_keys:
+        return
+    if _compiled(conn):
+        request = _bulk.mutate_rows_alike(
+            conn.client._seqid, table.encode(), row_keys, list(cells.items()), timestamp
+        )
+        _call(conn, "mutateRowsTs", request)
         return
     mutations = [Mutation(isDelete=False, column=c, value=v) for c, v in cells.items()]
     conn.client.mutateRowsTs(
         table.encode(), [BatchMutation(row, mutations) for row in row_keys], timestamp, {}
     )
+
+
+def put_rows(
+    conn: happybase.Connection,
+    table: str,
+    rows: list[tuple[bytes, dict[bytes, bytes]]],
+    timestamp: int | None = None,
+) -> None:
+    """Put each row's cells, in one mutateRows (mutateRowsTs with a
+    ``timestamp``): what ``Table.batch`` sends for the same puts."""
+    if not rows:
+        return
+    name = table.encode()
+    if _compiled(conn):
+        request = _bulk.mutate_rows(conn.client._seqid, name, rows, timestamp)
+        _call(conn, "mutateRows" if timestamp is None else "mutateRowsTs", request)
+        return
+    batches = [
+        BatchMutation(row, [Mutation(isDelete=False, column=c, value=v) for c, v in cells.items()])
+        for row, cells in rows
+    ]
+    if timestamp is None:
+        conn.client.mutateRows(name, batches, {})
+    else:
+        conn.client.mutateRowsTs(name, batches, timestamp, {})
+
+
+def _compiled(conn: happybase.Connection) -> bool:
+    """Whether this connection's requests may be written by ``storage._bulk``:
+    it is built, and the connection speaks the (strict) binary protocol."""
+    return _bulk is not None and type(conn.client._oprot) is TCyBinaryProtocol
+
+
+def _call(conn: happybase.Connection, api: str, request: bytes) -> Any:
+    """Send a request written whole, and read its reply as the client would."""
+    client = conn.client
+    client._oprot.trans.write(request)
+    client._oprot.trans.flush()
+    return client._recv(api)
 
 
 def row_keys_with_prefix(

@@ -1,0 +1,103 @@
+"""Batches of puts sent as one request (storage.ops.put_rows, put_rows_alike):
+the compiled encoder (storage/_bulk.pyx) writes the bytes happybase's
+objects make, and both servers store what either way sends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import happybase
+import pytest
+from Hbase_thrift import BatchMutation, Hbase, IOError, Mutation
+from hypothesis import given
+from hypothesis import strategies as st
+from thriftpy2.protocol import TCyBinaryProtocolFactory
+from thriftpy2.thrift import TClient
+from thriftpy2.transport import TCyMemoryBuffer
+
+from storage import ops
+
+compiled = pytest.mark.skipif(not ops.COMPILED, reason="storage._bulk not built")
+
+COLUMNS = st.sampled_from([b"cf:a", b"cf:", b"cf:\x00b", b"cf:q:r", b"other:x"])
+CELLS = st.dictionaries(COLUMNS, st.binary(max_size=30), max_size=4)
+KEYS = st.lists(st.binary(min_size=1, max_size=20), max_size=8, unique=True)
+TIMESTAMPS = st.none() | st.integers(0, 2**63 - 1)
+
+
+def happybase_request(
+    table: bytes, batches: list[Any], timestamp: int | None, seqid: int = 0
+) -> bytes:
+    """What happybase's client sends for these BatchMutations."""
+    buf = TCyMemoryBuffer()
+    client = TClient(Hbase, TCyBinaryProtocolFactory().get_protocol(buf))
+    client._seqid = seqid
+    if timestamp is None:
+        client._send("mutateRows", tableName=table, rowBatches=batches, attributes={})
+    else:
+        client._send(
+            "mutateRowsTs", tableName=table, rowBatches=batches, timestamp=timestamp, attributes={}
+        )
+    return bytes(buf.getvalue())
+
+
+def batch(row: bytes, cells: dict[bytes, bytes]) -> Any:
+    return BatchMutation(
+        row, [Mutation(isDelete=False, column=c, value=v) for c, v in cells.items()]
+    )
+
+
+@compiled
+@given(keys=KEYS, cells=st.lists(CELLS, min_size=8, max_size=8), timestamp=TIMESTAMPS)
+def test_the_compiled_request_is_happybases(
+    keys: list[bytes], cells: list[dict[bytes, bytes]], timestamp: int | None
+) -> None:
+    from storage import _bulk
+
+    rows = list(zip(keys, cells, strict=False))
+    expected = happybase_request(b"t_x", [batch(r, c) for r, c in rows], timestamp, seqid=3)
+    assert _bulk.mutate_rows(3, b"t_x", rows, timestamp) == expected
+
+
+@compiled
+@given(keys=KEYS, cells=CELLS, timestamp=st.integers(0, 2**63 - 1))
+def test_the_compiled_request_for_rows_alike_is_happybases(
+    keys: list[bytes], cells: dict[bytes, bytes], timestamp: int
+) -> None:
+    from storage import _bulk
+
+    expected = happybase_request(b"t", [batch(r, cells) for r in keys], timestamp)
+    assert _bulk.mutate_rows_alike(0, b"t", keys, list(cells.items()), timestamp) == expected
+
+
+@pytest.fixture(params=["compiled", "happybase's objects"])
+def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if request.param != "compiled":
+        monkeypatch.setattr(ops, "_bulk", None)
+    elif not ops.COMPILED:
+        pytest.skip("storage._bulk not built")
+    return str(request.param)
+
+
+def test_both_servers_store_the_rows_either_way_sends(conn: happybase.Connection, way: str) -> None:
+    conn.create_table("t", {"cf": {"max_versions": 3}})
+    table = conn.table("t")
+    name = conn._table_name("t").decode()
+    ops.put_rows(conn, name, [(b"r1", {b"cf:a": b"1", b"cf:\x00": b""}), (b"r2", {b"cf:b": b"2"})])
+    ops.put_rows(conn, name, [(b"r3", {b"cf:a": b"old"})], timestamp=5)
+    ops.put_rows_alike(conn, name, [b"r3", b"r4"], {b"cf:a": b"new", b"cf:z": b"z"}, 7)
+    assert table.row(b"r1") == {b"cf:a": b"1", b"cf:\x00": b""}
+    assert table.row(b"r2") == {b"cf:b": b"2"}
+    assert table.cells(b"r3", b"cf:a", include_timestamp=True) == [(b"new", 7), (b"old", 5)]
+    assert table.row(b"r4", include_timestamp=True) == {b"cf:a": (b"new", 7), b"cf:z": (b"z", 7)}
+
+
+def test_a_refused_batch_raises_as_happybases_does_and_the_connection_goes_on(
+    conn: happybase.Connection, way: str
+) -> None:
+    conn.create_table("t", {"cf": {}})
+    name = conn._table_name("t").decode()
+    with pytest.raises(IOError, match="NoSuchColumnFamilyException"):
+        ops.put_rows(conn, name, [(b"r", {b"nope:a": b"1"})])
+    ops.put_rows(conn, name, [(b"r", {b"cf:a": b"1"})])
+    assert conn.table("t").row(b"r") == {b"cf:a": b"1"}
