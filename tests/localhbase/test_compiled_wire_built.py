@@ -1,7 +1,8 @@
-"""`pip install` builds the compiled wire paths (localhbase/_wire.pyx, by
-setup.py) where there is a C compiler. Without them the local server gives
-the same answers, only slower, so their own tests skip; CI, which has a
-compiler, insists on them."""
+"""`pip install` builds the compiled modules (setup.py) where there is a C
+compiler: the local server's wire paths (localhbase/_wire.pyx) and the
+storage layer's bulk put requests (storage/_bulk.pyx). Without them the
+app gives the same answers, only slower, so their own tests skip; CI,
+which has a compiler, insists on them."""
 
 from __future__ import annotations
 
@@ -10,10 +11,15 @@ import os
 import pytest
 
 from localhbase import server
+from storage import ops
 
 
-def test_the_compiled_wire_paths_are_built() -> None:
-    if not server.COMPILED:
+@pytest.mark.parametrize(
+    ("module", "built"),
+    [("localhbase._wire", server.COMPILED), ("storage._bulk", ops.COMPILED)],
+)
+def test_the_compiled_modules_are_built(module: str, built: bool) -> None:
+    if not built:
         if os.environ.get("CI", "").lower() == "true":
-            pytest.fail("localhbase._wire is not built; CI needs the compiled paths")
-        pytest.skip("localhbase._wire is not built (no C compiler at install)")
+            pytest.fail(f"{module} is not built; CI needs it")
+        pytest.skip(f"{module} is not built (no C compiler at install)")
