@@ -41,7 +41,13 @@ def bar_chart(
         label, value = line
         ax.axhline(value, color="#c0392b", linestyle="--", linewidth=1)
         ax.annotate(
-            label, (len(groups) - 0.5, value), ha="right", va="bottom", fontsize=8, color="#c0392b"
+            label,
+            (len(groups) - 0.5, value),
+            ha="right",
+            va="bottom",
+            fontsize=8,
+            color="#c0392b",
+            annotation_clip=False,  # past the last bar when there is one series
         )
     ax.set_xticks(range(len(groups)), list(groups), fontsize=8)
     ax.set_ylabel(ylabel)
