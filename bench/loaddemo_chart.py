@@ -7,7 +7,8 @@ docs/bench-data:
 Each table row is ``| version | result |``, the result being the last line
 ``loaddemo`` printed ("7,161,739 rows in 35.6s (201,049 rows/s); ...").
 A bar is the median of a version's runs, in the order the versions first
-appear; the dashed line is 3x the first version's (the issue's goal).
+appear (or ``--order``); the dashed line is 3x ``--goal-of``'s (the issue's
+goal).
 """
 
 from __future__ import annotations
@@ -39,12 +40,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("tables", nargs="+", help="tables of runs (markdown)")
     parser.add_argument("--svg", required=True, help="the SVG file to write")
     parser.add_argument("--goal-of", help="the version whose rate times 3 is the goal line")
+    parser.add_argument("--order", nargs="+", help="the versions to draw, in this order")
     o = parser.parse_args(argv)
     by_version: dict[str, list[float]] = {}
     for path in o.tables:
         for version, rates in runs(Path(path).read_text()).items():
             by_version.setdefault(version, []).extend(rates)
-    versions = list(by_version)
+    versions = o.order or list(by_version)
     medians = [statistics.median(by_version[v]) for v in versions]
     goal = None
     if o.goal_of:
