@@ -493,6 +493,16 @@ cdef inline int put_stop(_Buffer out) except -1:
     return 0
 
 
+cdef inline int put_list(_Buffer out, int fid, Py_ssize_t size) except -1:
+    """Field ``fid``, a list of ``size`` structs: its header."""
+    put_field(out, T_LIST, fid)
+    out.reserve(1)
+    out.d[out.n] = T_STRUCT
+    out.n += 1
+    put_i32(out, <int>size)
+    return 0
+
+
 cdef inline int put_string(_Buffer out, bytes s) except -1:
     cdef Py_ssize_t ln = PyBytes_GET_SIZE(s)
     put_i32(out, <int>ln)
@@ -532,21 +542,13 @@ def encode_rows(bytes name, int seqid, rows, bint sort_columns) -> bytes:
     put_i32(out, <int>REPLY_HEAD)
     put_string(out, name)
     put_i32(out, seqid)
-    put_field(out, T_LIST, 0)
-    out.reserve(1)
-    out.d[out.n] = T_STRUCT
-    out.n += 1
-    put_i32(out, <int>len(rows))
+    put_list(out, 0, len(rows))
     for entry in rows:
         cells = entry[1] if type(entry[1]) is list else list(entry[1])
         put_field(out, T_STRING, 1)
         put_string(out, <bytes?>entry[0])
         if sort_columns:
-            put_field(out, T_LIST, 3)
-            out.reserve(1)
-            out.d[out.n] = T_STRUCT
-            out.n += 1
-            put_i32(out, <int>len(cells))
+            put_list(out, 3, len(cells))
             for cell in cells:
                 put_field(out, T_STRING, 1)
                 put_column(out, <bytes?>cell[0], <bytes?>cell[1])

@@ -329,31 +329,7 @@ class LoopServer:
         self._flush(conn)
 
     def _reply(self, api: str, seqid: int, result: Any, call: Any) -> bytes | None:
-        """The reply to one decoded request, as TProcessor.process writes it;
-        None where the call raised what its IDL does not declare."""
-        out = TCyMemoryBuffer()
-        oprot = self._proto.get_protocol(out)
-        try:
-            if isinstance(result, TApplicationException):
-                self.processor.send_exception(oprot, api, result, seqid)
-                return bytes(out.getvalue())
-            try:
-                result.success = call()
-            except TApplicationException as e:
-                self.processor.send_exception(oprot, api, e, seqid)
-                return bytes(out.getvalue())
-            except Exception as e:
-                if not self.processor.handle_exception(e, result):
-                    raise
-            else:
-                encoded = self._encode(api, seqid, result) if self._encode else None
-                if encoded is not None:
-                    return encoded
-            self.processor.send_result(oprot, api, result, seqid)
-        except Exception:
-            log.exception("%s failed; dropping the client connection", api)
-            return None
-        return bytes(out.getvalue())
+        return write_reply(self.processor, api, seqid, result, call, self._encode)
 
     def _slow_call(self, conn: _Conn, api: str, seqid: int, result: Any, call: Any) -> None:
         reply = self._reply(api, seqid, result, call)
@@ -405,6 +381,45 @@ class LoopServer:
         else:
             self._epoll.modify(conn.fd, events)
         conn.events = events
+
+
+def write_reply(
+    processor: TProcessor,
+    api: str,
+    seqid: int,
+    result: Any,
+    call: Any,
+    encode: Callable[[str, int, Any], bytes | None] | None = None,
+) -> bytes | None:
+    """The reply to one request ``processor.process_in`` decoded, as
+    TProcessor.process writes it (or ``encode``, given, where it writes it
+    itself); None where the call raised what its IDL does not declare."""
+    out = TCyMemoryBuffer()
+    oprot = _PROTOCOL.get_protocol(out)
+    try:
+        if isinstance(result, TApplicationException):
+            processor.send_exception(oprot, api, result, seqid)
+            return bytes(out.getvalue())
+        try:
+            result.success = call()
+        except TApplicationException as e:
+            processor.send_exception(oprot, api, e, seqid)
+            return bytes(out.getvalue())
+        except Exception as e:
+            if not processor.handle_exception(e, result):
+                raise
+        else:
+            encoded = encode(api, seqid, result) if encode else None
+            if encoded is not None:
+                return encoded
+        processor.send_result(oprot, api, result, seqid)
+    except Exception:
+        log.exception("%s failed; dropping the client connection", api)
+        return None
+    return bytes(out.getvalue())
+
+
+_PROTOCOL = TCyBinaryProtocolFactory()
 
 
 def _unread(trans: TCyBufferedTransport) -> bytes:

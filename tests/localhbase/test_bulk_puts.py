@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from thriftpy2.protocol import TCyBinaryProtocolFactory
 from thriftpy2.protocol.binary import TBinaryProtocolFactory
-from thriftpy2.thrift import TApplicationException, TClient
+from thriftpy2.thrift import TClient
 from thriftpy2.transport import TCyMemoryBuffer
 from thriftpy2.transport.memory import TMemoryBuffer
 
 import localhbase.store
 from localhbase import server as srv
-from localhbase.loop import Wait
+from localhbase.loop import Wait, write_reply
 from localhbase.store import FamilyDescriptor, Store
 
 NOW = 1_764_000_000_000
@@ -77,23 +77,13 @@ class Pair:
         return srv._BulkPuts(self.fast)(bytearray(data))
 
     def processed(self, data: bytes) -> bytes:
-        """The processor's reply, as the loop (LoopServer._reply) makes it."""
-        proto = TCyBinaryProtocolFactory()
+        """The processor's reply, as the loop makes it."""
         api, seqid, result, run = self.processor.process_in(
-            proto.get_protocol(TCyMemoryBuffer(data))
+            TCyBinaryProtocolFactory().get_protocol(TCyMemoryBuffer(data))
         )
-        out = TCyMemoryBuffer()
-        oprot = proto.get_protocol(out)
-        try:
-            result.success = run()
-        except TApplicationException as e:
-            self.processor.send_exception(oprot, api, e, seqid)
-            return bytes(out.getvalue())
-        except Exception as e:
-            if not self.processor.handle_exception(e, result):
-                raise
-        self.processor.send_result(oprot, api, result, seqid)
-        return bytes(out.getvalue())
+        answer = write_reply(self.processor, api, seqid, result, run)
+        assert answer is not None
+        return answer
 
 
 def cells(store: Store) -> list[tuple[bytes, bytes]]:
