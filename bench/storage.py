@@ -556,7 +556,7 @@ def write_path_breakdown(rows: int = 20_000, repeats: int = 3) -> list[tuple[str
             requests.append(bytearray(buf.getvalue()))
 
         def compiled_puts() -> None:
-            path = server._BulkPuts(store)
+            path = server._FastCalls(store, handler)
             for request in requests:
                 assert isinstance(path(request), tuple)
 

@@ -29,3 +29,6 @@ def encode_rows(
     rows: list[tuple[bytes, Sequence[tuple[bytes, bytes, int, bytes]]]],
     sort_columns: bool,
 ) -> bytes: ...
+def parse_get(
+    buf: bytes | bytearray | memoryview,
+) -> int | tuple[int, int, bytes, bytes, list[bytes], list[bytes] | None]: ...

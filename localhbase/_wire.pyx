@@ -568,3 +568,119 @@ def encode_rows(bytes name, int seqid, rows, bint sort_columns) -> bytes:
         put_stop(out)
     put_stop(out)
     return PyBytes_FromStringAndSize(out.d, out.n)
+
+
+# -- reads: getRow and its kin, read from the request's bytes ---------------
+
+cdef dict _GETS = {
+    b"getRow": (False, False),
+    b"getRowWithColumns": (False, True),
+    b"getRows": (True, False),
+    b"getRowsWithColumns": (True, True),
+}
+
+
+cdef int strings(Cur* c, list out) except -2:
+    """A list<Text> into ``out``: OK, SHORT or OTHER."""
+    cdef Py_ssize_t size, k, off, ln
+    cdef int r
+    if not has(c, 1):
+        return SHORT
+    cdef int etype = c.p[c.pos]
+    c.pos += 1
+    r = length(c, &size)
+    if r != OK:
+        return r
+    if etype != T_STRING:
+        return OTHER
+    for k in range(size):
+        r = string(c, &off, &ln)
+        if r != OK:
+            return r
+        out.append(PyBytes_FromStringAndSize(<const char*>c.p + off, ln))
+    return OK
+
+
+cdef int skip_attributes(Cur* c) except -2:
+    cdef Py_ssize_t size, k, off, ln
+    cdef int r
+    if not has(c, 2):
+        return SHORT
+    if c.p[c.pos] != T_STRING or c.p[c.pos + 1] != T_STRING:
+        return OTHER
+    c.pos += 2
+    r = length(c, &size)
+    if r != OK:
+        return r
+    for k in range(2 * size):
+        r = string(c, &off, &ln)
+        if r != OK:
+            return r
+    return OK
+
+
+def parse_get(const unsigned char[::1] buf):
+    """A ``getRow``, ``getRowWithColumns``, ``getRows`` or
+    ``getRowsWithColumns`` call at the start of ``buf``: INCOMPLETE,
+    GENERAL, or ``(end, seqid, name, table, rows, columns)`` (columns None
+    when the call names none)."""
+    cdef Cur c
+    c.n = buf.shape[0]
+    if c.n < 8:
+        return INCOMPLETE
+    c.p = &buf[0]
+    c.pos = 4
+    if c.p[0] != 0x80 or c.p[1] != 0x01 or c.p[3] != CALL:
+        return GENERAL
+    cdef Py_ssize_t off, ln
+    cdef int r = string(&c, &off, &ln)
+    if r == SHORT:
+        return INCOMPLETE
+    if r != OK:
+        return GENERAL
+    name = PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+    kind = _GETS.get(name)
+    if kind is None:
+        return GENERAL
+    cdef bint many = kind[0], with_columns = kind[1]
+    if not has(&c, 4):
+        return INCOMPLETE
+    cdef int seqid = <int>u32(c.p + c.pos)
+    c.pos += 4
+    cdef int ftype = 0, fid = 0
+    table = None
+    cdef list rows = []
+    columns = None
+    cdef bint have_rows = False
+    cdef int attributes = 4 if with_columns else 3
+    while True:
+        r = field(&c, &ftype, &fid)
+        if r != OK or ftype == T_STOP:
+            break
+        if fid == 1 and ftype == T_STRING:
+            r = string(&c, &off, &ln)
+            if r == OK:
+                table = PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+        elif fid == 2 and not many and ftype == T_STRING:
+            r = string(&c, &off, &ln)
+            if r == OK:
+                rows = [PyBytes_FromStringAndSize(<const char*>c.p + off, ln)]
+                have_rows = True
+        elif fid == 2 and many and ftype == T_LIST:
+            rows = []
+            r = strings(&c, rows)
+            have_rows = True
+        elif fid == 3 and with_columns and ftype == T_LIST:
+            columns = []
+            r = strings(&c, columns)
+        elif fid == attributes and ftype == T_MAP:
+            r = skip_attributes(&c)
+        else:
+            r = OTHER
+        if r != OK:
+            break
+    if r == SHORT:
+        return INCOMPLETE
+    if r != OK or table is None or not have_rows:
+        return GENERAL
+    return (c.pos, seqid, name, table, rows, columns)

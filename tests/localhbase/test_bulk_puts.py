@@ -1,4 +1,4 @@
-"""The compiled bulk put path (localhbase/_wire.pyx, server._BulkPuts)
+"""The compiled bulk put path (localhbase/_wire.pyx, server._FastCalls)
 writes what the handler writes, and answers what the processor answers.
 
 Every test sends the same bytes a Thrift client sends both ways: through
@@ -74,7 +74,7 @@ class Pair:
         self.slow.close()
 
     def compiled(self, data: bytes) -> tuple[int, bytes] | Wait | None:
-        return srv._BulkPuts(self.fast)(bytearray(data))
+        return srv._FastCalls(self.fast, srv.Handler(self.fast))(bytearray(data))
 
     def processed(self, data: bytes) -> bytes:
         """The processor's reply, as the loop makes it."""
@@ -190,7 +190,7 @@ def test_a_batch_of_puts_is_written_as_the_handler_writes_it(
             "mutateRows",
             {"tableName": b"off", "rowBatches": batch([(b"r", [(b"a:q", b"v")])])},
         ),
-        ("another call", "getRow", {"row": b"r"}),
+        ("another call", "getRowTs", {"row": b"r", "timestamp": 5}),
         (
             "a column missing",
             "mutateRows",
@@ -213,7 +213,7 @@ def test_a_call_in_pieces_waits_for_its_end_then_is_written_once(pair: Pair) -> 
     data = call("mutateRowsTs", tableName=b"t", rowBatches=batch(rows), timestamp=9, attributes={})
     # One connection's path, fed every length of the call in turn: it keeps
     # its place between them, as it does while a call comes in pieces.
-    path = srv._BulkPuts(pair.fast)
+    path = srv._FastCalls(pair.fast, srv.Handler(pair.fast))
     for n in range(len(data)):
         assert isinstance(path(bytearray(data[:n])), Wait), f"{n} of {len(data)} bytes"
     answer = path(bytearray(data))
@@ -285,4 +285,4 @@ def test_the_server_writes_happybase_batches_by_the_compiled_path(tmp_path: Path
         assert table.row(b"row02999") == {b"cf:v": b"2999", b"cf:\x00": b""}
         assert sum(1 for _ in table.scan()) == 3000
         conn.close()
-        assert "bulk puts (mutateRows): compiled path" in server.log.read_text()
+        assert "bulk puts, gets and replies of rows: compiled paths" in server.log.read_text()
