@@ -73,6 +73,8 @@ BULK_REQUEST = 16 * 1024
 BULK_WAIT = 0.05
 # The most read from one socket before the loop turns to the others.
 READ_CHUNK = 256 * 1024
+# Thrift's binary protocol, as HBase's Thrift servers and happybase speak it.
+_PROTOCOL = TCyBinaryProtocolFactory()
 
 
 class _Incomplete(Exception):
@@ -169,7 +171,6 @@ class LoopServer:
         self._fast_path = fast_path
         self._encode = encode
         self.idle_timeout = idle_timeout
-        self._proto = TCyBinaryProtocolFactory()
         self._epoll = select.epoll()
         self._conns: dict[int, _Conn] = {}  # by file descriptor
         self._stopping = False
@@ -298,7 +299,7 @@ class LoopServer:
             deadline = time.monotonic() + BULK_WAIT if bulk else 0.0
             received = _Received(conn.inbuf, conn.sock, deadline)
             trans = TCyBufferedTransport(received)
-            iprot = self._proto.get_protocol(trans)
+            iprot = _PROTOCOL.get_protocol(trans)
             try:
                 api, seqid, result, call = self.processor.process_in(iprot)
             except _Incomplete:
@@ -418,8 +419,6 @@ def write_reply(
         return None
     return bytes(out.getvalue())
 
-
-_PROTOCOL = TCyBinaryProtocolFactory()
 
 
 def _unread(trans: TCyBufferedTransport) -> bytes:
