@@ -420,7 +420,6 @@ def write_reply(
     return bytes(out.getvalue())
 
 
-
 def _unread(trans: TCyBufferedTransport) -> bytes:
     """Whatever ``trans`` holds that its request did not use (nearly always
     nothing: Thrift clients wait for each reply before the next request)."""
