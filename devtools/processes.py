@@ -19,6 +19,8 @@ project's own set-up provides everything it needs.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import ctypes
 import os
 import shutil
@@ -33,9 +35,35 @@ from types import TracebackType
 from typing import Any, Self
 
 import mirakuru
+import psutil
+from mirakuru import base as mirakuru_base
 from mirakuru.exceptions import ProcessFinishedWithError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def kill_our_leftovers() -> None:
+    """At exit, SIGKILL what this process's executors started and left
+    running: the processes whose ``mirakuru_uuid`` starts with its pid.
+
+    mirakuru's own exit hook, which this replaces, kills every process whose
+    ``mirakuru_uuid`` *contains* the exiting process's pid (its
+    ``processes_with_env`` matches a substring), and a uuid is
+    ``"<pid>:<uuid4>"``. So any short-lived Python process that imports
+    mirakuru (a ``manage.py`` command, devstack) and whose pid happens to
+    appear in another executor's uuid, its digits or its pid part, killed that
+    other process as it exited. It took the test session's own local HBase
+    server twice, with no trace in its log (tests/unit/test_processes.py
+    makes it happen on purpose)."""
+    mine = f"{os.getpid()}:"
+    for proc in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, OSError):
+            if proc.environ().get(mirakuru_base.ENV_UUID, "").startswith(mine):
+                os.kill(proc.pid, signal.SIGKILL)
+
+
+atexit.unregister(mirakuru_base.cleanup_subprocesses)
+atexit.register(kill_our_leftovers)
 
 
 class ProcessError(RuntimeError):

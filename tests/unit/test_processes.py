@@ -1,0 +1,69 @@
+"""A Python process that imports mirakuru (through devtools.processes) kills,
+as it exits, only what its own executors left running: not a process whose
+``mirakuru_uuid`` merely contains its pid, as mirakuru's own exit hook did."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from devtools.processes import PROJECT_ROOT
+
+HOOKS = {
+    # devtools.processes as it is: its exit hook in place of mirakuru's.
+    "ours": "import devtools.processes",
+    # mirakuru's own hook, put back: the test must fail with it.
+    "mirakuru's": "import atexit, devtools.processes as p, mirakuru.base as b;"
+    "atexit.unregister(p.kill_our_leftovers); atexit.register(b.cleanup_subprocesses)",
+}
+
+
+def sleeper(mark: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "mirakuru_uuid": mark}
+    return subprocess.Popen(["sleep", "60"], env=env)
+
+
+@pytest.fixture
+def sleepers() -> Iterator[list[subprocess.Popen[bytes]]]:
+    made: list[subprocess.Popen[bytes]] = []
+    yield made
+    for proc in made:
+        proc.kill()
+        proc.wait()
+
+
+def exit_with_hook(hook: str, sleepers: list[subprocess.Popen[bytes]]) -> tuple[bool, bool]:
+    """A Python process that exits, an innocent process whose uuid contains
+    its pid, and one its own executor started: (innocent alive, own alive)."""
+    python = subprocess.Popen(
+        [sys.executable, "-c", f"{hook}; import sys; sys.stdin.read()"],
+        stdin=subprocess.PIPE,
+        cwd=PROJECT_ROOT,
+    )
+    pid = python.pid
+    innocent = sleeper(f"7{pid}7:0000")  # another executor's, pid in its digits
+    own = sleeper(f"{pid}:1111")  # as this one's executor marks its child
+    sleepers += [innocent, own]
+    time.sleep(1.0)  # the interpreter has imported devtools.processes
+    assert python.stdin is not None
+    python.stdin.close()
+    python.wait(timeout=30)
+    time.sleep(0.2)
+    return innocent.poll() is None, own.poll() is None
+
+
+def test_our_exit_hook_spares_a_process_whose_uuid_only_contains_our_pid(
+    sleepers: list[subprocess.Popen[bytes]],
+) -> None:
+    assert exit_with_hook(HOOKS["ours"], sleepers) == (True, False)
+
+
+def test_mirakurus_own_hook_killed_it(sleepers: list[subprocess.Popen[bytes]]) -> None:
+    """What the test above guards against, shown: with mirakuru's hook the
+    innocent process dies too."""
+    assert exit_with_hook(HOOKS["mirakuru's"], sleepers) == (False, False)
