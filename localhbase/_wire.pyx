@@ -181,6 +181,61 @@ cdef int check_batch(Cur* c) noexcept nogil:
             return OTHER
 
 
+cdef int strings(Cur* c, list out) except -2:
+    """A list<Text> into ``out``: OK, SHORT or OTHER."""
+    cdef Py_ssize_t size, k, off, ln
+    cdef int r
+    if not has(c, 1):
+        return SHORT
+    cdef int etype = c.p[c.pos]
+    c.pos += 1
+    r = length(c, &size)
+    if r != OK:
+        return r
+    if etype != T_STRING:
+        return OTHER
+    for k in range(size):
+        r = string(c, &off, &ln)
+        if r != OK:
+            return r
+        out.append(PyBytes_FromStringAndSize(<const char*>c.p + off, ln))
+    return OK
+
+
+cdef int skip_attributes(Cur* c) except -2:
+    cdef Py_ssize_t size, k, off, ln
+    cdef int r
+    if not has(c, 2):
+        return SHORT
+    if c.p[c.pos] != T_STRING or c.p[c.pos + 1] != T_STRING:
+        return OTHER
+    c.pos += 2
+    r = length(c, &size)
+    if r != OK:
+        return r
+    for k in range(2 * size):
+        r = string(c, &off, &ln)
+        if r != OK:
+            return r
+    return OK
+
+
+cdef int call_head(Cur* c, Py_ssize_t* name_off, Py_ssize_t* name_len, int* seqid) noexcept:
+    """A call's strict header (version 1, a call), its name and seqid, from
+    ``c.p`` (at least 8 bytes): OK, SHORT or OTHER."""
+    c.pos = 4
+    if c.p[0] != 0x80 or c.p[1] != 0x01 or c.p[3] != CALL:
+        return OTHER
+    cdef int r = string(c, name_off, name_len)
+    if r != OK:
+        return r
+    if not has(c, 4):
+        return SHORT
+    seqid[0] = <int>u32(c.p + c.pos)
+    c.pos += 4
+    return OK
+
+
 cdef class RowsScanner:
     """Pass one, for one connection: is a whole ``mutateRows(Ts)`` call of
     puts at the start of its buffer? :meth:`scan` returns READY (its parts
@@ -217,12 +272,9 @@ cdef class RowsScanner:
         if c.n < 8:
             return INCOMPLETE
         c.p = &buf[0]
-        c.pos = 4
-        # A strict header: version 1, a call.
-        if c.p[0] != 0x80 or c.p[1] != 0x01 or c.p[3] != CALL:
-            return self._general()
         cdef Py_ssize_t off, ln, toff = -1, tln = 0, size = 0, k, done
-        cdef int r = string(&c, &off, &ln), ftype = 0, fid = 0, etype, ktype, vtype
+        cdef int seqid = 0, ftype = 0, fid = 0, etype
+        cdef int r = call_head(&c, &off, &ln, &seqid)
         if r == SHORT:
             return INCOMPLETE
         if r != OK:
@@ -234,10 +286,6 @@ cdef class RowsScanner:
             with_ts = False
         else:
             return self._general()
-        if not has(&c, 4):
-            return INCOMPLETE
-        cdef int seqid = <int>u32(c.p + c.pos)
-        c.pos += 4
         cdef int64_t ts = 0
         cdef bint have_ts = False
         cdef Py_ssize_t rows_at = -1
@@ -281,22 +329,7 @@ cdef class RowsScanner:
                 c.pos += 8
                 have_ts = True
             elif fid == attributes and ftype == T_MAP:
-                if not has(&c, 2):
-                    r = SHORT
-                    break
-                ktype = c.p[c.pos]
-                vtype = c.p[c.pos + 1]
-                c.pos += 2
-                r = length(&c, &size)
-                if r != OK:
-                    break
-                if ktype != T_STRING or vtype != T_STRING:
-                    r = OTHER
-                    break
-                for k in range(2 * size):
-                    r = string(&c, &off, &ln)
-                    if r != OK:
-                        break
+                r = skip_attributes(&c)
             else:
                 r = OTHER
             if r != OK:
@@ -580,45 +613,6 @@ cdef dict _GETS = {
 }
 
 
-cdef int strings(Cur* c, list out) except -2:
-    """A list<Text> into ``out``: OK, SHORT or OTHER."""
-    cdef Py_ssize_t size, k, off, ln
-    cdef int r
-    if not has(c, 1):
-        return SHORT
-    cdef int etype = c.p[c.pos]
-    c.pos += 1
-    r = length(c, &size)
-    if r != OK:
-        return r
-    if etype != T_STRING:
-        return OTHER
-    for k in range(size):
-        r = string(c, &off, &ln)
-        if r != OK:
-            return r
-        out.append(PyBytes_FromStringAndSize(<const char*>c.p + off, ln))
-    return OK
-
-
-cdef int skip_attributes(Cur* c) except -2:
-    cdef Py_ssize_t size, k, off, ln
-    cdef int r
-    if not has(c, 2):
-        return SHORT
-    if c.p[c.pos] != T_STRING or c.p[c.pos + 1] != T_STRING:
-        return OTHER
-    c.pos += 2
-    r = length(c, &size)
-    if r != OK:
-        return r
-    for k in range(2 * size):
-        r = string(c, &off, &ln)
-        if r != OK:
-            return r
-    return OK
-
-
 def parse_get(const unsigned char[::1] buf):
     """A ``getRow``, ``getRowWithColumns``, ``getRows`` or
     ``getRowsWithColumns`` call at the start of ``buf``: INCOMPLETE,
@@ -629,11 +623,9 @@ def parse_get(const unsigned char[::1] buf):
     if c.n < 8:
         return INCOMPLETE
     c.p = &buf[0]
-    c.pos = 4
-    if c.p[0] != 0x80 or c.p[1] != 0x01 or c.p[3] != CALL:
-        return GENERAL
     cdef Py_ssize_t off, ln
-    cdef int r = string(&c, &off, &ln)
+    cdef int seqid = 0
+    cdef int r = call_head(&c, &off, &ln, &seqid)
     if r == SHORT:
         return INCOMPLETE
     if r != OK:
@@ -643,10 +635,6 @@ def parse_get(const unsigned char[::1] buf):
     if kind is None:
         return GENERAL
     cdef bint many = kind[0], with_columns = kind[1]
-    if not has(&c, 4):
-        return INCOMPLETE
-    cdef int seqid = <int>u32(c.p + c.pos)
-    c.pos += 4
     cdef int ftype = 0, fid = 0
     table = None
     cdef list rows = []
