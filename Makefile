@@ -3,11 +3,11 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml setup.py localhbase/_wire.pyx storage/_bulk.pyx | cksum | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml setup.py localhbase/_wire.pyx localhbase/_rows.pyx storage/_bulk.pyx | cksum | cut -d' ' -f1)
 
 .PHONY: run test install redis-server lint typecheck hbase-fetch bench loadtest clean
 
-$(STAMP): pyproject.toml setup.py localhbase/_wire.pyx storage/_bulk.pyx
+$(STAMP): pyproject.toml setup.py localhbase/_wire.pyx localhbase/_rows.pyx storage/_bulk.pyx
 	@echo "==> installing TwitBase and its dependencies into $(VENV)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --disable-pip-version-check -q -e '.[dev]'
@@ -52,4 +52,4 @@ loadtest: $(STAMP)
 		--host http://127.0.0.1:8000 --csv var/loadtest/run --only-summary $(ARGS)
 
 clean:
-	rm -rf $(VENV) var hbase/target .pytest_cache .mypy_cache .ruff_cache build localhbase/_wire.c localhbase/_wire.*.so storage/_bulk.c storage/_bulk.*.so
+	rm -rf $(VENV) var hbase/target .pytest_cache .mypy_cache .ruff_cache build localhbase/_wire.c localhbase/_wire.*.so localhbase/_rows.c localhbase/_rows.*.so storage/_bulk.c storage/_bulk.*.so

@@ -1,17 +1,23 @@
 """The compiled modules, the rest being in pyproject.toml: the local
-server's hot wire paths (localhbase/_wire.pyx) and the bulk put requests
-of the storage layer (storage/_bulk.pyx).
+server's hot wire paths (localhbase/_wire.pyx) and row reads
+(localhbase/_rows.pyx), and the bulk put requests of the storage layer
+(storage/_bulk.pyx).
 
-Both are optional: where they do not build (no C compiler), the local
-server decodes and encodes with thriftpy2, and storage sends its batches
-through happybase's Thrift objects, as before, only slower.
+All are optional: where they do not build (no C compiler), the local
+server decodes and encodes with thriftpy2 and reads rows in Python, and
+storage sends its batches through happybase's Thrift objects, as before,
+only slower.
 """
 
 from pathlib import Path
 
 from setuptools import Extension, setup
 
-MODULES = {"localhbase._wire": "localhbase/_wire.pyx", "storage._bulk": "storage/_bulk.pyx"}
+MODULES = {
+    "localhbase._wire": "localhbase/_wire.pyx",
+    "localhbase._rows": "localhbase/_rows.pyx",
+    "storage._bulk": "storage/_bulk.pyx",
+}
 
 # Only those whose source is here: the app image copies no localhbase.
 found = [

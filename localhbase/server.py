@@ -34,6 +34,7 @@ from typing import Any
 import thriftpy2
 from thriftpy2.thrift import TApplicationException, TProcessor
 
+from . import store as store_module
 from .encoding import MAX_TS
 from .filters import Filter, FilterError, next_row, parse_filter, push_down
 from .loop import WAIT, FastPath, LoopServer, Wait
@@ -899,8 +900,9 @@ def serve(
     signal.signal(signal.SIGINT, stop)
     thrift2 = f" thrift2={server2.port}" if server2 is not None else ""
     log.info(
-        "bulk puts, gets and replies of rows: %s",
+        "bulk puts, gets and replies of rows: %s; row reads: %s",
         "compiled paths" if _wire is not None else "thriftpy2 (localhbase._wire not built)",
+        "compiled" if store_module.COMPILED else "Python (localhbase._rows not built)",
     )
     print(
         f"localhbase ready on {server.host}:{server.port}{thrift2} data={data} "

@@ -50,6 +50,13 @@ from .encoding import (
     TYPE_PUT,
 )
 
+try:
+    from . import _rows
+except ImportError:  # not built (no C compiler at install): the reads below in Python
+    _rows = None  # type: ignore[assignment]
+# Whether rows are read by the compiled reader (localhbase/_rows.pyx).
+COMPILED = _rows is not None
+
 # A cell as the store hands it out: (family, qualifier, timestamp, value).
 Cell = tuple[bytes, bytes, int, bytes]
 
@@ -894,7 +901,16 @@ class Store:
 
     def _read_row(self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter) -> list[Cell]:
         it.seek(pre)
-        return self._collect_row(info, pre, spec, it, now_ms())
+        return self._row_reader(info, spec, it, now_ms())(pre)
+
+    def _row_reader(
+        self, info: TableInfo, spec: ReadSpec, it: RdictIter, now: int
+    ) -> Callable[[bytes], list[Cell]]:
+        """Reads one row at a time as :meth:`_collect_row` does: compiled
+        (``localhbase._rows``) where it is built."""
+        if _rows is not None:
+            return _rows.RowReader(info.families, spec, now, it).collect
+        return lambda pre: self._collect_row(info, pre, spec, it, now)
 
     def _collect_row(
         self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter, now: int
@@ -1002,12 +1018,12 @@ class Store:
         info = self._enabled_table(table)
         self._spec_families(info, spec)
         it = self._db.iter()
-        now = now_ms()
+        collect = self._row_reader(info, spec, it, now_ms())
         out = []
         for row in rows:
             pre = enc.row_prefix(info.table_id, row)
             it.seek(pre)
-            cells = self._collect_row(info, pre, spec, it, now)
+            cells = collect(pre)
             if cells:
                 out.append((row, cells))
         return out
@@ -1027,6 +1043,18 @@ class Store:
         """
         info = self._enabled_table(table)
         self._spec_families(info, spec)
+        if _rows is not None and not reverse:
+            tid = info.table_id
+            return _rows.scan_forward(
+                self._db,
+                info.families,
+                enc.table_prefix(tid),
+                enc.row_prefix(tid, start) if start else enc.table_prefix(tid),
+                stop,
+                spec,
+                _first_put_families(info, spec),
+                now_ms,
+            )
         return self._scan(info, start, stop, spec, reverse)
 
     def _scan(
@@ -1071,6 +1099,7 @@ class Store:
             bound = (
                 enc.row_upper(enc.row_prefix(tid, start)) if start else enc.table_prefix(tid + 1)
             )
+            collect = self._row_reader(info, spec, it, now)
             while True:
                 it.seek_for_prev(bound)
                 if not it.valid():
@@ -1084,7 +1113,7 @@ class Store:
                 if stop and row <= stop:
                     return
                 it.seek(pre)
-                cells = self._collect_row(info, pre, spec, it, now)
+                cells = collect(pre)
                 if cells:
                     yield row, cells
                 # The row's first key is the least key of the row: step below it.
@@ -1134,7 +1163,7 @@ class Store:
         everything = ReadSpec(versions=2**31 - 1)
         kept = {
             enc.cell_key(pre, f, q, ts, TYPE_PUT)
-            for f, q, ts, _ in self._collect_row(info, pre, everything, reader, now)
+            for f, q, ts, _ in self._row_reader(info, everything, reader, now)(pre)
         }
         removed = 0
         while it.valid():

@@ -1,0 +1,138 @@
+"""The compiled row reads (localhbase/_rows.pyx) return what the store's
+Python reads return, whatever the row's history and whatever the read asks.
+
+Two stores hold the same random histories: puts, delete markers of all four
+kinds, versions beyond the family's, an expired TTL, a dropped family, NUL
+bytes in rows and qualifiers. Each read (scans both ways, gets of many rows,
+and a major compaction) runs on one store with the compiled reader and on the
+other with ``localhbase.store._rows`` taken away, and the answers are compared.
+The contract suite holds the compiled path to real HBase besides.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from localhbase import store as store_module
+from localhbase.encoding import TYPE_PUT
+from localhbase.store import Cell, FamilyDescriptor, ReadSpec, Store
+from tests.localhbase.test_first_cell_scan import random_history
+
+if store_module._rows is None:
+    pytest.skip("localhbase._rows is not built", allow_module_level=True)
+
+ROWS = [b"row%03d" % i for i in range(150)] + [b"\x00lead", b"nul\x00mid", b"nul"]
+
+
+def make_store(path: Path, seed: int, now: int) -> Store:
+    rng = random.Random(seed)
+    store = Store(path)
+    families = [FamilyDescriptor(b"a", max_versions=3), FamilyDescriptor(b"b", max_versions=1)]
+    gone = FamilyDescriptor(b"gone")
+    store.create_table(b"t", [*families, gone, FamilyDescriptor(b"ttl", time_to_live=10)])
+    for row in ROWS:
+        store.write_edits(b"t", [(row, random_history(rng, now))])
+        store.write_edits(b"t", [(row, random_history(rng, now))])
+        if rng.random() < 0.1:
+            store.write_edits(b"t", [(row, [(TYPE_PUT, b"gone", b"q", 5, b"old")])])
+    # A family dropped from the schema leaves no cell a read returns.
+    store.set_families(b"t", [f for f in store.table(b"t").families.values() if f != gone])
+    return store
+
+
+def random_spec(rng: random.Random, now: int) -> ReadSpec:
+    times = [0, 1, 2, 3, 4, now - 60_000, now - 1, now, now + 1]
+    columns = rng.choice(
+        [
+            None,
+            {b"a": None},
+            {b"a": frozenset({b"q"}), b"b": None},
+            {b"b": frozenset({b"", b"r\x00s"}), b"ttl": None},
+        ]
+    )
+    family_ranges = rng.choice([None, {b"a": (2, now)}, {b"b": (0, None), b"ttl": (now - 1, None)}])
+    first = rng.random() < 0.25
+    return ReadSpec(
+        columns=columns,
+        max_ts=rng.choice([None, None, *times]),
+        versions=rng.choice([1, 2, 3, 5, 2**31 - 1]),
+        min_ts=rng.choice([0, 0, *times]),
+        family_ranges=family_ranges,
+        first_cell_only=first,
+        keys_only=first and rng.random() < 0.5,
+    )
+
+
+@pytest.fixture
+def stores(tmp_path: Path) -> Iterator[tuple[Store, Store]]:
+    now = int(time.time() * 1000)
+    compiled = make_store(tmp_path / "compiled", 7, now)
+    python = make_store(tmp_path / "python", 7, now)
+    yield compiled, python
+    compiled.close()
+    python.close()
+
+
+def python_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store_module, "_rows", None)
+
+
+def reads(
+    store: Store, spec: ReadSpec, start: bytes, stop: bytes, wanted: list[bytes]
+) -> list[list[tuple[bytes, list[Cell]]]]:
+    """A scan each way between two rows, and a get of many rows."""
+    return [
+        list(store.scan(b"t", start, stop, spec)),
+        list(store.scan(b"t", stop, start, spec, reverse=True)),
+        store.get_rows(b"t", wanted, spec),
+    ]
+
+
+def test_scans_and_gets_match_the_python_reads(
+    stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled, python = stores
+    rng = random.Random(14)
+    now = int(time.time() * 1000)
+    cells_seen = 0
+    for _ in range(300):
+        spec = random_spec(rng, now)
+        start = rng.choice([b"", b"row050", b"nul"])
+        stop = rng.choice([b"", b"row100", b"row999"])
+        wanted = [*rng.sample(ROWS, 20), b"missing"]
+        got = reads(compiled, spec, start, stop, wanted)
+        with monkeypatch.context() as m:
+            python_reads(m)
+            assert got == reads(python, spec, start, stop, wanted), spec
+        cells_seen += sum(len(cells) for rows in got for _, cells in rows)
+    assert cells_seen > 10_000
+
+
+def test_a_major_compaction_keeps_what_the_python_reads_keep(
+    stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    compiled, python = stores
+    removed = compiled.compact(b"t")
+    with monkeypatch.context() as m:
+        python_reads(m)
+        assert python.compact(b"t") == removed
+        everything = ReadSpec(versions=2**31 - 1)
+        expected = list(python.scan(b"t", spec=everything))
+    assert removed > 0
+    assert list(compiled.scan(b"t", spec=everything)) == expected
+
+
+def test_the_compiled_scan_reads_at_its_first_row_not_at_its_call(tmp_path: Path) -> None:
+    """As the store's own generator: a scanner opened before a write and read
+    after it sees the write (the iterator is taken at the first row)."""
+    store = Store(tmp_path / "db")
+    store.create_table(b"t", [FamilyDescriptor(b"a")])
+    rows = store.scan(b"t")
+    store.write_edits(b"t", [(b"r", [(TYPE_PUT, b"a", b"q", 5, b"v")])])
+    assert list(rows) == [(b"r", [(b"a", b"q", 5, b"v")])]
+    store.close()
