@@ -18,7 +18,8 @@ processes, it measures:
   streams holding TWITBASE_STREAM_MAX older rows first: the steady state
   of a running service, where a trim reads at least that many keys (on
   fresh streams a trim reads a handful, and costs little but its round
-  trips);
+  trips). After the fill it waits for the machine to go quiet, the server
+  having flushed and compacted the fill, as a running service's would have;
 - with ``large_followers``, post-to-visible for an account that large
   (listed as a large account, so merged at read time, not fanned out)
   against an account with no followers, posting in turn.
@@ -38,6 +39,7 @@ from functools import partial
 from pathlib import Path
 
 import happybase
+import psutil
 from django.conf import settings
 
 from devtools.processes import CeleryWorkerProcess, RedisProcess
@@ -159,6 +161,7 @@ def run(
         text = "x" * 120
         if full_streams:
             _fill_streams(fans, text)
+            _settle()
 
         # Raw: the same stream rows, batched puts from one process, before
         # the workers run and again after (a server warming up, or flushing
@@ -301,6 +304,27 @@ def _put_by_chunk(
     size = settings.TWITBASE_FANOUT_CHUNK
     for i in range(0, len(stream_keys), size):
         ops.put_rows_alike(conn, table_name("streams"), stream_keys[i : i + size], cells, ms)
+
+
+def _settle(quiet_pct: float = 10.0, quiet_s: int = 3, timeout: float = 300) -> None:
+    """Wait until the machine is quiet (below ``quiet_pct`` of its CPU for
+    ``quiet_s`` seconds in a row): the server has flushed and compacted
+    what the fill wrote. A running service's streams filled over days, not
+    in the seconds before the workers start; without this, the first
+    phases measure the fill's compactions (``perf`` put 57% of the local
+    server's samples in RocksDB's compaction threads)."""
+    started = time.monotonic()
+    quiet = 0
+    psutil.cpu_percent()
+    while quiet < quiet_s:
+        time.sleep(1)
+        busy = psutil.cpu_percent()
+        quiet = quiet + 1 if busy < quiet_pct else 0
+        waited = time.monotonic() - started
+        _progress(f"    letting the server settle: machine {busy:.0f}% busy ({waited:.0f} s)")
+        if waited > timeout:
+            _progress("    the server did not settle; measuring anyway")
+            return
 
 
 def _fill_streams(fans: list[str], text: str) -> None:
