@@ -12,3 +12,10 @@ def mutate_rows(
     rows: list[tuple[bytes, dict[bytes, bytes]]],
     timestamp: int | None,
 ) -> bytes: ...
+def delete_rows_alike(
+    seqid: int,
+    table: bytes,
+    row_keys: list[bytes],
+    columns: list[bytes],
+    timestamp: int | None,
+) -> bytes: ...

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""A bulk put's Thrift1 request, encoded in compiled code on the client.
+"""A bulk put's or bulk delete's Thrift1 request, encoded in compiled code
+on the client.
 
 happybase's ``Batch`` makes a Thrift ``Mutation`` per cell and a
 ``BatchMutation`` per row in Python, and thriftpy2 then walks them to write
@@ -121,6 +122,19 @@ cdef int put_mutation(_Out out, bytes column, bytes value) except -1:
     return 0
 
 
+cdef int delete_mutation(_Out out, bytes column) except -1:
+    """A Mutation as thriftpy2 writes happybase's deletes: isDelete true,
+    column, no value, writeToWAL true."""
+    out.field(T_BOOL, 1)
+    out.byte(1)
+    out.field(T_STRING, 2)
+    out.string(column)
+    out.field(T_BOOL, 4)
+    out.byte(1)
+    out.byte(T_STOP)
+    return 0
+
+
 cdef int put_head(_Out out, int seqid, bytes table, object timestamp, Py_ssize_t rows) except -1:
     name = b"mutateRowsTs" if timestamp is not None else b"mutateRows"
     out.i32(<long>0x80010001)  # strict header: version 1, a call
@@ -146,14 +160,9 @@ cdef int put_tail(_Out out, object timestamp) except -1:
     return 0
 
 
-def mutate_rows_alike(int seqid, bytes table, list row_keys, list cells, timestamp) -> bytes:
-    """The request putting the same ``cells`` ((column, value) pairs) in
-    every row of ``row_keys``: the cells are written once and copied."""
-    cdef _Out mutations = _Out(256)
-    cdef tuple cell
-    mutations.list_head(T_STRUCT, len(cells))
-    for cell in cells:
-        put_mutation(mutations, <bytes?>cell[0], <bytes?>cell[1])
+cdef bytes rows_alike(int seqid, bytes table, list row_keys, _Out mutations, timestamp):
+    """The request giving every row of ``row_keys`` the same ``mutations``
+    (a list<Mutation>, written once and copied)."""
     cdef _Out out = _Out(64 + len(row_keys) * (mutations.n + 40))
     put_head(out, seqid, table, timestamp, len(row_keys))
     cdef bytes row
@@ -165,6 +174,29 @@ def mutate_rows_alike(int seqid, bytes table, list row_keys, list cells, timesta
         out.byte(T_STOP)
     put_tail(out, timestamp)
     return out.value()
+
+
+def mutate_rows_alike(int seqid, bytes table, list row_keys, list cells, timestamp) -> bytes:
+    """The request putting the same ``cells`` ((column, value) pairs) in
+    every row of ``row_keys``."""
+    cdef _Out mutations = _Out(256)
+    cdef tuple cell
+    mutations.list_head(T_STRUCT, len(cells))
+    for cell in cells:
+        put_mutation(mutations, <bytes?>cell[0], <bytes?>cell[1])
+    return rows_alike(seqid, table, row_keys, mutations, timestamp)
+
+
+def delete_rows_alike(int seqid, bytes table, list row_keys, list columns, timestamp) -> bytes:
+    """The request deleting the same ``columns`` (a family, or
+    ``family:qualifier``) in every row of ``row_keys``: what happybase's
+    ``Batch.delete`` sends for each row, its columns the table's families
+    when it is given none."""
+    cdef _Out mutations = _Out(256)
+    mutations.list_head(T_STRUCT, len(columns))
+    for column in columns:
+        delete_mutation(mutations, <bytes?>column)
+    return rows_alike(seqid, table, row_keys, mutations, timestamp)
 
 
 def mutate_rows(int seqid, bytes table, list rows, timestamp) -> bytes:

@@ -137,6 +137,25 @@ def put_rows(
         conn.client.mutateRowsTs(name, batches, timestamp, {})
 
 
+def delete_rows(
+    conn: happybase.Connection, table: str, row_keys: list[bytes], families: list[bytes]
+) -> None:
+    """Delete the rows ``row_keys`` whole, in one mutateRows: a delete of each
+    of the table's ``families`` in each row, what ``Table.batch``'s
+    ``delete(row)`` sends, without the round trip in which it asks the
+    server for the families (a trim deletes a thousand rows of the streams,
+    whose families are the schema's)."""
+    if not row_keys:
+        return
+    name = table.encode()
+    if _compiled(conn):
+        request = _bulk.delete_rows_alike(conn.client._seqid, name, row_keys, families, None)
+        _call(conn, "mutateRows", request)
+        return
+    mutations = [Mutation(isDelete=True, column=family) for family in families]
+    conn.client.mutateRows(name, [BatchMutation(row, mutations) for row in row_keys], {})
+
+
 def _compiled(conn: happybase.Connection) -> bool:
     """Whether this connection's requests may be written by ``storage._bulk``:
     it is built, and the connection speaks the (strict) binary protocol."""

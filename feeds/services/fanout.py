@@ -38,6 +38,7 @@ from django.conf import settings
 from feeds.jobs import FanOutChunk, dispatch
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
+from storage.schema import SCHEMA
 
 from . import metrics, notify, pending
 from . import twits as twits_service
@@ -49,6 +50,8 @@ BACKFILL = 100
 # followers at once and queues them all (see start_chunk): 128,000 followers
 # at the default chunk of 2,000, more than a fanned-out account has.
 PLAN_AHEAD = 64
+# A trim deletes its rows in requests of at most this many.
+TRIM_DELETES = 2_000
 # On the twit row, one cell per finished chunk (rows.progress_column), holding
 # where it began and where the next begins. A fan-out taken over by the sweep
 # follows this chain and runs only the chunks missing from it.
@@ -458,9 +461,9 @@ def _trim_stream(conn: happybase.Connection, reader: bytes) -> int:
     limit: int = settings.TWITBASE_STREAM_MAX
     table = table_name("streams")
     doomed = ops.row_keys_with_prefix(conn, table, reader, min(4 * limit, 10_000))[limit:]
-    with conn.table(table).batch(batch_size=1000) as b:
-        for row in doomed:
-            b.delete(row)
+    families = [family.encode() for family in SCHEMA["streams"]]
+    for i in range(0, len(doomed), TRIM_DELETES):
+        ops.delete_rows(conn, table, doomed[i : i + TRIM_DELETES], families)
     return len(doomed)
 
 

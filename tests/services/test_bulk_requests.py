@@ -1,9 +1,11 @@
-"""Batches of puts sent as one request (storage.ops.put_rows, put_rows_alike):
-the compiled encoder (storage/_bulk.pyx) writes the bytes happybase's
-objects make, and both servers store what either way sends."""
+"""Batches of puts and deletes sent as one request (storage.ops.put_rows,
+put_rows_alike, delete_rows): the compiled encoder (storage/_bulk.pyx)
+writes the bytes happybase's objects make, and both servers store what
+either way sends."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import happybase
@@ -70,6 +72,18 @@ def test_the_compiled_request_for_rows_alike_is_happybases(
     assert _bulk.mutate_rows_alike(0, b"t", keys, list(cells.items()), timestamp) == expected
 
 
+@compiled
+@given(keys=KEYS, families=st.lists(st.sampled_from([b"cf", b"s", b"cf:q", b""]), max_size=3))
+def test_the_compiled_delete_is_happybases(keys: list[bytes], families: list[bytes]) -> None:
+    """What ``Batch.delete(row)`` sends for each row, once it has listed the
+    table's families (given here)."""
+    from storage import _bulk
+
+    deletes = [Mutation(isDelete=True, column=f, writeToWAL=True) for f in families]
+    expected = happybase_request(b"t", [BatchMutation(r, deletes) for r in keys], None, seqid=9)
+    assert _bulk.delete_rows_alike(9, b"t", keys, families, None) == expected
+
+
 @pytest.fixture(params=["compiled", "happybase's objects"])
 def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param != "compiled":
@@ -90,6 +104,27 @@ def test_both_servers_store_the_rows_either_way_sends(conn: happybase.Connection
     assert table.row(b"r2") == {b"cf:b": b"2"}
     assert table.cells(b"r3", b"cf:a", include_timestamp=True) == [(b"new", 7), (b"old", 5)]
     assert table.row(b"r4", include_timestamp=True) == {b"cf:a": (b"new", 7), b"cf:z": (b"z", 7)}
+
+
+def test_both_servers_delete_the_rows_either_way_sends(
+    conn: happybase.Connection, way: str
+) -> None:
+    conn.create_table("t", {"cf": {"max_versions": 3}, "other": {}})
+    table = conn.table("t")
+    name = conn._table_name("t").decode()
+    ops.put_rows(
+        conn, name, [(r, {b"cf:a": b"1", b"other:b": b"2"}) for r in (b"r1", b"r2", b"r3")]
+    )
+    ops.delete_rows(conn, name, [b"r1", b"r3", b"never"], [b"cf", b"other"])
+    assert [row for row, _ in table.scan()] == [b"r2"]
+    # A delete masks what is as old or older, not what comes after it.
+    later = int(time.time() * 1000) + 60_000
+    ops.put_rows(conn, name, [(b"r1", {b"cf:a": b"again"})], timestamp=later)
+    assert table.row(b"r1") == {b"cf:a": b"again"}
+    # A family the table lacks: refused, as happybase's batch would be.
+    with pytest.raises(IOError, match="NoSuchColumnFamilyException"):
+        ops.delete_rows(conn, name, [b"r2"], [b"nope"])
+    assert table.row(b"r2") == {b"cf:a": b"1", b"other:b": b"2"}
 
 
 def test_a_refused_batch_raises_as_happybases_does_and_the_connection_goes_on(
