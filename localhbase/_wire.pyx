@@ -11,7 +11,7 @@ around RocksDB's own 1.5 ms write, all of it on the server's one thread.
 This reads such a call in two passes over its bytes:
 
 1. :class:`RowsScanner` checks that a whole call is here and that every
-   mutation in it is a put this path can take (anything else, a delete, a
+   mutation in it is a put or delete this path can take (anything else, a
    field it does not know, an empty row, goes to thriftpy2 and the
    handler, unchanged). It keeps its place between calls, so a request
    that comes in pieces is not read again from its start.
@@ -46,10 +46,13 @@ cdef enum:
     T_MAP = 13
     T_LIST = 15
     CALL = 1
+    # localhbase.encoding's types of the delete markers a mutateRows writes.
+    TYPE_DELETE_COLUMN = 12
+    TYPE_DELETE_FAMILY = 14
 
 INCOMPLETE = -1  # the call is not all here yet: wait for more bytes
 GENERAL = 0  # not a call this path takes: decode it with thriftpy2
-READY = 1  # a call of puts, all here: put_rows may write it
+READY = 1  # a call of puts and deletes, all here: put_rows may write it
 
 # What a read of the buffer found: ran past its end, or a shape not taken.
 cdef enum:
@@ -118,7 +121,7 @@ cdef inline int field(Cur* c, int* ftype, int* fid) noexcept nogil:
 
 
 cdef int check_mutation(Cur* c) noexcept nogil:
-    """A Mutation that is a put: 1 isDelete false, 2 column, 3 value, 4 writeToWAL."""
+    """A Mutation, a put or a delete: 1 isDelete, 2 column, 3 value, 4 writeToWAL."""
     cdef int ftype = 0, fid = 0, r
     cdef Py_ssize_t off, ln
     cdef int column = 0
@@ -131,8 +134,6 @@ cdef int check_mutation(Cur* c) noexcept nogil:
         if ftype == T_BOOL and (fid == 1 or fid == 4):
             if not has(c, 1):
                 return SHORT
-            if fid == 1 and c.p[c.pos] != 0:
-                return OTHER  # a delete
             c.pos += 1
         elif ftype == T_STRING and (fid == 2 or fid == 3):
             r = string(c, &off, &ln)
@@ -414,9 +415,12 @@ def put_rows(
 ) -> int:
     """Pass two, over a call a RowsScanner found READY in ``buf``: ``put(key,
     value)`` for each cell, its key ``table_prefix`` + the escaped row,
-    family and qualifier + ``put_tail`` (timestamp and type). Returns the
-    number of cells, or -1 at the first cell whose family is not one of
-    ``families`` (what was put must then not be written)."""
+    family and qualifier + ``put_tail`` (timestamp and type). A delete is a
+    marker as ``Store.mutate_rows`` writes it, at the same timestamp: of
+    the column (``family:qualifier``) or, with no colon, of the family,
+    with an empty value. Returns the number of cells, or -1 at the first
+    cell whose family is not one of ``families`` (what was put must then
+    not be written)."""
     cdef Cur c
     c.p = &buf[0]
     c.n = buf.shape[0]
@@ -428,8 +432,9 @@ def put_rows(
     cdef const unsigned char* colon
     cdef const unsigned char* column
     cdef bytes family
-    cdef bint known
+    cdef bint known, delete
     cdef Py_ssize_t nfamilies = len(families)
+    cdef Py_ssize_t tail_len = len(put_tail)
     cdef _Buffer key = _Buffer()
     key.add(table_prefix, len(table_prefix))
     cdef Py_ssize_t prefix_len = key.n
@@ -449,11 +454,14 @@ def put_rows(
             for m in range(msize):
                 voff = -1
                 vln = 0
+                delete = False
                 while True:
                     field(&c, &ftype, &fid)
                     if ftype == T_STOP:
                         break
                     if ftype == T_BOOL:
+                        if fid == 1:
+                            delete = c.p[c.pos] != 0
                         c.pos += 1
                     elif fid == 2:
                         string(&c, &coff, &cln)
@@ -477,7 +485,15 @@ def put_rows(
                     key.esc(column + flen + 1, cln - flen - 1)
                 else:
                     key.esc(column, 0)
-                key.add(put_tail, len(put_tail))
+                key.add(put_tail, tail_len)
+                if delete:
+                    # The put's timestamp, then the marker's type.
+                    key.d[key.n - 1] = <char>(
+                        255 - (TYPE_DELETE_COLUMN if colon != NULL else TYPE_DELETE_FAMILY)
+                    )
+                    put(PyBytes_FromStringAndSize(key.d, key.n), b"")
+                    cells += 1
+                    continue
                 put(
                     PyBytes_FromStringAndSize(key.d, key.n),
                     PyBytes_FromStringAndSize(<const char*>c.p + voff, vln) if voff >= 0 else b"",

@@ -766,11 +766,11 @@ class _FastCalls:
     """A connection's compiled paths (``localhbase._wire``), asked about
     every request before thriftpy2 decodes it:
 
-    - ``mutateRows`` and ``mutateRowsTs`` calls of puts: the cells go from
-      the request's bytes to RocksDB keys without a Thrift object per cell.
-      Only a call the handler would write whole is taken; any other (a
-      delete, an unknown table or family, an empty row) goes on to thriftpy2
-      and the handler, which answer it as before.
+    - ``mutateRows`` and ``mutateRowsTs`` calls of puts and deletes: the
+      cells and delete markers go from the request's bytes to RocksDB keys
+      without a Thrift object per cell. Only a call the handler would write
+      whole is taken; any other (an unknown table or family, an empty row)
+      goes on to thriftpy2 and the handler, which answer it as before.
     - ``getRow``, ``getRowWithColumns``, ``getRows`` and ``getRowsWithColumns``:
       read from the request's bytes and answered by the handler's own read
       and the compiled encoder, without thriftpy2's call machinery (8 µs of

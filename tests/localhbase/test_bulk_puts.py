@@ -1,5 +1,6 @@
 """The compiled bulk put path (localhbase/_wire.pyx, server._FastCalls)
-writes what the handler writes, and answers what the processor answers.
+writes what the handler writes, puts and deletes, and answers what the
+processor answers.
 
 Every test sends the same bytes a Thrift client sends both ways: through
 the compiled path into one store, and through thriftpy2's decoder and the
@@ -109,17 +110,26 @@ COLUMNS = st.sampled_from([b"a:q", b"a:", b"a", b"a:q:r", b"a:\x00", b"b\x00c:x"
 VALUES = st.none() | st.binary(max_size=40)
 
 
-def batch(rows: list[tuple[bytes, list[tuple[bytes, bytes | None]]]]) -> list[Any]:
+def batch(rows: list[tuple[bytes, list[tuple[Any, ...]]]]) -> list[Any]:
+    """BatchMutations of (column, value) puts, or (column, value, isDelete)."""
     return [
         srv.T.BatchMutation(
-            row=row, mutations=[srv.T.Mutation(column=c, value=v) for c, v in mutations]
+            row=row,
+            mutations=[
+                srv.T.Mutation(column=m[0], value=m[1], isDelete=len(m) > 2 and m[2])
+                for m in mutations
+            ],
         )
         for row, mutations in rows
     ]
 
 
+# Puts, and deletes of a column (a:q), of a family (a) or of a column
+# with an empty qualifier (a:), a value sent with them or not.
 BATCHES = st.lists(
-    st.tuples(ROWS, st.lists(st.tuples(COLUMNS, VALUES), max_size=4)), min_size=1, max_size=8
+    st.tuples(ROWS, st.lists(st.tuples(COLUMNS, VALUES, st.booleans()), max_size=4)),
+    min_size=1,
+    max_size=8,
 )
 
 
@@ -127,7 +137,7 @@ BATCHES = st.lists(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(rows=BATCHES, with_ts=st.booleans(), pure=st.booleans())
-def test_a_batch_of_puts_is_written_as_the_handler_writes_it(
+def test_a_batch_of_puts_and_deletes_is_written_as_the_handler_writes_it(
     pair: Pair, rows: list[Any], with_ts: bool, pure: bool
 ) -> None:
     args: dict[str, Any] = {
@@ -139,7 +149,7 @@ def test_a_batch_of_puts_is_written_as_the_handler_writes_it(
         args["timestamp"] = random.Random(len(rows)).choice([0, 5, NOW - 1, 2**62])
     data = call("mutateRowsTs" if with_ts else "mutateRows", pure=pure, **args)
     answer = pair.compiled(data + b"next")
-    assert isinstance(answer, tuple), "a call of puts is the compiled path's"
+    assert isinstance(answer, tuple), "a call of puts and deletes is the compiled path's"
     used, reply = answer
     assert used == len(data)
     assert reply == pair.processed(data)
@@ -150,15 +160,9 @@ def test_a_batch_of_puts_is_written_as_the_handler_writes_it(
     ("what", "api", "args"),
     [
         (
-            "a delete",
+            "a delete of a family the table lacks",
             "mutateRows",
-            {
-                "rowBatches": [
-                    srv.T.BatchMutation(
-                        row=b"r", mutations=[srv.T.Mutation(column=b"a:q", isDelete=True)]
-                    )
-                ]
-            },
+            {"rowBatches": batch([(b"r", [(b"a:q", b"v"), (b"z", None, True)])])},
         ),
         (
             "a family the table lacks",
@@ -236,7 +240,10 @@ def test_damaged_bytes_are_written_only_as_the_handler_would_write_them(
     """Bytes of a call changed at random: the compiled path may wait, hand
     them on or write them; where it writes, the processor decodes the same
     call and the handler writes the same cells."""
-    rows = [(b"r%d" % i, [(b"a:q", b"value"), (b"a:p", None)]) for i in range(3)]
+    rows = [
+        (b"r%d" % i, [(b"a:q", b"value"), (b"a:p", None), (b"a:q", None, True), (b"a", None, True)])
+        for i in range(3)
+    ]
     good = bytearray(
         call("mutateRowsTs", tableName=b"t", rowBatches=batch(rows), timestamp=9, attributes={})
     )
