@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """A bulk put's or bulk delete's Thrift1 request, encoded in compiled code
-on the client.
+on the client; and the row keys of a scan's reply, read in compiled code.
 
 happybase's ``Batch`` makes a Thrift ``Mutation`` per cell and a
 ``BatchMutation`` per row in Python, and thriftpy2 then walks them to write
@@ -18,13 +18,20 @@ from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
+from thriftpy2.transport.cybase cimport CyTransportBase
+
 cdef enum:
     T_STOP = 0
     T_BOOL = 2
+    T_BYTE = 3
+    T_DOUBLE = 4
+    T_I16 = 6
+    T_I32 = 8
     T_I64 = 10
     T_STRING = 11
     T_STRUCT = 12
     T_MAP = 13
+    T_SET = 14
     T_LIST = 15
 
 
@@ -217,3 +224,143 @@ def mutate_rows(int seqid, bytes table, list rows, timestamp) -> bytes:
         out.byte(T_STOP)
     put_tail(out, timestamp)
     return out.value()
+
+
+def scanner_get_list(int seqid, int scanner, int rows) -> bytes:
+    """The ``scannerGetList(id, nbRows)`` call, as thriftpy2 writes it."""
+    cdef _Out out = _Out(64)
+    out.i32(<long>0x80010001)
+    out.string(b"scannerGetList")
+    out.i32(seqid)
+    out.field(T_I32, 1)
+    out.i32(scanner)
+    out.field(T_I32, 2)
+    out.i32(rows)
+    out.byte(T_STOP)
+    return out.value()
+
+
+cdef class _In:
+    """Reads a reply from thriftpy2's compiled transport, as its protocol
+    does (``c_read``), without making an object per field."""
+
+    cdef CyTransportBase t
+    cdef unsigned char b[8]
+
+    def __cinit__(self, CyTransportBase trans):
+        self.t = trans
+
+    cdef int byte(self) except -1:
+        self.t.c_read(1, <char*>self.b)
+        return self.b[0]
+
+    cdef int i16(self) except? -1:
+        self.t.c_read(2, <char*>self.b)
+        return <short>((self.b[0] << 8) | self.b[1])
+
+    cdef int i32(self) except? -1:
+        self.t.c_read(4, <char*>self.b)
+        return <int>((<unsigned int>self.b[0] << 24) | (self.b[1] << 16) | (self.b[2] << 8) | self.b[3])
+
+    cdef bytes string(self):
+        cdef int n = self.i32()
+        if n < 0:
+            raise ValueError(f"negative length in a reply: {n}")
+        return self.t.get_string(n) if n else b""
+
+    cdef int skip(self, int ftype) except -1:
+        """Read past a value of type ``ftype``."""
+        cdef int k, n, a, b
+        if ftype == T_BOOL or ftype == T_BYTE:
+            self.byte()
+        elif ftype == T_I16:
+            self.i16()
+        elif ftype == T_I32:
+            self.i32()
+        elif ftype == T_I64 or ftype == T_DOUBLE:
+            self.t.c_read(8, <char*>self.b)
+        elif ftype == T_STRING:
+            self.string()
+        elif ftype == T_STRUCT:
+            self.skip_fields()
+        elif ftype == T_MAP:
+            a = self.byte()
+            b = self.byte()
+            n = self.i32()
+            for k in range(n):
+                self.skip(a)
+                self.skip(b)
+        elif ftype == T_LIST or ftype == T_SET:
+            a = self.byte()
+            n = self.i32()
+            for k in range(n):
+                self.skip(a)
+        else:
+            raise ValueError(f"unknown Thrift type in a reply: {ftype}")
+        return 0
+
+    cdef int skip_fields(self) except -1:
+        """Read past the rest of a struct, its STOP included."""
+        cdef int ftype
+        while True:
+            ftype = self.byte()
+            if ftype == T_STOP:
+                return 0
+            self.i16()
+            self.skip(ftype)
+
+
+def read_row_keys(CyTransportBase trans):
+    """Read a ``scannerGetList`` reply from ``trans`` up to its result's
+    fields, keeping only each row's key (a trim's scan carries keys only,
+    and needs nothing else).
+
+    Returns the keys; or 0 when the reply is a TApplicationException (its
+    message header read, its struct not), or the result field's id when
+    it holds one of the call's exceptions (its struct not read): the caller
+    reads that struct with thriftpy2's protocol, then :func:`finish_result`.
+    Returns None for a reply with no result.
+    """
+    cdef _In r = _In(trans)
+    cdef unsigned int version = <unsigned int>r.i32()
+    cdef int ftype, fid, etype, n, k, rtype
+    cdef list keys = None
+    cdef bytes row
+    if (version >> 16) != 0x8001:
+        raise ValueError(f"not a strict binary reply: {version:#x}")
+    r.string()  # the call's name
+    r.i32()  # its seqid
+    if (version & 0xFF) == 3:  # TMessageType.EXCEPTION
+        return 0
+    while True:
+        ftype = r.byte()
+        if ftype == T_STOP:
+            return keys
+        fid = r.i16()
+        if fid == 0 and ftype == T_LIST:
+            etype = r.byte()
+            n = r.i32()
+            if etype != T_STRUCT:
+                raise ValueError(f"not a list of TRowResult: element type {etype}")
+            keys = []
+            for k in range(n):
+                row = b""
+                while True:
+                    rtype = r.byte()
+                    if rtype == T_STOP:
+                        break
+                    if r.i16() == 1 and rtype == T_STRING:
+                        row = r.string()
+                    else:
+                        r.skip(rtype)
+                keys.append(row)
+        elif ftype == T_STRUCT:
+            return fid
+        else:
+            r.skip(ftype)
+
+
+def finish_result(CyTransportBase trans):
+    """Read past the rest of a result struct: its fields after an
+    exception's, and its STOP."""
+    _In(trans).skip_fields()

@@ -1,7 +1,8 @@
 """Batches of puts and deletes sent as one request (storage.ops.put_rows,
 put_rows_alike, delete_rows): the compiled encoder (storage/_bulk.pyx)
 writes the bytes happybase's objects make, and both servers store what
-either way sends."""
+either way sends. A scan's row keys (storage.ops.row_keys_with_prefix),
+read from the reply by compiled code, are thriftpy2's, errors included."""
 
 from __future__ import annotations
 
@@ -10,12 +11,22 @@ from typing import Any
 
 import happybase
 import pytest
-from Hbase_thrift import BatchMutation, Hbase, IOError, Mutation
+from Hbase_thrift import (
+    BatchMutation,
+    Hbase,
+    IllegalArgument,
+    IOError,
+    Mutation,
+    TCell,
+    TColumn,
+    TRowResult,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 from thriftpy2.protocol import TCyBinaryProtocolFactory
-from thriftpy2.thrift import TClient
-from thriftpy2.transport import TCyMemoryBuffer
+from thriftpy2.thrift import TApplicationException, TClient, TMessageType
+from thriftpy2.transport import TCyBufferedTransport, TCyMemoryBuffer
+from thriftpy2.transport.memory import TMemoryBuffer
 
 from storage import ops
 
@@ -84,6 +95,88 @@ def test_the_compiled_delete_is_happybases(keys: list[bytes], families: list[byt
     assert _bulk.delete_rows_alike(9, b"t", keys, families, None) == expected
 
 
+@compiled
+@given(scanner=st.integers(-(2**31), 2**31 - 1), rows=st.integers(-(2**31), 2**31 - 1))
+def test_the_compiled_scanner_get_list_is_thriftpy2s(scanner: int, rows: int) -> None:
+    from storage import _bulk
+
+    buf = TCyMemoryBuffer()
+    client = TClient(Hbase, TCyBinaryProtocolFactory().get_protocol(buf))
+    client._send("scannerGetList", id=scanner, nbRows=rows)
+    assert _bulk.scanner_get_list(0, scanner, rows) == bytes(buf.getvalue())
+
+
+def reply(result: Any = None, error: TApplicationException | None = None) -> bytes:
+    """A server's reply to scannerGetList: a result, or a failed call."""
+    buf = TCyMemoryBuffer()
+    proto = TCyBinaryProtocolFactory().get_protocol(buf)
+    if error is not None:
+        proto.write_message_begin("scannerGetList", TMessageType.EXCEPTION, 0)
+        error.write(proto)
+    else:
+        proto.write_message_begin("scannerGetList", TMessageType.REPLY, 0)
+        result.write(proto)
+    proto.write_message_end()
+    buf.flush()
+    return bytes(buf.getvalue())
+
+
+def reading(data: bytes) -> Any:
+    """A client whose compiled transport reads ``data``, as happybase's does."""
+    return TClient(
+        Hbase,
+        TCyBinaryProtocolFactory().get_protocol(TCyBufferedTransport(TMemoryBuffer(data))),
+    )
+
+
+CELL = st.builds(TCell, value=st.binary(max_size=10), timestamp=st.integers(0, 2**63 - 1))
+ROW_RESULTS = st.lists(
+    st.builds(
+        TRowResult,
+        row=st.binary(max_size=30),
+        columns=st.none() | st.dictionaries(st.binary(max_size=8), CELL, max_size=3),
+        sortedColumns=st.none()
+        | st.lists(st.builds(TColumn, columnName=st.binary(max_size=8), cell=CELL), max_size=2),
+    ),
+    max_size=20,
+)
+AFTER = reply(Hbase.scannerGetList_result(success=[TRowResult(row=b"next", columns={})]))
+
+
+@compiled
+@given(rows=ROW_RESULTS)
+def test_the_compiled_reader_keeps_each_rows_key(rows: list[Any]) -> None:
+    """Whatever a row carries (columns, sorted columns, none), its key; and
+    it reads one reply exactly: the next one is thriftpy2's to read."""
+    client = reading(reply(Hbase.scannerGetList_result(success=rows)) + AFTER)
+    assert ops.read_keys_reply(client) == [r.row for r in rows]
+    assert [r.row for r in client._recv("scannerGetList")] == [b"next"]
+
+
+@compiled
+@pytest.mark.parametrize(
+    "error",
+    [
+        IOError(message="org.apache.hadoop.hbase.UnknownScannerException: 7"),
+        IllegalArgument(message="no such scanner"),
+        TApplicationException(TApplicationException.INTERNAL_ERROR, "the server failed"),
+    ],
+)
+def test_the_compiled_reader_raises_what_thriftpy2_raises(error: Exception) -> None:
+    if isinstance(error, TApplicationException):
+        data = reply(error=error)
+    else:
+        field = "io" if isinstance(error, IOError) else "ia"
+        data = reply(Hbase.scannerGetList_result(**{field: error}))
+    with pytest.raises(type(error)) as thriftpy2s:
+        reading(data)._recv("scannerGetList")
+    client = reading(data + AFTER)
+    with pytest.raises(type(error)) as ours:
+        ops.read_keys_reply(client)
+    assert vars(ours.value) == vars(thriftpy2s.value)
+    assert [r.row for r in client._recv("scannerGetList")] == [b"next"]
+
+
 @pytest.fixture(params=["compiled", "happybase's objects"])
 def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     if request.param != "compiled":
@@ -125,6 +218,19 @@ def test_both_servers_delete_the_rows_either_way_sends(
     with pytest.raises(IOError, match="NoSuchColumnFamilyException"):
         ops.delete_rows(conn, name, [b"r2"], [b"nope"])
     assert table.row(b"r2") == {b"cf:a": b"1", b"other:b": b"2"}
+
+
+def test_both_servers_give_a_prefixs_row_keys_either_way(
+    conn: happybase.Connection, way: str
+) -> None:
+    conn.create_table("t", {"s": {}})
+    name = conn._table_name("t").decode()
+    keys = [b"ab\x00%03d" % i for i in range(25)]
+    ops.put_rows(conn, name, [(k, {b"s:v": b"x" * 5}) for k in [*keys, b"ac", b"aa\xff"]])
+    # Fetches of 10, 10 and 5: the short one is the last.
+    assert ops.row_keys_with_prefix(conn, name, b"ab", 10) == keys
+    assert ops.row_keys_with_prefix(conn, name, b"ab", 100) == keys
+    assert ops.row_keys_with_prefix(conn, name, b"zz", 100) == []
 
 
 def test_a_refused_batch_raises_as_happybases_does_and_the_connection_goes_on(
