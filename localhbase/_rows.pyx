@@ -50,6 +50,36 @@ cdef inline Py_ssize_t part_end(const char* k, Py_ssize_t i, Py_ssize_t n, bint*
     return -1
 
 
+cdef struct Column:
+    Py_ssize_t fam_end  # where the family's terminator starts
+    Py_ssize_t qual_end  # where the qualifier's terminator starts
+    bint fam_esc  # whether the family holds an escaped NUL
+    bint qual_esc
+    int64_t ts
+    int kind
+
+
+cdef int split_column(bytes key, const char* k, Py_ssize_t start, Py_ssize_t n, Column* c) except -1:
+    """``localhbase.encoding.split_column`` in place: where the family and
+    qualifier of the cell key ``k`` (its column part at ``start``) end, and
+    its timestamp and type."""
+    cdef const unsigned char* t
+    cdef uint64_t inv_ts = 0
+    cdef int i
+    c.fam_esc = False
+    c.qual_esc = False
+    c.fam_end = part_end(k, start, n, &c.fam_esc)
+    c.qual_end = part_end(k, c.fam_end + 2, n, &c.qual_esc) if c.fam_end >= 0 else -1
+    if c.qual_end < 0 or c.qual_end + 11 > n:
+        raise ValueError(f"not a cell key: {key!r}")
+    t = <const unsigned char*>(k + c.qual_end + 2)
+    for i in range(8):
+        inv_ts = (inv_ts << 8) | t[i]
+    c.ts = MAX_TS - <int64_t>inv_ts
+    c.kind = 255 - t[8]
+    return 0
+
+
 cdef inline bytes part(bytes key, const char* k, Py_ssize_t a, Py_ssize_t b, bint escaped):
     """The unescaped bytes of ``key[a:b]``."""
     cdef bytes raw = PyBytes_FromStringAndSize(k + a, b - a)
@@ -150,9 +180,8 @@ cdef class RowReader:
         cdef Py_ssize_t start = PyBytes_GET_SIZE(pre)
         cdef bytes key
         cdef const char* k
-        cdef Py_ssize_t n, fam_end, qual_end, i
-        cdef bint fam_esc, qual_esc
-        cdef uint64_t inv_ts
+        cdef Py_ssize_t n, fam_end, qual_end
+        cdef Column col
         cdef int64_t ts
         cdef int kind
         cdef bytes cur_fam_raw = None  # escaped family part of the last key
@@ -164,7 +193,6 @@ cdef class RowReader:
         cdef int64_t version_deleted = -1
         cdef set family_versions = None
         cdef int64_t count = 0
-        cdef const unsigned char* t
         valid = self.valid
         get_key = self.key
         step = self.step
@@ -174,27 +202,20 @@ cdef class RowReader:
                 break
             k = PyBytes_AS_STRING(key)
             n = PyBytes_GET_SIZE(key)
-            fam_esc = False
-            fam_end = part_end(k, start, n, &fam_esc)
-            qual_esc = False
-            qual_end = part_end(k, fam_end + 2, n, &qual_esc) if fam_end >= 0 else -1
-            if qual_end < 0 or qual_end + 11 > n:
-                raise ValueError(f"not a cell key: {key!r}")
+            split_column(key, k, start, n, &col)
+            fam_end = col.fam_end
+            qual_end = col.qual_end
+            ts = col.ts
+            kind = col.kind
             if not same(cur_fam_raw, k, start, fam_end):
                 cur_fam_raw = PyBytes_FromStringAndSize(k + start, fam_end - start)
-                fam = self.family(key, k, start, fam_end, fam_esc)
+                fam = self.family(key, k, start, fam_end, col.fam_esc)
                 family_deleted = -1
                 family_versions = None
                 cur_qual_raw = None
             if fam.skip:
                 step()
                 continue
-            t = <const unsigned char*>(k + qual_end + 2)
-            inv_ts = 0
-            for i in range(8):
-                inv_ts = (inv_ts << 8) | t[i]
-            ts = MAX_TS - <int64_t>inv_ts
-            kind = 255 - t[8]
             if kind == TYPE_DELETE_FAMILY:
                 if ts > family_deleted:
                     family_deleted = ts
@@ -209,7 +230,7 @@ cdef class RowReader:
                 continue
             if not same(cur_qual_raw, k, fam_end + 2, qual_end):
                 cur_qual_raw = PyBytes_FromStringAndSize(k + fam_end + 2, qual_end - fam_end - 2)
-                qualifier = part(key, k, fam_end + 2, qual_end, qual_esc)
+                qualifier = part(key, k, fam_end + 2, qual_end, col.qual_esc)
                 column_deleted = -1
                 version_deleted = -1
                 count = 0
@@ -263,10 +284,9 @@ def scan_forward(
     cdef RowReader reader = RowReader(families, spec, clock(), it)
     cdef bytes key, row, pre, family
     cdef const char* k
-    cdef Py_ssize_t n, end, fam_end, qual_end, i
-    cdef bint row_esc, fam_esc, qual_esc
-    cdef const unsigned char* t
-    cdef uint64_t inv_ts
+    cdef Py_ssize_t n, end
+    cdef bint row_esc
+    cdef Column col
     cdef bint keys_only = spec.keys_only
     cdef Py_ssize_t table_len = PyBytes_GET_SIZE(table_pre)
     valid = it.valid
@@ -288,24 +308,15 @@ def scan_forward(
         if stop and row >= stop:
             return
         if first_puts:
-            fam_esc = False
-            fam_end = part_end(k, end, n, &fam_esc)
-            qual_esc = False
-            qual_end = part_end(k, fam_end + 2, n, &qual_esc) if fam_end >= 0 else -1
-            if qual_end < 0 or qual_end + 11 > n:
-                raise ValueError(f"not a cell key: {key!r}")
-            family = part(key, k, end, fam_end, fam_esc)
-            t = <const unsigned char*>(k + qual_end + 2)
-            if 255 - t[8] == TYPE_PUT and family in first_puts:
+            split_column(key, k, end, n, &col)
+            family = part(key, k, end, col.fam_end, col.fam_esc)
+            if col.kind == TYPE_PUT and family in first_puts:
                 # The row's first key is a put: no marker sorts before it,
                 # so it is the row's first visible cell.
-                inv_ts = 0
-                for i in range(8):
-                    inv_ts = (inv_ts << 8) | t[i]
                 cell = (
                     family,
-                    part(key, k, fam_end + 2, qual_end, qual_esc),
-                    MAX_TS - <int64_t>inv_ts,
+                    part(key, k, col.fam_end + 2, col.qual_end, col.qual_esc),
+                    col.ts,
                     EMPTY if keys_only else it.value(),
                 )
                 pre = key[:end]

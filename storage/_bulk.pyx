@@ -114,28 +114,17 @@ cdef class _Out:
         return PyBytes_FromStringAndSize(self.d, self.n)
 
 
-cdef int put_mutation(_Out out, bytes column, bytes value) except -1:
-    """A Mutation as thriftpy2 writes happybase's: isDelete false, column,
-    value, writeToWAL true (its IDL default, written as it is set)."""
+cdef int mutation(_Out out, bint delete, bytes column, bytes value) except -1:
+    """A Mutation as thriftpy2 writes happybase's: isDelete, column, the
+    value (a put's; a delete has none), writeToWAL true (its IDL default,
+    written as it is set)."""
     out.field(T_BOOL, 1)
-    out.byte(0)
+    out.byte(1 if delete else 0)
     out.field(T_STRING, 2)
     out.string(column)
-    out.field(T_STRING, 3)
-    out.string(value)
-    out.field(T_BOOL, 4)
-    out.byte(1)
-    out.byte(T_STOP)
-    return 0
-
-
-cdef int delete_mutation(_Out out, bytes column) except -1:
-    """A Mutation as thriftpy2 writes happybase's deletes: isDelete true,
-    column, no value, writeToWAL true."""
-    out.field(T_BOOL, 1)
-    out.byte(1)
-    out.field(T_STRING, 2)
-    out.string(column)
+    if not delete:
+        out.field(T_STRING, 3)
+        out.string(value)
     out.field(T_BOOL, 4)
     out.byte(1)
     out.byte(T_STOP)
@@ -190,7 +179,7 @@ def mutate_rows_alike(int seqid, bytes table, list row_keys, list cells, timesta
     cdef tuple cell
     mutations.list_head(T_STRUCT, len(cells))
     for cell in cells:
-        put_mutation(mutations, <bytes?>cell[0], <bytes?>cell[1])
+        mutation(mutations, False, <bytes?>cell[0], <bytes?>cell[1])
     return rows_alike(seqid, table, row_keys, mutations, timestamp)
 
 
@@ -202,7 +191,7 @@ def delete_rows_alike(int seqid, bytes table, list row_keys, list columns, times
     cdef _Out mutations = _Out(256)
     mutations.list_head(T_STRUCT, len(columns))
     for column in columns:
-        delete_mutation(mutations, <bytes?>column)
+        mutation(mutations, True, <bytes?>column, None)
     return rows_alike(seqid, table, row_keys, mutations, timestamp)
 
 
@@ -220,7 +209,7 @@ def mutate_rows(int seqid, bytes table, list rows, timestamp) -> bytes:
         out.field(T_LIST, 2)
         out.list_head(T_STRUCT, len(cells))
         for column, value in cells.items():
-            put_mutation(out, <bytes?>column, <bytes?>value)
+            mutation(out, False, <bytes?>column, <bytes?>value)
         out.byte(T_STOP)
     put_tail(out, timestamp)
     return out.value()
