@@ -67,16 +67,36 @@ def sh(
     )
 
 
-def hold_port(port: int) -> socket.socket | None:
+def hold_port(port: int, wait_s: float = 70) -> socket.socket | None:
     """Bind ``port`` on loopback without listening: nobody else can serve on
-    it, and connecting to it is refused. None if it is taken already."""
-    s = socket.socket()
-    try:
-        s.bind(("127.0.0.1", port))
-    except OSError:
-        s.close()
-        return None
-    return s
+    it, and connecting to it is refused. None if it is taken already.
+
+    A port whose only users are connections in TIME_WAIT (a server stopped
+    a moment ago, as after `make run`) is free to a server, which sets
+    SO_REUSEADDR, but not to this plain bind: it waits for them to go (a
+    minute at most on Linux) rather than call the port taken.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        s = socket.socket()
+        try:
+            s.bind(("127.0.0.1", port))
+            return s
+        except OSError:
+            s.close()
+        if not _free_to_a_server(port) or time.monotonic() > deadline:
+            return None
+        time.sleep(1)
+
+
+def _free_to_a_server(port: int) -> bool:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 class Devstack:
