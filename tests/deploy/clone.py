@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from devtools.devstack import port_is_free
 from twitbase import portsfile
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,19 +85,9 @@ def hold_port(port: int, wait_s: float = 70) -> socket.socket | None:
             return s
         except OSError:
             s.close()
-        if not _free_to_a_server(port) or time.monotonic() > deadline:
+        if not port_is_free("127.0.0.1", port) or time.monotonic() > deadline:
             return None
         time.sleep(1)
-
-
-def _free_to_a_server(port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
 
 
 class Devstack:
