@@ -31,7 +31,10 @@ from .rows import OP_LEN, decode_counted, encode_counted
 
 try:
     from . import _bulk
-except ImportError:  # not built where it was installed (no C compiler): see setup.py
+except (ImportError, ValueError):
+    # Not built where it was installed (no C compiler: see setup.py), or
+    # built against another thriftpy2, whose transport (cimported for the
+    # reads of row keys) Cython then refuses with a ValueError.
     _bulk = None  # type: ignore[assignment]
 # Whether batches' requests may be written by the compiled encoder.
 COMPILED = _bulk is not None
