@@ -167,12 +167,16 @@ def _compiled(conn: happybase.Connection) -> bool:
     return _bulk is not None and type(conn.client._oprot) is TCyBinaryProtocol
 
 
+def _send(conn: happybase.Connection, request: bytes) -> None:
+    """Send a request written whole on the connection's own transport."""
+    conn.client._oprot.trans.write(request)
+    conn.client._oprot.trans.flush()
+
+
 def _call(conn: happybase.Connection, api: str, request: bytes) -> Any:
     """Send a request written whole, and read its reply as the client would."""
-    client = conn.client
-    client._oprot.trans.write(request)
-    client._oprot.trans.flush()
-    return client._recv(api)
+    _send(conn, request)
+    return conn.client._recv(api)
 
 
 def row_keys_with_prefix(
@@ -217,8 +221,7 @@ def _scanner_keys(conn: happybase.Connection, scanner: int, rows: int) -> list[b
         and isinstance(client._iprot.trans, CyTransportBase)
     ):
         return [r.row for r in client.scannerGetList(scanner, rows)]
-    client._oprot.trans.write(_bulk.scanner_get_list(client._seqid, scanner, rows))
-    client._oprot.trans.flush()
+    _send(conn, _bulk.scanner_get_list(client._seqid, scanner, rows))
     return read_keys_reply(client)
 
 
