@@ -146,6 +146,8 @@ class DevStack:
     parts: list[Part] = field(default_factory=list)
     ports_file: Path | None = None
     external: list[tuple[str, str]] = field(default_factory=list)
+    up: bool = False  # every part started
+    stopping: bool = False  # a signal asked the stack to stop
 
     def _say(self, text: str) -> None:
         print(text, flush=True)
@@ -166,6 +168,14 @@ class DevStack:
         self._say(f"devstack: the {what} port {default} is taken; using {port} instead")
         return port
 
+    def _local_hbase_ports(self) -> tuple[int, int]:
+        """The local HBase server's Thrift and Thrift2 ports. Thrift2 rides
+        along: a free port when Thrift's was asked free, since two devstacks
+        side by side on ``--hbase-port 0`` both found 9091 free and one died."""
+        thrift = self._port("HBase Thrift", "127.0.0.1", self.hbase_port)
+        thrift2 = self._port("HBase Thrift2", "127.0.0.1", 0 if self.hbase_port == 0 else None)
+        return thrift, thrift2
+
     def start(self) -> None:
         self.data.mkdir(parents=True, exist_ok=True)
         running = portsfile.read(self.data)
@@ -181,8 +191,7 @@ class DevStack:
         web_port = self._port("web", self.host, self.port)
         redis_port = self._port("Redis", "127.0.0.1", self.redis_port)
         if self.hbase is None:
-            hbase_port = self._port("HBase Thrift", "127.0.0.1", self.hbase_port)
-            thrift2_port = self._port("HBase Thrift2", "127.0.0.1", None)
+            hbase_port, thrift2_port = self._local_hbase_ports()
             self._say(f"devstack: starting the local HBase server (data in {self.data / 'hbase'})")
             local = LocalHBaseProcess(
                 self.data / "hbase",
@@ -251,6 +260,7 @@ class DevStack:
                 ),
             ),
         )
+        self.up = True
 
     def describe(self) -> str:
         shown = self.external + [(p.name, p.where) for p in self.parts]
@@ -266,6 +276,7 @@ class DevStack:
         return "\n".join(lines)
 
     def stop(self) -> None:
+        self.stopping = True  # a signal now must not cut the stopping short
         portsfile.remove(self.data, os.getpid())
         for part in reversed(self.parts):
             self._say(f"devstack: stopping the {part.name}")
@@ -308,17 +319,25 @@ class DevStack:
                     f"devstack: the {part.name} is back (restart {part.restarts}, down {down:.1f}s)"
                 )
 
-    def wait(self) -> None:
-        """Supervise the parts until a signal (Ctrl-C, SIGTERM, SIGHUP) arrives."""
-        stopping = False
+    def catch_signals(self) -> None:
+        """From now on Ctrl-C, SIGTERM and SIGHUP (a closed terminal) stop the
+        stack as Ctrl-C does. Called before ``start``. A signal that arrives
+        while the parts start raises KeyboardInterrupt: the caller stops the
+        parts already up, and a second signal does not cut that short. One
+        that arrives after ``start`` returned, even before ``wait`` began,
+        makes ``wait`` return at once."""
 
         def on_signal(signum: int, frame: object) -> None:
-            nonlocal stopping
-            stopping = True
+            first = not self.stopping
+            self.stopping = True
+            if first and not self.up:
+                raise KeyboardInterrupt(signal.Signals(signum).name)
 
-        # SIGHUP too: closing the terminal stops devstack cleanly, as Ctrl-C does.
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, on_signal)
-        while not stopping:
+
+    def wait(self) -> None:
+        """Supervise the parts until a signal caught by ``catch_signals`` arrives."""
+        while not self.stopping:
             self.supervise(time.monotonic())
             time.sleep(POLL_S)

@@ -3,11 +3,15 @@ is restarted when, and what it says."""
 
 from __future__ import annotations
 
+import os
+import signal
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from devtools.devstack import MAX_BACKOFF_S, STABLE_S, DevStack, Part
+from devtools.devstack import MAX_BACKOFF_S, STABLE_S, DevStack, Part, port_is_free
 
 
 class FakeProcess:
@@ -102,3 +106,67 @@ def test_a_failed_restart_is_retried_later_with_a_longer_delay(
     assert ds.parts[0].due is not None
     ds.supervise(ds.parts[0].due)
     assert redis.alive and said[-1].startswith("devstack: the Redis broker is back (restart 1")
+
+
+@pytest.fixture
+def own_signals() -> Iterator[None]:
+    """The test installs devstack's handlers in this process: put pytest's back."""
+    kept = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    yield
+    for signum, handler in kept.items():
+        signal.signal(signum, handler)
+
+
+def test_a_signal_between_start_and_wait_still_stops_the_stack(
+    stack: tuple[DevStack, FakeProcess, FakeProcess, list[str]], own_signals: None
+) -> None:
+    """The closed-terminal race: "devstack is up" is printed, SIGHUP arrives,
+    and only then does the supervising loop begin. It must return at once,
+    not run on (nor die of SIGHUP's default action, as it did in a CI run)."""
+    ds, _, _, _ = stack
+    ds.catch_signals()
+    ds.up = True  # start() returned
+    os.kill(os.getpid(), signal.SIGHUP)
+    looks = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ds, "supervise", looks.append)
+        ds.wait()
+    assert looks == []
+
+
+def test_a_signal_while_parts_start_interrupts_the_start_and_not_the_stop(
+    stack: tuple[DevStack, FakeProcess, FakeProcess, list[str]],
+    own_signals: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ds, redis, web, said = stack
+    monkeypatch.setattr("devtools.devstack.portsfile.remove", lambda data, pid: None)
+    ds.catch_signals()
+    with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
+        os.kill(os.getpid(), signal.SIGTERM)  # while start() waits on a part
+        time.sleep(5)
+    stopped = []
+
+    def signalled_stop(process: FakeProcess) -> Callable[[], None]:
+        def stop() -> None:
+            os.kill(os.getpid(), signal.SIGHUP)  # a second signal, while stopping
+            stopped.append(process)
+            FakeProcess.stop(process)
+
+        return stop
+
+    monkeypatch.setattr(redis, "stop", signalled_stop(redis))
+    monkeypatch.setattr(web, "stop", signalled_stop(web))
+    ds.stop()
+    assert stopped == [web, redis]
+    assert not redis.alive and not web.alive
+    assert said == ["devstack: stopping the web server", "devstack: stopping the Redis broker"]
+
+
+def test_a_free_hbase_port_asked_for_brings_a_free_thrift2_port() -> None:
+    """Two devstacks started side by side with ``--hbase-port 0`` both took
+    9091 for Thrift2 when it was free, and the second local server died."""
+    if not port_is_free("127.0.0.1", 9091):
+        pytest.skip("9091 is in use here; the case needs it free")
+    thrift, thrift2 = DevStack(data=Path("/nonexistent"), hbase_port=0)._local_hbase_ports()
+    assert 9091 not in (thrift, thrift2) and thrift != thrift2

@@ -39,7 +39,7 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="port of the local HBase server (default 9090, or a free one if taken; "
-            "0: a free one)",
+            "0: a free one, and a free one for its Thrift2 API too)",
         )
         parser.add_argument(
             "--redis-port",
@@ -81,12 +81,15 @@ class Command(BaseCommand):
             hbase=hbase,
             backoff=opts["backoff"],
         )
+        stack.catch_signals()
         try:
             stack.start()
             self.stdout.write(stack.describe())
             stack.wait()
         except RuntimeError as exc:
             raise CommandError(str(exc)) from exc
+        except KeyboardInterrupt as exc:
+            raise CommandError(f"stopped by {exc or 'Ctrl-C'} before every part was up") from None
         finally:
             stack.stop()
             self.stdout.write("devstack: stopped")
