@@ -86,6 +86,7 @@ def _run(
     rng: random.Random,
 ) -> HomeRun:
     from feeds import services
+    from feeds.services.streams import _stream_page
 
     with _configured(host, port):
         reader = "reader"
@@ -147,6 +148,14 @@ def _run(
 
             return read
 
+        def stream_read(limit: int) -> Callable[[], int]:
+            # What the page is built on: the reader's stream scanned and
+            # decoded, large accounts merged in; no flags, counts or hiding.
+            def read() -> int:
+                return len(_stream_page(user, None, limit).items)
+
+            return read
+
         def raw(limit: int) -> Callable[[], int]:
             def read() -> int:
                 with connection() as conn:
@@ -173,8 +182,10 @@ def _run(
         results = []
         cases = (
             ("home page, first 20 (services, flags included)", home(20), shown_reposts, 20),
+            ("stream read alone, first 20 (no flags)", stream_read(20), shown_reposts, 20),
             ("raw scan of the same 20 stream rows", raw(20), raw_reposts, 20),
             ("home page, 100 (services, flags included)", home(100), shown_reposts, 100),
+            ("stream read alone, 100 (no flags)", stream_read(100), shown_reposts, 100),
             ("raw scan of the same 100 stream rows", raw(100), raw_reposts, 100),
         )
         report("reads", 0, len(cases) * reads)
