@@ -13,6 +13,7 @@ from feeds import services
 from feeds.services import console, metrics
 from feeds.types import Twit, User
 from storage.connection import connection, table_name
+from tests.helpers import ServerAddr
 from tests.jobqueue import jobs_recorded
 
 from .helpers import assert_answers, audit_actions, text_of
@@ -321,3 +322,16 @@ def test_a_confirmation_is_refused_where_the_action_would_be(
     assert staff_client.post("/console/users/nobody/disable").status_code == 404
     assert staff_client.post("/console/twits/delete", {"twit_id": ""}).status_code == 400
     assert audit_actions() == []
+
+
+def test_audit_entries_of_one_millisecond_keep_their_order(
+    web: ServerAddr, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI run listed a disable before the enable that followed it: both
+    fell in one millisecond and the random suffixes ordered them. Here the
+    clock stands still, so every entry falls in the same millisecond."""
+    monkeypatch.setattr(console, "_audit_clock", console._AuditClock(lambda: 1_790_000_000.0))
+    done = [console.record("sam", f"action.{i}", "alice") for i in range(40)]
+    listed = console.audit_log(limit=100).items
+    assert [e.action for e in listed] == [f"action.{i}" for i in reversed(range(40))]
+    assert [e.when for e in listed] == [e.when for e in reversed(done)]
