@@ -89,7 +89,8 @@ class Command(BaseCommand):
         except RuntimeError as exc:
             raise CommandError(str(exc)) from exc
         except KeyboardInterrupt as exc:
-            raise CommandError(f"stopped by {exc or 'Ctrl-C'} before every part was up") from None
+            by = str(exc) or "Ctrl-C"
+            raise CommandError(f"stopped by {by} before every part was up") from None
         finally:
             stack.stop()
             self.stdout.write("devstack: stopped")
