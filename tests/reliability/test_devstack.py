@@ -257,3 +257,21 @@ def test_a_closed_terminal_stops_devstack_cleanly(devstack: DevstackRun) -> None
     devstack.proc.send_signal(signal.SIGHUP)
     assert devstack.proc.wait(90) == 0
     assert not [p for p in parts if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+def test_a_signal_while_the_parts_start_stops_those_up_and_says_so(tmp_path: Path) -> None:
+    """SIGTERM once Redis is starting: the local HBase server, up already, is
+    stopped, nothing is left running, and devstack says why it stopped."""
+    run = DevstackRun(tmp_path / "data", free_port())
+    try:
+        run.wait_for_line("devstack: starting Redis", timeout=120)
+        started = list(psutil.Process(run.proc.pid).children(recursive=True))
+        run.proc.send_signal(signal.SIGTERM)
+        assert run.proc.wait(60) == 1
+        time.sleep(0.5)  # the reader thread takes the last lines
+        assert "devstack: stopping the local HBase server" in run.lines
+        assert "CommandError: stopped by SIGTERM before every part was up" in run.lines
+        _, alive = psutil.wait_procs(started, timeout=30)
+        assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]
+    finally:
+        run.close()
