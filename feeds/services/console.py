@@ -19,7 +19,6 @@ import bisect
 import json
 import os
 import re
-import threading
 import time
 from collections.abc import Callable, Iterable
 from contextlib import closing
@@ -37,7 +36,7 @@ from storage import keys, rows
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
 
-from . import accounts, fanout, metrics, pending, tablestats
+from . import _clock, accounts, fanout, metrics, pending, tablestats
 from . import twits as twits_service
 from ._paging import check_limit, scan_page
 
@@ -67,36 +66,11 @@ class AuditEntry:
     detail: str
 
 
-class _AuditClock:
-    """Milliseconds for audit keys that strictly increase within a process.
-
-    The log lists entries newest first by their key's reversed time; two
-    actions in one millisecond (a disable, then an enable) would otherwise
-    be ordered by their random suffixes, the later one shown first half the
-    time. An entry is at most a few milliseconds later than its true time
-    in a burst. Actions in different processes in one millisecond are
-    concurrent, and their order is the suffixes'.
-    """
-
-    def __init__(self, now: Callable[[], float] = time.time) -> None:
-        self._now = now
-        self._last = 0
-        self._lock = threading.Lock()
-
-    def next(self) -> int:
-        with self._lock:
-            self._last = max(int(self._now() * 1000), self._last + 1)
-            return self._last
-
-
-_audit_clock = _AuditClock()
-
-
 def record(actor: str, action: str, target: str, detail: str = "") -> AuditEntry:
     """Append one entry to the audit log. Never changes an entry: each call
     writes a new row, later in the log than any this process wrote before it
-    (see _AuditClock); a random suffix keeps entries of other processes apart."""
-    millis = _audit_clock.next()
+    (see _clock); a random suffix keeps entries of other processes apart."""
+    millis = _clock.now_millis()
     entry = rows.AuditRow(actor, action, target, detail[: rows.DETAIL_MAX])
     with connection() as conn:
         conn.table(table_name("audit")).put(

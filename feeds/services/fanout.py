@@ -396,7 +396,8 @@ def _finish(conn: happybase.Connection, key: bytes) -> None:
         return  # another chunk got there first
     t = conn.table(table_name("twits"))
     chunks = rows.progress_columns(t.row(key, columns=[rows.TWIT]))
-    lag_ms = int(time.time() * 1000) - keys.split_twit_key(key).millis
+    # Not below 0: a twit's time may run a few ms ahead in a burst (_clock).
+    lag_ms = max(0, int(time.time() * 1000) - keys.split_twit_key(key).millis)
     metrics.record_fanout_done(conn, lag_ms)
     t.delete(key, columns=[pending.MARK, *chunks])
     pending.remove_from_index(conn, key)

@@ -23,7 +23,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import apply_once, op_id
 
-from . import accounts, notify, pending, tagindex
+from . import _clock, accounts, notify, pending, tagindex
 from ._paging import scan_page
 from .ratelimit import check_post_rate
 
@@ -132,7 +132,9 @@ def post_twit(author: User | str, text: object, reply_to: str | None = None) -> 
     body = clean_text(text)
     parent = None if reply_to is None else _parent(reply_to)
     check_post_rate(author.userid)
-    millis = int(time.time() * 1000)
+    # Later than any twit this process made before: two posts in one
+    # millisecond still list newest first (see _clock).
+    millis = _clock.now_millis()
     key = keys.twit_key(author.userid, millis, keys.new_suffix())
     stored = rows.TwitRow(
         author.userid,

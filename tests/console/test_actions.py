@@ -10,7 +10,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import console, metrics
+from feeds.services import _clock, console, metrics
 from feeds.types import Twit, User
 from storage.connection import connection, table_name
 from tests.helpers import ServerAddr
@@ -329,8 +329,10 @@ def test_audit_entries_of_one_millisecond_keep_their_order(
 ) -> None:
     """A CI run listed a disable before the enable that followed it: both
     fell in one millisecond and the random suffixes ordered them. Here the
-    clock stands still, so every entry falls in the same millisecond."""
-    monkeypatch.setattr(console, "_audit_clock", console._AuditClock(lambda: 1_790_000_000.0))
+    process's clock stands still, so every entry falls in the same millisecond."""
+    standing = 1_790_000_000.0
+    monkeypatch.setattr(time, "time", lambda: standing)
+    monkeypatch.setattr(_clock, "now_millis", _clock.MonotonicMillis(lambda: standing))
     done = [console.record("sam", f"action.{i}", "alice") for i in range(40)]
     listed = console.audit_log(limit=100).items
     assert [e.action for e in listed] == [f"action.{i}" for i in reversed(range(40))]

@@ -8,8 +8,8 @@ import pytest
 
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
+from feeds.services import _clock, streams
 from feeds.services import follows as follows_service
-from feeds.services import streams
 from feeds.types import Twit, User
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
@@ -28,6 +28,22 @@ def test_post_shows_in_timeline_and_home_stream_newest_first(alice: User) -> Non
     assert texts(services.home_stream("alice").items) == ["second", "first"]
     assert services.get_twit(second.id) == second
     assert services.get_user("alice").twits == 2
+
+
+def test_twits_of_one_millisecond_list_newest_first(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two posts in one millisecond had their order from their random
+    suffixes; here the clock stands still for all twenty (the process's
+    whole clock, so no other source of the twit's time escapes it)."""
+    standing = 1_790_000_000.0
+    monkeypatch.setattr(time, "time", lambda: standing)
+    monkeypatch.setattr(_clock, "now_millis", _clock.MonotonicMillis(lambda: standing))
+    services.follow("bob", "alice")
+    posted = [services.post_twit("alice", f"t{i}").text for i in range(20)]
+    newest_first = posted[::-1]
+    assert texts(services.timeline("alice", limit=50).items) == newest_first
+    assert texts(services.home_stream("bob", limit=50).items) == newest_first
 
 
 @pytest.mark.parametrize(
