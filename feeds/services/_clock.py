@@ -14,6 +14,7 @@ Written by hand: it is a lock and a ``max``; no library is smaller.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +24,12 @@ class MonotonicMillis:
     def __init__(self, now: Callable[[], float] = time.time) -> None:
         self._now = now
         self._last = 0
+        self._lock = threading.Lock()
+        # A child forked while another thread held the lock (a Celery or
+        # gunicorn worker) would wait on it forever: it gets a lock of its own.
+        os.register_at_fork(after_in_child=self._new_lock)
+
+    def _new_lock(self) -> None:
         self._lock = threading.Lock()
 
     def __call__(self) -> int:
