@@ -8,7 +8,10 @@ processes, it measures:
   against raw batched puts of the same rows into the same server by one
   process (the limit for writing them at all: keys made before the clock
   starts, one mutateRowsTs per chunk with each cell's Mutation shared by
-  its rows, the cheapest way happybase's client can send them);
+  its rows, the cheapest way happybase's client can send them). That raw
+  writes 10,000 rows at a time, and is timed before the flushes and
+  compactions they cause; so it is also measured writing a fan-out run's
+  whole volume (``posts`` twits' rows) back to back, timed through its own;
 - post-to-visible latency for that account: from the post to the last
   follower's stream row (the lag the finishing chunk records), p50 and p99;
 - home-stream read latency (first page of 20), p50 and p99, for readers of
@@ -170,6 +173,9 @@ def run(
         cells = rows.encode_stream(rows.TwitRow("star", "Star", text, 0))
         raw_rates = _raw_rates(fans, twit, cells, first_rep=0)
         _progress(f"  raw batched puts, before: {statistics.median(raw_rates):,.0f} rows/s")
+        volume = statistics.median(_raw_volume_rate(fans, cells, posts, run) for run in (0, 1))
+        _progress(f"  raw batched puts, a fan-out's volume: {volume:,.0f} rows/s")
+        _settle()  # its flushes and compactions are not the first phase's
 
         fanned: list[tuple[int, float]] = []
         for count in worker_counts:
@@ -213,6 +219,16 @@ def run(
                 f"half after), batches of {settings.TWITBASE_FANOUT_CHUNK}",
             )
         )
+        results.append(
+            Row(
+                target,
+                "raw batched puts, a fan-out's volume, 1 process",
+                volume,
+                "rows/s",
+                f"{posts} twits x {len(fans):,} streams back to back, x2: "
+                "timed through the flushes and compactions that volume brings",
+            )
+        )
         full_note = f"; streams full ({settings.TWITBASE_STREAM_MAX:,})" if full_streams else ""
         results += [
             Row(
@@ -220,7 +236,8 @@ def run(
                 f"fan-out, {count} worker process(es)",
                 rate,
                 "rows/s",
-                f"{100 * rate / raw:.0f}% of raw" + full_note,
+                f"{100 * rate / raw:.0f}% of raw, {100 * rate / volume:.0f}% of raw at its volume"
+                + full_note,
             )
             for count, rate in fanned
         ]
@@ -295,6 +312,26 @@ def _raw_rates(
             _put_by_chunk(conn, stream_keys, cells, ms)
         rates.append(len(fans) / (time.perf_counter() - t0))
     return rates
+
+
+def _raw_volume_rate(fans: list[str], cells: dict[bytes, bytes], posts: int, run: int) -> float:
+    """Rows/s of one process writing what one timed run of a fan-out phase
+    writes: ``posts`` twits' stream rows for every fan, back to back, as
+    :func:`_raw_rates` writes them. Its three writes of one twit each end
+    before the flushes and compactions they cause begin; a fan-out run, and
+    this, are timed through those of their own volume. Keys made before the
+    clock starts; each ``run`` writes other rows."""
+    ms = int(time.time() * 1000)
+    twits = [
+        keys.twit_key("star", ms - i, b"v" + bytes([run]) + i.to_bytes(2, "big"))
+        for i in range(posts)
+    ]
+    by_twit = [[keys.stream_key(f, t) for f in fans] for t in twits]
+    t0 = time.perf_counter()
+    with connection() as conn:
+        for stream_keys in by_twit:
+            _put_by_chunk(conn, stream_keys, cells, ms)
+    return posts * len(fans) / (time.perf_counter() - t0)
 
 
 def _put_by_chunk(
