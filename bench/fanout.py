@@ -173,7 +173,7 @@ def run(
         cells = rows.encode_stream(rows.TwitRow("star", "Star", text, 0))
         raw_rates = _raw_rates(fans, twit, cells, first_rep=0)
         _progress(f"  raw batched puts, before: {statistics.median(raw_rates):,.0f} rows/s")
-        volume = statistics.median(_raw_volume_rate(fans, cells, posts, run) for run in (0, 1))
+        volume = statistics.median(_raw_volume_rate(fans, cells, posts, rep) for rep in (0, 1))
         _progress(f"  raw batched puts, a fan-out's volume: {volume:,.0f} rows/s")
         _settle()  # its flushes and compactions are not the first phase's
 
@@ -314,16 +314,16 @@ def _raw_rates(
     return rates
 
 
-def _raw_volume_rate(fans: list[str], cells: dict[bytes, bytes], posts: int, run: int) -> float:
+def _raw_volume_rate(fans: list[str], cells: dict[bytes, bytes], posts: int, rep: int) -> float:
     """Rows/s of one process writing what one timed run of a fan-out phase
-    writes: ``posts`` twits' stream rows for every fan, back to back, as
-    :func:`_raw_rates` writes them. Its three writes of one twit each end
-    before the flushes and compactions they cause begin; a fan-out run, and
-    this, are timed through those of their own volume. Keys made before the
-    clock starts; each ``run`` writes other rows."""
+    writes: ``posts`` twits' stream rows for every fan, back to back, the
+    way :func:`_raw_rates` writes one twit's. Those short writes end before
+    the flushes and compactions they cause begin; a fan-out run, and this,
+    are timed through those of their own volume. Keys made before the clock
+    starts; each ``rep`` writes other rows."""
     ms = int(time.time() * 1000)
     twits = [
-        keys.twit_key("star", ms - i, b"v" + bytes([run]) + i.to_bytes(2, "big"))
+        keys.twit_key("star", ms - i, b"v" + bytes([rep]) + i.to_bytes(2, "big"))
         for i in range(posts)
     ]
     by_twit = [[keys.stream_key(f, t) for f in fans] for t in twits]
