@@ -9,15 +9,25 @@ happybase's own connection, whose client reads the reply; elsewhere it is
 made of happybase's Thrift objects, as ``Table.batch`` makes it.
 
 Thrift1's checkAndPut compares one cell and puts one cell, atomically. On it
-rests :func:`apply_once`: a counter cell that carries the ids of the last
-operations applied to it, so a retry of an operation (same id) is recognised
-and not counted again. It is exact for retries that come within the last
-``WINDOW`` operations on that counter, which covers a retried request or task.
+rest the counts that a retried or racing change cannot apply twice. A
+counter cell carries the ids of the operations applied to it
+(storage.rows.Counted):
+
+- :func:`apply_once` remembers the last ``WINDOW`` ids, so a retry of an
+  operation (same id) that comes within the next ``WINDOW`` operations on
+  that counter is not counted again: a retried request or task.
+- :class:`MarkedChange` is exact without that bound, for a change whose
+  state lives in another row and is marked done there once counted (a like,
+  a follow, a post's count). It holds the change's id pending in the cell
+  from the count until its mark is written, and counts only while the
+  state reads undone after the cell was read, with the cell unchanged
+  since: a late twin of the change, however late, counts nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 import happybase
@@ -27,7 +37,7 @@ from thriftpy2.thrift import TApplicationException
 from thriftpy2.transport.cybase import CyTransportBase
 
 from .keys import prefix_stop
-from .rows import OP_LEN, decode_counted, encode_counted
+from .rows import OP_LEN, Counted, decode_counted, encode_counted, without
 
 try:
     from . import _bulk
@@ -75,21 +85,106 @@ def apply_once(
     """Add ``delta`` to the counter unless operation ``op`` was already applied.
 
     ``op`` is a 16-byte id, the same on every retry of one operation. Returns
-    the count after the call. Compare-and-set: concurrent callers retry.
+    the count after the call. Compare-and-set: concurrent callers retry. The
+    cell remembers the last ``WINDOW`` operations: a retry after more than
+    that many others counts again (:class:`MarkedChange` has no such bound).
     """
-    if len(op) != OP_LEN:
-        raise ValueError(f"op must be {OP_LEN} bytes, got {len(op)}")
+    _check_op(op)
     t = conn.table(table)
     while True:
         cell = t.row(row, columns=[column]).get(column)
-        count, ops = decode_counted(cell)
-        recent = {ops[i : i + OP_LEN] for i in range(0, len(ops), OP_LEN)}
-        if op in recent:
-            return count
-        ops = (ops + op)[-WINDOW * OP_LEN :]
-        new = encode_counted(count + delta, ops)
-        if check_and_put(conn, table, row, column, cell, column, new):
-            return count + delta
+        now = decode_counted(cell)
+        if any(now.holds(op)):
+            return now.count
+        new = Counted(now.count + delta, _remember(now.done, op), now.pending)
+        if check_and_put(conn, table, row, column, cell, column, encode_counted(new)):
+            return new.count
+
+
+class MarkedChange:
+    """The counts of one change whose state lives in another row, each
+    applied exactly once however many twins (retries, racing requests)
+    finish the same change, and however late.
+
+    ``undone`` reads the change's state and says whether it still waits to
+    be counted; it must turn false once the caller writes the change's mark
+    (counted=1, an edge's record, a row's delete) and never turn true again
+    for this change. The caller counts with :meth:`count` (each counter,
+    under the change's operation id), then writes the mark, then calls
+    :meth:`settle`::
+
+        change = MarkedChange(conn, lambda: state_row_says_pending())
+        change.count("twits", twit, COUNT_LIKES, +1, op)
+        check_and_put(...)  # the mark
+        change.settle()
+
+    Why it is exact: :meth:`count` reads the counter cell, then the state,
+    and puts only if the cell is still what it read. An id leaves the cell's
+    pending ids only at a settle, after its mark; so if the cell read lacks
+    the id and the state read after it is undone, the change was never
+    counted, and the compare-and-set fails if anyone counted it since. (A
+    settle moves the id among the done ids, which never return to an earlier
+    value once new ids pass through, so the compare cannot be fooled by a
+    cell that changed and changed back.)
+
+    A twin that dies between its mark and its settle leaves the id pending
+    for good: 16 bytes in the cell, and no wrong count.
+    """
+
+    def __init__(self, conn: happybase.Connection, undone: Callable[[], bool]) -> None:
+        self._conn = conn
+        self._undone = undone
+        self._held: list[tuple[str, bytes, bytes, bytes, bytes | None]] = []
+
+    def count(self, table: str, row: bytes, column: bytes, delta: int, op: bytes) -> bool:
+        """Add ``delta`` to the counter for this change, unless it is counted
+        there already. Returns whether the change is now counted there."""
+        _check_op(op)
+        t = self._conn.table(table)
+        while True:
+            cell = t.row(row, columns=[column]).get(column)
+            now = decode_counted(cell)
+            done, pending = now.holds(op)
+            if done:
+                return True
+            if pending:
+                # Counted by a twin not yet settled (running, or dead before
+                # its mark): this caller's mark and settle finish it.
+                break
+            if not self._undone():
+                return False
+            new = encode_counted(Counted(now.count + delta, now.done, now.pending + op))
+            if check_and_put(self._conn, table, row, column, cell, column, new):
+                cell = new
+                break
+        self._held.append((table, row, column, op, cell))
+        return True
+
+    def settle(self) -> None:
+        """After the change's mark: move its ids from pending to done. The
+        first try expects the cell as this caller last saw it, which saves
+        a read when nobody has counted there since."""
+        for table, row, column, op, cell in self._held:
+            t = self._conn.table(table)
+            while True:
+                now = decode_counted(cell)
+                if not now.holds(op)[1]:
+                    break
+                new = Counted(now.count, _remember(now.done, op), without(now.pending, op))
+                if check_and_put(self._conn, table, row, column, cell, column, encode_counted(new)):
+                    break
+                cell = t.row(row, columns=[column]).get(column)
+        self._held.clear()
+
+
+def _remember(done: bytes, op: bytes) -> bytes:
+    """The done ids with ``op`` added, the oldest dropped past ``WINDOW``."""
+    return (done + op)[-WINDOW * OP_LEN :]
+
+
+def _check_op(op: bytes) -> None:
+    if len(op) != OP_LEN:
+        raise ValueError(f"op must be {OP_LEN} bytes, got {len(op)}")
 
 
 def put_rows_alike(

@@ -31,11 +31,17 @@ from dataclasses import dataclass
 #
 # Two kinds of counter cell, one encoding: a count is 8 bytes, big-endian,
 # signed, as HBase's own counters (counter_inc) store it. An apply-once cell
-# (storage/ops.py) follows the count with the 16-byte ids of the last
-# operations applied to it.
+# (storage/ops.py) follows the count with the 16-byte ids of operations it
+# has applied: first the last ``WINDOW`` done, oldest first; then, while a
+# change's mark is not yet written, the ids it holds pending, and an 8-byte
+# tail that counts them. A cell without pending ids is count + ids, as it
+# was before pending ids existed; one with them is 16 bytes longer than a
+# multiple of 16 (the tail), which tells the two apart.
 
 OP_LEN = 16
 _COUNT = struct.Struct(">q")
+_PENDING_TAIL = struct.Struct(">4sI")
+_PENDING_MAGIC = b"\xffpnd"
 
 
 def encode_count(n: int) -> bytes:
@@ -50,16 +56,56 @@ def decode_count(cell: bytes | None) -> int:
     return int(_COUNT.unpack_from(cell)[0])
 
 
-def decode_counted(cell: bytes | None) -> tuple[int, bytes]:
-    """An apply-once cell's count and the ids of the operations it holds
-    (concatenated, OP_LEN bytes each); (0, b"") when absent."""
+@dataclass(frozen=True)
+class Counted:
+    """An apply-once cell: its count, the ids of the operations it has
+    applied and remembers (oldest first), and those of changes applied but
+    not yet marked done where their state lives (``pending``; see
+    storage.ops.MarkedChange). Ids are concatenated, OP_LEN bytes each."""
+
+    count: int = 0
+    done: bytes = b""
+    pending: bytes = b""
+
+    def holds(self, op: bytes) -> tuple[bool, bool]:
+        """Whether ``op`` is among the done ids, and among the pending ones."""
+        return _has(self.done, op), _has(self.pending, op)
+
+
+def _ids(ids: bytes) -> list[bytes]:
+    return [ids[i : i + OP_LEN] for i in range(0, len(ids), OP_LEN)]
+
+
+def _has(ids: bytes, op: bytes) -> bool:
+    return op in _ids(ids)
+
+
+def without(ids: bytes, op: bytes) -> bytes:
+    """``ids`` with ``op`` taken out."""
+    return b"".join(i for i in _ids(ids) if i != op)
+
+
+def decode_counted(cell: bytes | None) -> Counted:
+    """An apply-once cell (an empty :class:`Counted` when absent)."""
     if not cell:
-        return 0, b""
-    return decode_count(cell), cell[_COUNT.size :]
+        return Counted()
+    count = decode_count(cell)
+    if len(cell) % OP_LEN == _COUNT.size:
+        return Counted(count, cell[_COUNT.size :])
+    magic, held = _PENDING_TAIL.unpack_from(cell, max(0, len(cell) - _PENDING_TAIL.size))
+    ids = cell[_COUNT.size : -_PENDING_TAIL.size]
+    if len(cell) % OP_LEN or magic != _PENDING_MAGIC or not 0 < held * OP_LEN <= len(ids):
+        raise ValueError(f"not an apply-once cell: {cell[:40]!r}")
+    split = len(ids) - held * OP_LEN
+    return Counted(count, ids[:split], ids[split:])
 
 
-def encode_counted(count: int, ops: bytes) -> bytes:
-    return _COUNT.pack(count) + ops
+def encode_counted(counted: Counted) -> bytes:
+    cell = _COUNT.pack(counted.count) + counted.done
+    if not counted.pending:
+        return cell
+    held = len(counted.pending) // OP_LEN
+    return cell + counted.pending + _PENDING_TAIL.pack(_PENDING_MAGIC, held)
 
 
 def _millis(ms: int) -> bytes:
@@ -852,7 +898,16 @@ USERID_CELLS = frozenset(
 )
 # Apply-once cells: a count followed by the ids of the operations applied.
 COUNTED_CELLS = frozenset(
-    {COUNT_TWITS, COUNT_FOLLOWERS, COUNT_FOLLOWING, COUNT_REPLIES, COUNT_UNREAD, GROUP_COUNT}
+    {
+        COUNT_TWITS,
+        COUNT_FOLLOWERS,
+        COUNT_FOLLOWING,
+        COUNT_REPLIES,
+        COUNT_LIKES,
+        COUNT_REPOSTS,
+        COUNT_UNREAD,
+        GROUP_COUNT,
+    }
 )
 # Plain HBase counters (8 bytes, big-endian).
 COUNTER_CELLS = frozenset({FANOUTS, STREAM_ROWS, FAILURES, TASKS, POSTS})

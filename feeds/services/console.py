@@ -502,8 +502,11 @@ def _decode_value(column: bytes, value: bytes) -> tuple[str, bytes]:
     if column in rows.FLAG_CELLS:
         return ("yes" if rows.decode_flag(value) else "no"), value
     if column in rows.COUNTED_CELLS and len(value) >= 8:
-        count, ops = rows.decode_counted(value)
-        return f"count {count} · last {len(ops) // rows.OP_LEN} operation ids kept", value
+        counted = rows.decode_counted(value)
+        kept = f"count {counted.count} · last {len(counted.done) // rows.OP_LEN} operation ids kept"
+        if counted.pending:
+            kept += f" · {len(counted.pending) // rows.OP_LEN} pending their mark"
+        return kept, value
     number = _number_of(column, value)
     if number is not None:
         return f"{number[0]} {number[1]}".rstrip(), value

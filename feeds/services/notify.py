@@ -30,6 +30,7 @@ Nobody is notified of their own doing.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable
 
@@ -38,7 +39,7 @@ import happybase
 from feeds.types import Notification, Page, UserRef, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import apply_once, check_and_put, op_id
+from storage.ops import MarkedChange, apply_once, check_and_put, op_id
 
 from . import accounts
 from ._paging import scan_page
@@ -53,8 +54,18 @@ KIND_NAMES = {
 }
 
 
-def _unread_add(conn: happybase.Connection, recipient_hash: bytes, op: bytes) -> None:
-    apply_once(conn, table_name("users"), recipient_hash, rows.COUNT_UNREAD, 1, op)
+def _unread_add(
+    conn: happybase.Connection,
+    recipient_hash: bytes,
+    op: bytes,
+    change: MarkedChange | None = None,
+) -> None:
+    """Count one more unread notification, once for ``op``: through
+    ``change`` when it is part of one (see :func:`group_change`)."""
+    if change is None:
+        apply_once(conn, table_name("users"), recipient_hash, rows.COUNT_UNREAD, 1, op)
+    else:
+        change.count(table_name("users"), recipient_hash, rows.COUNT_UNREAD, 1, op)
 
 
 def _put(
@@ -64,6 +75,7 @@ def _put(
     kind: bytes,
     subject: bytes,
     row: rows.NotificationRow,
+    change: MarkedChange | None = None,
 ) -> None:
     """Write one (ungrouped) notification and count it unread; may be repeated."""
     key = keys.notification_key(recipient_hash, millis, kind, subject)
@@ -72,7 +84,7 @@ def _put(
     conn.table(table_name("notifications")).put(
         key, rows.encode_notification(row), timestamp=millis
     )
-    _unread_add(conn, recipient_hash, op_id(b"notify", key))
+    _unread_add(conn, recipient_hash, op_id(b"notify", key), change)
 
 
 def _existing(conn: happybase.Connection, userids: Iterable[str]) -> list[str]:
@@ -144,14 +156,20 @@ def forget_twit(
 
 
 def notify_follow(
-    conn: happybase.Connection, follower: UserRef, followed: str, millis: int
+    conn: happybase.Connection,
+    follower: UserRef,
+    followed: str,
+    millis: int,
+    change: MarkedChange | None = None,
 ) -> None:
     """A new follower; ``millis`` is the edge's generation, so a retried
-    follow writes the same row. An unfollow leaves it: it tells of something
-    that happened, and a re-follow (a new generation) is a new notification."""
+    follow writes the same row, and its unread count goes through the
+    follow's ``change`` (once, however late a twin). An unfollow leaves it:
+    it tells of something that happened, and a re-follow (a new generation)
+    is a new notification."""
     row = rows.NotificationRow(((follower.userid, follower.name),), 1, None, "")
     subject = keys.follow_subject(follower.userid, millis)
-    _put(conn, keys.user_hash(followed), millis, keys.NOTIFY_FOLLOW, subject, row)
+    _put(conn, keys.user_hash(followed), millis, keys.NOTIFY_FOLLOW, subject, row, change)
 
 
 def forget_follower(conn: happybase.Connection, userid: str) -> int:
@@ -215,19 +233,33 @@ def group_change(
     millis: int,
     on: bool,
     op: bytes,
+    change: MarkedChange | None = None,
 ) -> None:
     """``actor`` joined (``on``) or left the like or repost group of ``twit``,
     at ``millis``. ``op`` names this change (the same on every retry): the
     group's count takes it once. The group's notification row is rewritten at
-    its latest actor's time; with nobody left it is deleted."""
+    its latest actor's time; with nobody left it is deleted.
+
+    ``change``: the like or repost state change this is part of, whose
+    twins count through it exactly once (without one, the counts take a
+    retry once within storage.ops.WINDOW). A change a twin has finished
+    already leaves the group alone: it may have been undone since."""
     recipient = twit[: keys.MD5_LEN]
     if keys.user_hash(actor) == recipient:
         return
     gname = table_name("notifyGroups")
     gkey = keys.notify_group_key(twit, kind)
-    apply_once(conn, gname, gkey, rows.GROUP_COUNT, 1 if on else -1, op)
-    if on:
-        _unread_add(conn, recipient, op_id(b"notify", op))
+    delta = 1 if on else -1
+    unread = op_id(b"notify", op)
+    if change is None:
+        apply_once(conn, gname, gkey, rows.GROUP_COUNT, delta, op)
+        if on:
+            _unread_add(conn, recipient, unread)
+    else:
+        if not change.count(gname, gkey, rows.GROUP_COUNT, delta, op):
+            return
+        if on:
+            _unread_add(conn, recipient, unread, change)
     groups = conn.table(gname)
     while True:
         row = groups.row(gkey, columns=[rows.GROUP_STATE, rows.GROUP_COUNT])
@@ -279,42 +311,63 @@ def group_change(
 
 
 def notify_like(
-    conn: happybase.Connection, twit: bytes, liker: str, millis: int, on: bool, gen: int
+    conn: happybase.Connection,
+    twit: bytes,
+    liker: str,
+    millis: int,
+    on: bool,
+    gen: int,
+    change: MarkedChange | None = None,
 ) -> None:
     """A like (``on``) or an unlike of ``twit`` by ``liker``, the like state's
     generation ``gen`` (services/likes.py calls this before marking the
-    change counted, so a retry runs it again with the same ``gen``)."""
+    change counted, so a retry runs it again with the same ``gen``), as part
+    of ``change`` (see :func:`group_change`)."""
     if keys.user_hash(liker) == twit[: keys.MD5_LEN]:
         return
     user = accounts.find_user(liker)
     name = user.name if user is not None else liker
     op = op_id(b"notify-like", twit, liker.lower().encode(), str(gen).encode())
-    group_change(conn, keys.NOTIFY_LIKE, twit, liker, name, millis, on, op)
+    group_change(conn, keys.NOTIFY_LIKE, twit, liker, name, millis, on, op, change)
 
 
 def notify_repost(
-    reposter_userid: str, twit_id: str, gen: int = 0, millis: int | None = None
+    reposter_userid: str,
+    twit_id: str,
+    gen: int = 0,
+    millis: int | None = None,
+    change: MarkedChange | None = None,
 ) -> None:
     """For the reposts service: ``reposter_userid`` reposted ``twit_id``.
     ``gen`` names this repost among the pair's reposts and un-reposts (as a
     like state's generation does), so a retry with the same ``gen`` counts
-    once; ``millis`` is the repost's time (default: now)."""
-    _repost(reposter_userid, twit_id, True, gen, millis)
+    once; ``millis`` is the repost's time (default: now); ``change``: the
+    repost state's change (see :func:`group_change`)."""
+    _repost(reposter_userid, twit_id, True, gen, millis, change)
 
 
-def unnotify_repost(reposter_userid: str, twit_id: str, gen: int = 1) -> None:
+def unnotify_repost(
+    reposter_userid: str, twit_id: str, gen: int = 1, change: MarkedChange | None = None
+) -> None:
     """For the reposts service: the repost was undone (``gen``: as in
     :func:`notify_repost`, a later one than the repost's)."""
-    _repost(reposter_userid, twit_id, False, gen, None)
+    _repost(reposter_userid, twit_id, False, gen, None, change)
 
 
-def _repost(userid: str, twit_id: str, on: bool, gen: int, millis: int | None) -> None:
+def _repost(
+    userid: str,
+    twit_id: str,
+    on: bool,
+    gen: int,
+    millis: int | None,
+    change: MarkedChange | None,
+) -> None:
     twit = keys.twit_key_from_id(twit_id)
     user = accounts.get_user(userid)
     op = op_id(b"notify-repost", twit, user.userid.lower().encode(), str(gen).encode())
     at = int(time.time() * 1000) if millis is None else millis
     with connection() as conn:
-        group_change(conn, keys.NOTIFY_REPOST, twit, user.userid, user.name, at, on, op)
+        group_change(conn, keys.NOTIFY_REPOST, twit, user.userid, user.name, at, on, op, change)
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -370,9 +423,9 @@ def mark_read(userid: str) -> None:
         users = conn.table(table)
         while True:
             cell = users.row(key, columns=[rows.COUNT_UNREAD]).get(rows.COUNT_UNREAD)
-            count, ops = rows.decode_counted(cell)
-            if cell is None or count == 0:
+            now = rows.decode_counted(cell)
+            if cell is None or now.count == 0:
                 return
-            new = rows.encode_counted(0, ops)
+            new = rows.encode_counted(dataclasses.replace(now, count=0))
             if check_and_put(conn, table, key, rows.COUNT_UNREAD, cell, rows.COUNT_UNREAD, new):
                 return

@@ -57,14 +57,41 @@ def test_a_count_is_an_hbase_counter(n: int) -> None:
 def test_an_absent_or_empty_counter_is_zero() -> None:
     assert rows.decode_count(None) == 0
     assert rows.decode_count(b"") == 0
-    assert rows.decode_counted(None) == (0, b"")
+    assert rows.decode_counted(None) == rows.Counted(0, b"", b"")
 
 
 def test_an_apply_once_cell_is_a_count_then_operation_ids() -> None:
     ops = b"a" * rows.OP_LEN + b"b" * rows.OP_LEN
-    cell = rows.encode_counted(7, ops)
+    cell = rows.encode_counted(rows.Counted(7, ops))
+    # As cells were before pending ids: a cell written then reads the same.
+    assert cell == (7).to_bytes(8, "big") + ops
     assert rows.decode_count(cell) == 7
-    assert rows.decode_counted(cell) == (7, ops)
+    assert rows.decode_counted(cell) == rows.Counted(7, ops, b"")
+
+
+@given(
+    st.integers(-(2**63), 2**63 - 1),
+    st.lists(st.binary(min_size=rows.OP_LEN, max_size=rows.OP_LEN), max_size=5),
+    st.lists(st.binary(min_size=rows.OP_LEN, max_size=rows.OP_LEN), max_size=5),
+)
+def test_an_apply_once_cell_with_pending_ids_reads_back(
+    count: int, done: list[bytes], pending: list[bytes]
+) -> None:
+    counted = rows.Counted(count, b"".join(done), b"".join(pending))
+    cell = rows.encode_counted(counted)
+    assert rows.decode_counted(cell) == counted
+    assert rows.decode_count(cell) == count
+    for op in pending:
+        assert counted.holds(op)[1]
+        settled = rows.Counted(count, counted.done, rows.without(counted.pending, op))
+        assert not rows.decode_counted(rows.encode_counted(settled)).holds(op)[1]
+
+
+def test_a_damaged_apply_once_cell_is_refused() -> None:
+    cell = rows.encode_counted(rows.Counted(1, b"d" * rows.OP_LEN, b"p" * rows.OP_LEN))
+    for damaged in (cell[:-1], cell[:-4] + b"\0\0\0\x09", cell[:-8] + b"x" * 8):
+        with pytest.raises(ValueError, match="apply-once"):
+            rows.decode_counted(damaged)
 
 
 @given(text, text, text, st.integers(0, 2**53))
@@ -252,7 +279,7 @@ def test_a_follower_list_is_read_only_under_the_version_it_was_made_under() -> N
     fans = [bytes([i]) * 16 for i in range(3)]
     row = {
         rows.ACCOUNT: (b"{}", 100),
-        rows.COUNT_FOLLOWERS: (rows.encode_counted(3, b""), 200),
+        rows.COUNT_FOLLOWERS: (rows.encode_counted(rows.Counted(3)), 200),
         rows.FOLLOWERS_CHANGED: ((7).to_bytes(8, "big"), 200),
     }
     version = rows.follower_list_version(row)
@@ -263,7 +290,7 @@ def test_a_follower_list_is_read_only_under_the_version_it_was_made_under() -> N
     # account of the same userid: each is another version.
     for column, cell in [
         (rows.FOLLOWERS_CHANGED, ((8).to_bytes(8, "big"), 200)),
-        (rows.COUNT_FOLLOWERS, (rows.encode_counted(3, b""), 300)),
+        (rows.COUNT_FOLLOWERS, (rows.encode_counted(rows.Counted(3)), 300)),
         (rows.ACCOUNT, (b"{}", 300)),
     ]:
         assert (
