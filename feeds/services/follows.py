@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 
 import happybase
 
@@ -12,7 +13,7 @@ from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
 from feeds.types import Page, User, UserRef
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import apply_once, check_and_put, op_id
+from storage.ops import MarkedChange, check_and_put, op_id
 
 from . import accounts, notify
 from ._paging import scan_page
@@ -75,15 +76,14 @@ def follow(follower: User | str, followed: str) -> bool:
         )
         _followers_changed(conn, b.userid)
         if follows.row(edge, columns=[COUNTED]).get(COUNTED) != op:
+            change = MarkedChange(conn, _uncounted(follows, edge, op))
             # Before the counts and the mark: a retry after a crash notifies
             # again (the same row), and the window between a count and its
             # mark, which a racing unfollow meets, stays as short as it was.
-            notify.notify_follow(conn, UserRef(a.userid, a.name), b.userid, generation)
-            counted = op_id(b"follow", op)
-            users = table_name("users")
-            apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, 1, counted)
-            apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, 1, counted)
+            notify.notify_follow(conn, UserRef(a.userid, a.name), b.userid, generation, change)
+            _count_edge(change, a.userid, b.userid, 1, op_id(b"follow", op))
             follows.put(edge, rows.encode_counted_edge(op), timestamp=generation)
+            change.settle()
     dispatch(BackfillStream(a.userid, b.userid))
     return created
 
@@ -106,29 +106,48 @@ def unfollow(follower: User | str, followed: str) -> bool:
             dispatch(RemoveFolloweeFromStream(a.userid, b.userid))
             return False
         op, generation = row[OP]
-        users = table_name("users")
+        follow_counts = MarkedChange(conn, _uncounted(follows, edge, op))
         if row.get(COUNTED, (None, 0))[0] != op:
             # The follow that made this edge has not recorded its count yet: it
-            # is still running, or it crashed. Apply its +1 here, under the
-            # follow's own operation id, so whichever of the two gets there
-            # first counts it and the other's is a no-op. Without this, the
+            # is still running, or it crashed. Apply its +1 here, as part of
+            # the follow's own change, so whichever of the two gets there
+            # first counts it and the other counts nothing. Without this, the
             # edge would go while its +1 still lands: a follower too many.
-            counted = op_id(b"follow", op)
-            apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, 1, counted)
-            apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, 1, counted)
-        counted = op_id(b"unfollow", op)
-        apply_once(conn, users, keys.user_key(a.userid), rows.COUNT_FOLLOWING, -1, counted)
-        apply_once(conn, users, keys.user_key(b.userid), rows.COUNT_FOLLOWERS, -1, counted)
+            _count_edge(follow_counts, a.userid, b.userid, 1, op_id(b"follow", op))
+        # The unfollow is a change of its own, marked done by the edge's delete.
+        unfollow_counts = MarkedChange(conn, lambda: follows.row(edge, columns=[OP]).get(OP) == op)
+        _count_edge(unfollow_counts, a.userid, b.userid, -1, op_id(b"unfollow", op))
         conn.table(table_name("followedBy")).delete(
             keys.followed_by_key(b.userid, a.userid), timestamp=generation
         )
         follows.delete(edge, timestamp=generation)
+        follow_counts.settle()
+        unfollow_counts.settle()
         _followers_changed(conn, b.userid)
     # After the edge is gone: the cleanup does nothing if it finds the edge
     # again (followed anew). An unfollow retried after a crash before this
     # line finds no edge and queues the cleanup all the same.
     dispatch(RemoveFolloweeFromStream(a.userid, b.userid))
     return True
+
+
+def _uncounted(follows: happybase.table.Table, edge: bytes, op: bytes) -> Callable[[], bool]:
+    """Whether the follow ``op`` still waits to be counted: its edge is there
+    (an unfollow deletes it; a re-follow makes another op) and not marked
+    counted. Its counts go through a MarkedChange (storage.ops) with this."""
+
+    def undone() -> bool:
+        row = follows.row(edge, columns=[OP, COUNTED])
+        return bool(row.get(OP) == op and row.get(COUNTED) != op)
+
+    return undone
+
+
+def _count_edge(change: MarkedChange, a: str, b: str, delta: int, op: bytes) -> None:
+    """``a``'s following and ``b``'s followers counts, by ``delta``, as part of ``change``."""
+    users = table_name("users")
+    change.count(users, keys.user_key(a), rows.COUNT_FOLLOWING, delta, op)
+    change.count(users, keys.user_key(b), rows.COUNT_FOLLOWERS, delta, op)
 
 
 @read_only

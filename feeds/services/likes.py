@@ -4,14 +4,16 @@ Hand-written on storage.ops (no library does HBase likes). A like's state is
 one cell of its likers row, b"on:gen:ms:counted", moved by compare-and-set:
 
 - a like or unlike that changes the state bumps ``gen`` and writes counted=0;
-- then it adds +1/-1 to the twit's ``t:likes`` with apply_once under an
-  operation id made of (twit, liker, gen), and sets counted=1 (compare-and-set
-  from the exact state it wrote).
+- then it adds +1/-1 to the twit's ``t:likes`` under an operation id made
+  of (twit, liker, gen), and sets counted=1 (compare-and-set from the exact
+  state it wrote).
 
-Whoever finds counted=0 (a retry, or the next like/unlike of the same pair
-after a crash) finishes the pending count with the same operation id, so it
-is applied once; once counted=1 nobody applies it again, so apply_once's
-window of 64 remembered operations is never relied on past the mark.
+Whoever finds counted=0 (a retry, a twin request, or the next like/unlike of
+the same pair after a crash) finishes the pending count with the same
+operation id. The counts go through storage.ops.MarkedChange, which counts
+only while the state still reads counted=0 and holds the id in the count's
+cell until the mark is written, so the count is applied once however late a
+twin comes and however many other likes pass meanwhile.
 Concurrent callers on one pair serialise on the state cell.
 """
 
@@ -28,7 +30,7 @@ from feeds.services._paging import scan_page
 from feeds.types import Page, Twit
 from storage import keys, rows
 from storage.connection import connection, table_name
-from storage.ops import apply_once, check_and_put, op_id
+from storage.ops import MarkedChange, check_and_put, op_id
 
 _state = rows.decode_like_state
 _cell = rows.encode_like_state
@@ -45,19 +47,16 @@ def _finish(conn: happybase.Connection, twit: bytes, liker: str, cell: bytes) ->
         likes.put(like_row, {rows.LIKE_MARK: b"1"})
     else:
         likes.delete(like_row)
-    # Before the count and the mark, so a retry or the pair's next change
-    # redoes it (same gen), and the count's window stays as it was.
-    notify.notify_like(conn, twit, liker, ms, on, gen)
-    # As reposts do: by now a twin may have finished this state, and other
-    # likers' changes may have pushed its operation out of apply_once's
-    # window. Only a state still pending is counted. (This narrows the gap
-    # to one round trip; it does not close it.)
     state_row = keys.liker_key(twit, liker)
-    now = conn.table(table_name("likers")).row(state_row, columns=[rows.LIKE_STATE])
-    if now.get(rows.LIKE_STATE) != cell:
-        return
+    likers = conn.table(table_name("likers"))
+    change = MarkedChange(
+        conn, lambda: likers.row(state_row, columns=[rows.LIKE_STATE]).get(rows.LIKE_STATE) == cell
+    )
+    # Before the count and the mark, so a retry or the pair's next change
+    # redoes it (same gen).
+    notify.notify_like(conn, twit, liker, ms, on, gen, change)
     op = op_id(b"like", twit, liker.encode(), str(gen).encode())
-    apply_once(conn, table_name("twits"), twit, rows.COUNT_LIKES, 1 if on else -1, op)
+    change.count(table_name("twits"), twit, rows.COUNT_LIKES, 1 if on else -1, op)
     check_and_put(
         conn,
         table_name("likers"),
@@ -67,6 +66,7 @@ def _finish(conn: happybase.Connection, twit: bytes, liker: str, cell: bytes) ->
         rows.LIKE_STATE,
         _cell(on, gen, ms, True),
     )
+    change.settle()
 
 
 def set_like(userid: str, twit_id: str, on: bool) -> Twit:

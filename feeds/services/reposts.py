@@ -4,10 +4,10 @@ twit row, and the repost carried to the reposter's followers' streams.
 The design is the likes' (see services/likes.py): a repost's state is one
 cell of its reposters row, b"on:gen:ms:counted", moved by compare-and-set;
 the change that moves it bumps ``gen`` and writes counted=0, then applies
-+1/-1 to the twit's ``t:reposts`` with apply_once under an operation id made
-of (twit, reposter, gen), and sets counted=1. Whoever finds counted=0 (a
-retry, or the pair's next change after a crash) finishes the pending step
-with the same operation id.
++1/-1 to the twit's ``t:reposts`` under an operation id made of (twit,
+reposter, gen), through storage.ops.MarkedChange, and sets counted=1.
+Whoever finds counted=0 (a retry, or the pair's next change after a crash)
+finishes the pending step with the same operation id, and it counts once.
 
 Finishing a repost also writes the reposter's ``reposts`` row and queues the
 stream upkeep: :func:`repost_to_streams` writes a row at the repost's time
@@ -37,7 +37,7 @@ from feeds.jobs import RemoveRepostFromStreams, RepostToStreams, dispatch
 from feeds.types import Twit
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import apply_once, check_and_put, op_id
+from storage.ops import MarkedChange, check_and_put, op_id
 
 from . import accounts, fanout, notify
 from . import likes as likes_service
@@ -69,31 +69,36 @@ def _finish(conn: happybase.Connection, twit: bytes, reposter: str, cell: bytes)
     else:
         reposts.delete(repost_row)
         dispatch(RemoveRepostFromStreams(twit_id, reposter, ms))
+    state_row = keys.reposter_key(twit, reposter)
+    reposters = conn.table(table_name("reposters"))
+    # The side effects above take a while (the upkeep may run here): by now
+    # another caller may have finished this state and many changes may have
+    # followed. The counts are the change's (storage.ops.MarkedChange): a
+    # twin that finished it already leaves nothing for this one to count.
+    change = MarkedChange(
+        conn,
+        lambda: (
+            reposters.row(state_row, columns=[rows.REPOST_STATE]).get(rows.REPOST_STATE) == cell
+        ),
+    )
     # Before the count and its mark, as likes do: a retry after a crash
     # notifies again with the same generation, which counts once.
     if on:
-        notify.notify_repost(reposter, twit_id, gen, ms)
+        notify.notify_repost(reposter, twit_id, gen, ms, change)
     else:
-        notify.unnotify_repost(reposter, twit_id, gen)
-    # The side effects above take a while (the upkeep may run here): by now
-    # another caller may have finished this state and many changes may have
-    # followed, more than apply_once remembers. Only a state still pending
-    # is counted.
-    state_row = keys.reposter_key(twit, reposter)
-    now = conn.table(table_name("reposters")).row(state_row, columns=[rows.REPOST_STATE])
-    if now.get(rows.REPOST_STATE) != cell:
-        return
+        notify.unnotify_repost(reposter, twit_id, gen, change)
     op = op_id(b"repost", twit, reposter.encode(), str(gen).encode())
-    apply_once(conn, table_name("twits"), twit, rows.COUNT_REPOSTS, 1 if on else -1, op)
+    change.count(table_name("twits"), twit, rows.COUNT_REPOSTS, 1 if on else -1, op)
     check_and_put(
         conn,
         table_name("reposters"),
-        keys.reposter_key(twit, reposter),
+        state_row,
         rows.REPOST_STATE,
         cell,
         rows.REPOST_STATE,
         _cell(on, gen, ms, True),
     )
+    change.settle()
 
 
 def set_repost(userid: str, twit_id: str, on: bool) -> Twit:

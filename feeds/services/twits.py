@@ -21,7 +21,7 @@ from feeds.jobs import FanOutChunk, RemoveRepostFromStreams, RemoveTwitFromStrea
 from feeds.types import Page, Twit, User, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import apply_once, op_id
+from storage.ops import MarkedChange, op_id
 
 from . import _clock, accounts, notify, pending, tagindex
 from ._paging import scan_page
@@ -176,37 +176,54 @@ def count_once(
 ) -> None:
     """Put the twit in its author's count, once, whoever gets here first: the
     post itself, or, if the post died after storing the twit (HBase gone
-    mid-request), the twit's fan-out or its delete. They all apply the post's
-    own operation id, so the count takes it once (storage.ops.apply_once).
+    mid-request), the twit's fan-out or its delete. They all count the
+    post's own change (storage.ops.MarkedChange), marked done by the twit
+    row's ``t:counted``, so the count takes it once however late a twin.
     ``counted``: whether the twit row as the caller read it has the mark
-    (None: read it here; a row deleted meanwhile is not counted, as its
-    delete counted it before taking it away).
+    (None: not read; the change reads it after the count's cell, and a row
+    deleted meanwhile is not counted, as its delete counted it before
+    taking it away).
     """
     twits = conn.table(table_name("twits"))
-    if counted is None:
-        found = twits.row(key, columns=[rows.TEXT, rows.TWIT_COUNTED])
-        counted = rows.TWIT_COUNTED in found or rows.TEXT not in found
     if counted:
         return
+    change = MarkedChange(conn, _unmarked(twits, key, rows.TWIT_COUNTED))
     users = table_name("users")
-    apply_once(conn, users, keys.user_key(author), rows.COUNT_TWITS, 1, op_id(b"post", key))
+    change.count(users, keys.user_key(author), rows.COUNT_TWITS, 1, op_id(b"post", key))
     # At the twit's own time, as the fan-out's progress cells: a delete hides it.
     twits.put(key, {rows.TWIT_COUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+    change.settle()
+
+
+def _unmarked(twits: happybase.table.Table, key: bytes, mark: bytes | None) -> Callable[[], bool]:
+    """Whether the twit row ``key`` is there (a delete takes it, and a key
+    is never used again) without the cell ``mark`` (None: the row's delete
+    is the mark): the state that a MarkedChange's count of the post, the
+    reply or the delete waits on."""
+    columns = [rows.TEXT] if mark is None else [rows.TEXT, mark]
+
+    def undone() -> bool:
+        found = twits.row(key, columns=columns)
+        return rows.TEXT in found and (mark is None or mark not in found)
+
+    return undone
 
 
 def count_reply_once(
     conn: happybase.Connection, key: bytes, parent: bytes, counted: bool | None = None
 ) -> None:
     """Put the reply ``key`` in its parent's reply count, once: the post, or
-    the reply's delete if the post died first, applies the same operation id,
-    and the reply row's mark says it is done (as :func:`count_once`)."""
+    the reply's delete if the post died first, counts the same change, and
+    the reply row's mark says it is done (as :func:`count_once`)."""
     twits = conn.table(table_name("twits"))
     if counted is None:
         counted = rows.REPLY_COUNTED in twits.row(key, columns=[rows.REPLY_COUNTED])
     if counted:
         return
-    apply_once(conn, table_name("twits"), parent, rows.COUNT_REPLIES, 1, op_id(b"reply", key))
+    change = MarkedChange(conn, _unmarked(twits, key, rows.REPLY_COUNTED))
+    change.count(table_name("twits"), parent, rows.COUNT_REPLIES, 1, op_id(b"reply", key))
     twits.put(key, {rows.REPLY_COUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+    change.settle()
 
 
 def _key(twit_id: str) -> bytes:
@@ -267,8 +284,9 @@ def delete_twit(userid: str, twit_id: str) -> None:
         # A post that died after storing the twit never counted it: count it
         # first, or this -1 would take away a twit the count never had.
         count_once(conn, key, twit.userid)
-        apply_once(
-            conn,
+        # The delete is a change of its own, marked done by the row's delete.
+        deleted = MarkedChange(conn, _unmarked(conn.table(table_name("twits")), key, None))
+        deleted.count(
             table_name("users"),
             keys.user_key(twit.userid),
             rows.COUNT_TWITS,
@@ -283,22 +301,22 @@ def delete_twit(userid: str, twit_id: str) -> None:
         # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
         tagindex.drop_tag_rows(conn, key, twit.text, int(time.time() * 1000))
         conn.table(table_name("twits")).delete(key)
+        deleted.settle()
 
 
 def _leave_parent(conn: happybase.Connection, key: bytes, parent: bytes) -> None:
     """Take the reply ``key`` out of its parent's replies and count (retry-safe).
 
     The reply row is deleted last (by the caller), so a retry finds it and
-    redoes this: the -1 is an apply-once operation named by the reply. A
-    parent deleted already keeps no count to lower.
+    redoes this: the -1 is a change of its own (storage.ops.MarkedChange),
+    marked done by the reply row's ``t:runcounted``. A parent deleted
+    already keeps no count to lower.
     """
     twits = conn.table(table_name("twits"))
     reply = twits.row(key, columns=[rows.TEXT, rows.REPLY_COUNTED, rows.REPLY_UNCOUNTED])
     # No reply row: a delete racing this one has finished, -1 included (it
     # lowers the count before it deletes the row). The marks, not only the
-    # operation ids, say what is done: apply_once remembers the last 64
-    # operations on a counter, and a busy thread can see more than that
-    # between a delete and its retry.
+    # operation ids, say what is done.
     if (
         rows.TEXT in reply
         and rows.REPLY_UNCOUNTED not in reply
@@ -307,10 +325,10 @@ def _leave_parent(conn: happybase.Connection, key: bytes, parent: bytes) -> None
         # A post that died before counting the reply: count it first, or the
         # -1 would take away a reply the count never had.
         count_reply_once(conn, key, parent, counted=rows.REPLY_COUNTED in reply)
-        apply_once(
-            conn, table_name("twits"), parent, rows.COUNT_REPLIES, -1, op_id(b"unreply", key)
-        )
+        change = MarkedChange(conn, _unmarked(twits, key, rows.REPLY_UNCOUNTED))
+        change.count(table_name("twits"), parent, rows.COUNT_REPLIES, -1, op_id(b"unreply", key))
         twits.put(key, {rows.REPLY_UNCOUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+        change.settle()
     conn.table(table_name("replies")).delete(keys.reply_key(parent, key))
 
 

@@ -21,6 +21,18 @@ PROCESSES = 8
 
 
 def hammer(server: ServerAddr, seconds: float, *mode: str) -> int:
+    """Run PROCESSES hammer processes for ``seconds``; their operations in all."""
+    procs = start_hammers(server, seconds, *mode)
+    ops = 0
+    for proc in procs:
+        out, err = proc.communicate(timeout=seconds + 120)
+        assert proc.returncode == 0, err
+        ops += int(out.split()[-1])
+    return ops
+
+
+def start_hammers(server: ServerAddr, seconds: float, *mode: str) -> list[subprocess.Popen[str]]:
+    """PROCESSES hammer processes (tests/services/hammer.py), started."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "twitbase.settings",
@@ -32,7 +44,7 @@ def hammer(server: ServerAddr, seconds: float, *mode: str) -> int:
         # upkeep's reads and writes are part of the load.
         "CELERY_TASK_ALWAYS_EAGER": "1",
     }
-    procs = [
+    return [
         subprocess.Popen(
             [sys.executable, "-m", "tests.services.hammer", str(seed), str(seconds), *mode, *USERS],
             cwd=ROOT,
@@ -43,12 +55,6 @@ def hammer(server: ServerAddr, seconds: float, *mode: str) -> int:
         )
         for seed in range(PROCESSES)
     ]
-    ops = 0
-    for proc in procs:
-        out, err = proc.communicate(timeout=seconds + 120)
-        assert proc.returncode == 0, err
-        ops += int(out.split()[-1])
-    return ops
 
 
 def test_counts_equal_rows_after_concurrent_follows_posts_and_deletes(

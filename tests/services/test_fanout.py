@@ -19,10 +19,10 @@ from pytest_django.fixtures import Settings
 
 from feeds import jobs, services
 from feeds.services import console, fanout, metrics, pending
-from feeds.services import follows as follows_service
 from feeds.types import Twit, User
 from storage import keys, ops, rows
 from storage.connection import connection, reset_pool, table_name
+from storage.ops import MarkedChange
 from tests.helpers import ServerAddr
 from tests.jobqueue import jobs_recorded
 from tests.services.test_model import all_pages
@@ -504,18 +504,20 @@ def test_a_list_made_while_an_unfollow_is_under_way_is_not_used_after_it(
     out in between lists the leaving follower under the new count. The
     unfollow raises the followers' version after the edge is gone, so the
     next post does not use that list."""
-    real = follows_service.apply_once
+    real = MarkedChange.count
     during: list[str] = []
 
-    def then_post(conn: Any, table: str, row: bytes, column: bytes, delta: int, op: bytes) -> int:
-        result = real(conn, table, row, column, delta, op)
+    def then_post(
+        change: MarkedChange, table: str, row: bytes, column: bytes, delta: int, op: bytes
+    ) -> bool:
+        result = real(change, table, row, column, delta, op)
         if column == rows.COUNT_FOLLOWERS and delta == -1 and not during:
             during.append(services.post_twit("alice", "during the unfollow").id)
         return result
 
-    monkeypatch.setattr(follows_service, "apply_once", then_post)
+    monkeypatch.setattr(MarkedChange, "count", then_post)
     services.unfollow(fans[0], "alice")
-    monkeypatch.setattr(follows_service, "apply_once", real)
+    monkeypatch.setattr(MarkedChange, "count", real)
     after = services.post_twit("alice", "after the unfollow")
     assert after.id not in _stream_ids(fans[0])
     assert all(_stream_ids(f)[:2] == [after.id, during[0]] for f in fans[1:])
