@@ -27,6 +27,8 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import orjson
+
 # -- counters -------------------------------------------------------------------
 #
 # Two kinds of counter cell, one encoding: a count is 8 bytes, big-endian,
@@ -591,7 +593,7 @@ def decode_repost(row: dict[bytes, bytes]) -> tuple[str, str, str] | None:
     row; None for a twit's own stream row."""
     packed = row.get(STREAM_REPOST)
     if packed is not None:
-        f = json.loads(packed)
+        f = orjson.loads(packed)
         return str(f[6]), str(f[7]), str(f[8])
     if STREAM_REPOST_OF in row:
         return (
@@ -609,11 +611,27 @@ def encode_stream(twit: TwitRow) -> dict[bytes, bytes]:
 
 def decode_stream(row: dict[bytes, bytes]) -> TwitRow | None:
     """The twit a stream (or reposts) row carries; None for a row without one."""
-    packed = row.get(STREAM_TWIT) or row.get(STREAM_REPOST)
+    item = decode_stream_item(row)
+    return None if item is None else item[0]
+
+
+def decode_stream_item(
+    row: dict[bytes, bytes],
+) -> tuple[TwitRow, tuple[str, str, str] | None] | None:
+    """The twit a stream (or reposts) row carries, and for a repost's row
+    :func:`decode_repost`'s (twit id, reposter, name), from one parse of
+    its packed cell (a page decodes every row it shows: orjson parses it in
+    a tenth of the time the json module takes). None for a row without a twit."""
+    packed = row.get(STREAM_TWIT)
+    repost = packed is None and STREAM_REPOST in row
+    if repost:
+        packed = row[STREAM_REPOST]
     if packed:
-        f = json.loads(packed)
-        return TwitRow(str(f[0]), str(f[1]), str(f[2]), int(f[3]), f[4], str(f[5]))
-    return STREAM_CELLS.decode(row)
+        f = orjson.loads(packed)
+        twit = TwitRow(str(f[0]), str(f[1]), str(f[2]), int(f[3]), f[4], str(f[5]))
+        return twit, (str(f[6]), str(f[7]), str(f[8])) if repost else decode_repost(row)
+    twit_row = STREAM_CELLS.decode(row)
+    return None if twit_row is None else (twit_row, decode_repost(row))
 
 
 # -- replies: parent's key + ms + md5(author) + suffix -------------------------------------

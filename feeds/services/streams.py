@@ -25,18 +25,16 @@ from .twits import twit_of, with_counts
 
 
 def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
-    stored = rows.decode_stream(row)
-    if stored is None:
+    item = rows.decode_stream_item(row)
+    if item is None:
         return None
-    repost = rows.decode_repost(row)
+    stored, repost = item
     if repost is None:
         return twit_of(keys.twit_key_from_stream_key(key), stored)
     # A repost's row: its key says the reposter and the repost's time; the
     # twit it shows is in a cell.
     twit_id, by, name = repost
-    return dataclasses.replace(
-        twit_of(keys.twit_key_from_id(twit_id), stored), reposted_by=by, reposted_by_name=name
-    )
+    return twit_of(keys.twit_key_from_id(twit_id), stored, reposted_by=by, reposted_by_name=name)
 
 
 def _once_each(found: tuple[Twit, ...]) -> tuple[Twit, ...]:

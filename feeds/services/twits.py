@@ -50,9 +50,16 @@ THREAD_DEPTH = 10  # how many ancestors a permalink shows at most
 
 
 def twit_of(
-    key: bytes, stored: rows.TwitRow, replies: int = 0, likes: int = 0, reposts: int = 0
+    key: bytes,
+    stored: rows.TwitRow,
+    replies: int = 0,
+    likes: int = 0,
+    reposts: int = 0,
+    reposted_by: str | None = None,
+    reposted_by_name: str = "",
 ) -> Twit:
-    """The twit whose row (or stream row, keyed by the twit's key) holds ``stored``."""
+    """The twit whose row (or stream row, keyed by the twit's key) holds
+    ``stored``; ``reposted_by``: the reposter, for a repost's stream row."""
     return Twit(
         id=keys.twit_id(key),
         userid=stored.userid,
@@ -64,6 +71,8 @@ def twit_of(
         replies=replies,
         likes=likes,
         reposts=reposts,
+        reposted_by=reposted_by,
+        reposted_by_name=reposted_by_name,
     )
 
 

@@ -116,6 +116,9 @@ def test_a_stream_row_is_one_cell_and_a_repost_row_reads_back_as_one(
     assert rows.is_repost_row(repost) and rows.is_repost_row({rows.STREAM_REPOST: b""})
     assert rows.decode_stream(repost) == twit
     assert rows.decode_repost(repost) == (twit_id, by, by_name)
+    # What a page decodes each row with: both from one parse.
+    assert rows.decode_stream_item(own) == (twit, None)
+    assert rows.decode_stream_item(repost) == (twit, (twit_id, by, by_name))
 
 
 def test_stream_rows_written_before_the_packing_still_read() -> None:
@@ -140,12 +143,17 @@ def test_stream_rows_written_before_the_packing_still_read() -> None:
         rows.STREAM_REPOSTED_BY_NAME: b"Carol",
     }
     assert rows.decode_repost(reposted) == ("cd" * 28, "carol", "Carol")
+    assert rows.decode_stream_item(reposted) == (
+        rows.decode_stream(old),
+        ("cd" * 28, "carol", "Carol"),
+    )
     assert rows.is_repost_row({rows.STREAM_REPOST_OF: b""})
 
 
 def test_a_row_without_text_is_no_twit() -> None:
     assert rows.decode_twit({rows.progress_column(3): b" "}) is None
     assert rows.decode_stream({}) is None
+    assert rows.decode_stream_item({}) is None
 
 
 def test_progress_cells_read_back_by_chunk() -> None:
