@@ -6,9 +6,11 @@ import dataclasses
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import happybase
 from django.conf import settings
@@ -22,6 +24,8 @@ from . import accounts, reposts
 from . import likes as likes_service
 from ._paging import check_limit, scan_page, start_row
 from .twits import twit_of, with_counts
+
+T = TypeVar("T")
 
 
 def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
@@ -171,17 +175,40 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
 # the pool, and the request's thread holds none while it waits, so a full
 # pool makes them queue, never deadlock. One set of threads per process: a
 # forked child (a Celery or test worker) starts its own, as threads do not
-# survive a fork.
-_lookups: tuple[int, ThreadPoolExecutor] | None = None
+# survive a fork. With TWITBASE_PAGE_LOOKUP_THREADS=0 (devstack's local
+# server, which answers one request at a time) they run one after another.
+_lookups: tuple[int, int, ThreadPoolExecutor] | None = None
 _lookups_lock = threading.Lock()
 
 
-def _lookup_threads() -> ThreadPoolExecutor:
+class _OnThisThread(Executor):
+    """Runs each call at once, on the caller's thread: the page's lookups
+    one after another. (concurrent.futures has no such executor.)"""
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        future: Future[T] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+
+_ON_THIS_THREAD = _OnThisThread()
+
+
+def _lookup_threads() -> Executor:
     global _lookups
+    threads = settings.TWITBASE_PAGE_LOOKUP_THREADS
+    if not threads:
+        return _ON_THIS_THREAD
     with _lookups_lock:
-        if _lookups is None or _lookups[0] != os.getpid():
-            _lookups = (os.getpid(), ThreadPoolExecutor(3, thread_name_prefix="page-lookups"))
-        return _lookups[1]
+        if _lookups is None or _lookups[:2] != (os.getpid(), threads):
+            if _lookups is not None and _lookups[0] == os.getpid():
+                _lookups[2].shutdown(wait=False)  # the setting changed (tests)
+            pool = ThreadPoolExecutor(threads, thread_name_prefix="page-lookups")
+            _lookups = (os.getpid(), threads, pool)
+        return _lookups[2]
 
 
 def _suspended(authors: list[str]) -> set[bytes]:

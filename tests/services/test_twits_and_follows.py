@@ -5,6 +5,7 @@ import threading
 import time
 
 import pytest
+from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
@@ -262,6 +263,31 @@ def test_deleting_a_twit_whose_post_died_before_counting_leaves_the_count_at_zer
 def _home_ids_in_child(reader: str) -> list[str]:
     reset_pool()  # a forked child must not share its parent's sockets
     return [t.id for t in services.home_stream(reader).items]
+
+
+@pytest.mark.parametrize("threads", [0, 1, 3])
+def test_a_home_page_is_whole_with_its_lookups_in_turn_or_side_by_side(
+    alice: User, bob: User, charlie: User, settings: Settings, threads: int
+) -> None:
+    """TWITBASE_PAGE_LOOKUP_THREADS only says where a page's four lookups
+    run (devstack's local server: 0, in turn): counts, the reader's flags
+    and suspended authors come out the same."""
+    settings.TWITBASE_PAGE_LOOKUP_THREADS = threads
+    services.follow("bob", "alice")
+    services.follow("bob", "charlie")
+    liked = services.post_twit("alice", "liked and replied to")
+    hidden = services.post_twit("charlie", "by a suspended author")
+    services.post_twit("charlie", "a reply", reply_to=liked.id)
+    reposted = services.post_twit("alice", "reposted")
+    services.like("bob", liked.id)
+    services.repost("bob", reposted.id)
+    services.set_disabled("charlie", True)
+    page = services.home_stream("bob").items
+    assert hidden.id not in [t.id for t in page]
+    assert [(t.text, t.replies, t.likes, t.liked, t.reposts, t.reposted) for t in page] == [
+        ("reposted", 0, 0, False, 1, True),
+        ("liked and replied to", 1, 1, True, 0, False),
+    ]
 
 
 def test_a_forked_process_reads_a_home_stream_after_its_parent_did(alice: User, bob: User) -> None:
