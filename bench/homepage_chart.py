@@ -6,6 +6,12 @@
 
 draws the p50 of each read (the home page of 20 and of 100, and the raw
 scans of the same stream rows), each bar the median of the runs given.
+With ``--runs`` instead of ``--before``/``--after``, it draws the reads
+of one version side by side, for pages of 20 and of 100: the page with
+its lookups side by side and in turn, the stream read alone, the raw scan::
+
+    python -m bench.homepage_chart --runs docs/bench-data/homepage-inturn-local-*.md \
+        --svg docs/benchmarks-homepage-inturn-local.svg --title "Home page, local server"
 """
 
 from __future__ import annotations
@@ -24,12 +30,21 @@ READS = (
 )
 
 
+# One version's reads (--runs): series -> the label's start for 20 and 100 rows.
+ONE_RUN = {
+    "page, lookups side by side": ("home page, first 20", "home page, 100"),
+    "page, lookups in turn": ("home page in turn, first 20", "home page in turn, 100"),
+    "stream read alone": ("stream read alone, first 20", "stream read alone, 100"),
+    "raw scan": ("raw scan of the same 20", "raw scan of the same 100"),
+}
+
+
 def parse(text: str) -> dict[str, float]:
     """read -> p50 ms, from one printed home-page table."""
     out = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0].startswith(("home page", "raw scan")):
+        if len(cells) == 5 and cells[0].startswith(("home page", "raw scan", "stream read")):
             out[cells[0]] = float(cells[3])
     return out
 
@@ -41,11 +56,24 @@ def _median(runs: list[dict[str, float]], prefix: str) -> float | None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", nargs="+", required=True, help="tables of the earlier version")
-    parser.add_argument("--after", nargs="+", required=True, help="tables of this version")
+    parser.add_argument("--before", nargs="+", help="tables of the earlier version")
+    parser.add_argument("--after", nargs="+", help="tables of this version")
+    parser.add_argument("--runs", nargs="+", help="tables of one version: its reads side by side")
     parser.add_argument("--svg", required=True, help="the SVG file to write")
     parser.add_argument("--title", default="Home page")
     o = parser.parse_args(argv)
+    if o.runs:
+        one = [parse(Path(f).read_text()) for f in o.runs]
+        bar_chart(
+            o.svg,
+            f"{o.title}: p50 ms (median of {len(one)} runs)",
+            ["20 rows", "100 rows"],
+            {name: [_median(one, key) for key in keys] for name, keys in ONE_RUN.items()},
+            "ms",
+        )
+        return
+    if not (o.before and o.after):
+        parser.error("give --before and --after, or --runs")
     runs = {
         "before": [parse(Path(f).read_text()) for f in o.before],
         "after": [parse(Path(f).read_text()) for f in o.after],
