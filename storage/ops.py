@@ -138,7 +138,9 @@ class MarkedChange:
 
     def count(self, table: str, row: bytes, column: bytes, delta: int, op: bytes) -> bool:
         """Add ``delta`` to the counter for this change, unless it is counted
-        there already. Returns whether the change is now counted there."""
+        there already. Returns whether this caller is to go on finishing the
+        change: False when a twin has finished it (its id settled here, or
+        its state no longer undone), and the rest of it is the twin's too."""
         _check_op(op)
         t = self._conn.table(table)
         while True:
@@ -146,7 +148,7 @@ class MarkedChange:
             now = decode_counted(cell)
             done, pending = now.holds(op)
             if done:
-                return True
+                return False
             if pending:
                 # Counted by a twin not yet settled (running, or dead before
                 # its mark): this caller's mark and settle finish it.

@@ -243,7 +243,8 @@ def group_change(
     ``change``: the like or repost state change this is part of, whose
     twins count through it exactly once (without one, the counts take a
     retry once within storage.ops.WINDOW). A change a twin has finished
-    already leaves the group alone: it may have been undone since."""
+    already leaves the group alone: it may have been undone since, and
+    rewriting the group would bring its actor back."""
     recipient = twit[: keys.MD5_LEN]
     if keys.user_hash(actor) == recipient:
         return

@@ -236,3 +236,24 @@ def test_likes_stay_exact_when_processes_are_killed_mid_change(
         cell = conn.table(table_name("twits")).row(key, columns=[rows.COUNT_LIKES])
     # What kills between a mark and its settle leave: at most one id each.
     assert len(rows.decode_counted(cell[rows.COUNT_LIKES]).pending) <= kills * rows.OP_LEN
+
+
+def test_a_late_twin_of_a_like_undone_since_leaves_its_notification_alone(
+    alice: User, bob: User, charlie: User, stall: Callable[[bytes, Callable[[], None]], None]
+) -> None:
+    twit = services.post_twit("alice", "liked, then not")
+    services.like("charlie", twit.id)
+
+    def meanwhile() -> None:
+        # A twin finishes bob's like, notification included; then bob takes it back.
+        services.like("bob", twit.id)
+        services.unlike("bob", twit.id)
+
+    stall(rows.GROUP_COUNT, meanwhile)
+    services.like("bob", twit.id)
+    assert services.likers(twit.id) == ["charlie"]
+    assert services.get_twit(twit.id).likes == 1
+    assert _group_count(twit.id, keys.NOTIFY_LIKE) == 1
+    (note,) = services.notifications("alice").items
+    # The late twin did not write bob back into the group's actors.
+    assert [a.userid for a in note.actors] == ["charlie"] and note.count == 1
