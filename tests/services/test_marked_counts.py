@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.services import twits as twits_service
-from feeds.types import User
+from feeds.types import Twit, User
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 from tests.helpers import ServerAddr, register
@@ -66,63 +67,73 @@ def _group_count(twit_id: str, kind: bytes) -> int:
     return rows.decode_count(row.get(rows.GROUP_COUNT))
 
 
-def test_a_like_finished_by_a_twin_counts_once_however_late_the_first(
-    alice: User, bob: User, charlie: User, stall: Callable[[bytes, Callable[[], None]], None]
+@dataclass(frozen=True)
+class Reaction:
+    """Likes or reposts, as the twin tests drive and read them."""
+
+    do: Callable[[str, str], Twit]
+    undo: Callable[[str, str], Twit]
+    column: bytes  # the count's cell
+    count: Callable[[Twit], int]
+    who: Callable[[str], list[str]]
+    kind: bytes  # the notification group's
+
+
+REACTIONS = {
+    "like": Reaction(
+        services.like,
+        services.unlike,
+        rows.COUNT_LIKES,
+        lambda t: t.likes,
+        services.likers,
+        keys.NOTIFY_LIKE,
+    ),
+    "repost": Reaction(
+        services.repost,
+        services.unrepost,
+        rows.COUNT_REPOSTS,
+        lambda t: t.reposts,
+        services.reposters,
+        keys.NOTIFY_REPOST,
+    ),
+}
+
+
+@pytest.mark.parametrize("undoing", [False, True], ids=["do", "undo"])
+@pytest.mark.parametrize("name", sorted(REACTIONS))
+def test_a_like_or_repost_finished_by_a_twin_counts_once_however_late_the_first(
+    alice: User,
+    bob: User,
+    charlie: User,
+    stall: Callable[[bytes, Callable[[], None]], None],
+    name: str,
+    undoing: bool,
 ) -> None:
-    twit = services.post_twit("alice", "liked twice at once")
+    """bob likes (or reposts; or takes it back), a twin request finishes it
+    while the first stalls, and charlie's changes push past the window."""
+    r = REACTIONS[name]
+    twit = services.post_twit("alice", f"{name} raced")
+    first, then = (r.undo, r.do) if undoing else (r.do, r.undo)
+    if undoing:
+        r.do("bob", twit.id)
+        r.do("charlie", twit.id)
 
     def meanwhile() -> None:
-        # A twin request of bob's like finds it unfinished and finishes it...
-        services.like("bob", twit.id)
-        # ...then more likes come and go than the count's cell remembers.
+        # A twin request of bob's finds it unfinished and finishes it...
+        first("bob", twit.id)
+        # ...then more come and go than the count's cell remembers.
         for _ in range(PAST_THE_WINDOW):
-            services.like("charlie", twit.id)
-            services.unlike("charlie", twit.id)
+            first("charlie", twit.id)
+            then("charlie", twit.id)
 
-    stall(rows.COUNT_LIKES, meanwhile)
-    assert services.like("bob", twit.id).likes == 1
-    assert services.likers(twit.id) == ["bob"]
-    assert services.get_twit(twit.id).likes == 1
-    assert _group_count(twit.id, keys.NOTIFY_LIKE) == 1
-    # One unread per like: bob's, and each of charlie's.
-    assert services.unread_count("alice") == 1 + PAST_THE_WINDOW
-
-
-def test_an_unlike_finished_by_a_twin_counts_once_however_late_the_first(
-    alice: User, bob: User, charlie: User, stall: Callable[[bytes, Callable[[], None]], None]
-) -> None:
-    twit = services.post_twit("alice", "unliked twice at once")
-    services.like("bob", twit.id)
-    services.like("charlie", twit.id)
-
-    def meanwhile() -> None:
-        services.unlike("bob", twit.id)
-        for _ in range(PAST_THE_WINDOW):
-            services.unlike("charlie", twit.id)
-            services.like("charlie", twit.id)
-
-    stall(rows.COUNT_LIKES, meanwhile)
-    assert services.unlike("bob", twit.id).likes == 1
-    assert services.likers(twit.id) == ["charlie"]
-    assert _group_count(twit.id, keys.NOTIFY_LIKE) == 1
-
-
-def test_a_repost_finished_by_a_twin_counts_once_however_late_the_first(
-    alice: User, bob: User, charlie: User, stall: Callable[[bytes, Callable[[], None]], None]
-) -> None:
-    twit = services.post_twit("alice", "reposted twice at once")
-
-    def meanwhile() -> None:
-        services.repost("bob", twit.id)
-        for _ in range(PAST_THE_WINDOW):
-            services.repost("charlie", twit.id)
-            services.unrepost("charlie", twit.id)
-
-    stall(rows.COUNT_REPOSTS, meanwhile)
-    assert services.repost("bob", twit.id).reposts == 1
-    assert services.get_twit(twit.id).reposts == 1
-    assert services.reposters(twit.id) == ["bob"]
-    assert _group_count(twit.id, keys.NOTIFY_REPOST) == 1
+    stall(r.column, meanwhile)
+    assert r.count(first("bob", twit.id)) == 1
+    assert r.who(twit.id) == (["charlie"] if undoing else ["bob"])
+    assert r.count(services.get_twit(twit.id)) == 1
+    assert _group_count(twit.id, r.kind) == 1
+    # One unread each time someone likes (reposts): bob and charlie at the
+    # start when undoing, and each of charlie's in the loop.
+    assert services.unread_count("alice") == (2 if undoing else 1) + PAST_THE_WINDOW
 
 
 def test_a_follow_finished_by_a_twin_counts_once_however_late_the_first(
