@@ -1,6 +1,8 @@
 """``manage.py benchschema``: tall-narrow vs flat-wide for a user's twits, and
-a permalink with 100 replies against a raw scan of the same rows, and (with
-``--home N``) a home page with reposts against a raw scan of its stream rows."""
+a permalink with 100 replies against a raw scan of the same rows, (with
+``--home N``) a home page with reposts against a raw scan of its stream rows,
+and (with ``--writes N``) what a post, a like, a repost, a follow and their
+undoing cost, against one raw put and one raw checkAndPut."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from django.core.management.base import BaseCommand
 from bench import homepage as bench_homepage
 from bench import schema as bench_schema
 from bench import threads as bench_threads
+from bench import writes as bench_writes
 from devtools.localhbase_process import LocalHBaseProcess
 from feeds.management.commands.loaddemo import ProgressBar
 
@@ -43,6 +46,13 @@ class Command(BaseCommand):
             help="followees of the benchmarked home page reader, whose stream is about "
             "30%% reposts (default 0: skip it; 50 is the documented run)",
         )
+        parser.add_argument(
+            "--writes",
+            type=int,
+            default=0,
+            help="users who each make each write once, timed (default 0: skip it; 50 is "
+            "the documented run)",
+        )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
         parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
@@ -71,3 +81,8 @@ class Command(BaseCommand):
                 host, port, o["home"], o["reads"], progress=ProgressBar(self.stderr._out)
             )
             self.stdout.write("\n" + bench_homepage.format_table(home))
+        if o["writes"] > 0:
+            writes = bench_writes.run(
+                host, port, o["writes"], progress=ProgressBar(self.stderr._out)
+            )
+            self.stdout.write("\n" + bench_writes.format_table(writes))
