@@ -623,7 +623,7 @@ def decode_stream_item(
     its packed cell (a page decodes every row it shows: orjson parses it in
     a tenth of the time the json module takes). None for a row without a twit."""
     packed = row.get(STREAM_TWIT)
-    repost = packed is None and STREAM_REPOST in row
+    repost = not packed and bool(row.get(STREAM_REPOST))
     if repost:
         packed = row[STREAM_REPOST]
     if packed:
