@@ -1,15 +1,17 @@
 """Counts that a late twin cannot apply twice (storage.ops.MarkedChange).
 
-A like, a repost or a follow is one state change, finished by whoever finds
-it unfinished: the request itself, a twin request of the same pair (a
-double click, a retry), or the pair's next change after a crash. Each test
-stalls one finisher at the moment it is about to write a count, lets a
-twin finish the same change, then pushes more operations through the
-count than its cell remembers (storage.ops.WINDOW), and only then lets the
-stalled one go on. Before MarkedChange the stalled one counted again (a
-like counted twice with one liker: seen once in CI); now every count, the
-notification group's included, equals what is there. Each test runs on
-both servers.
+A like, a repost, a follow, a post's count or a delete is one change,
+finished by whoever finds it unfinished: the request itself, a twin
+request (a double click, a retry, a racing unfollow), a post's fan-out, or
+the pair's next change after a crash. Each twin test stalls one finisher
+at the moment it is about to write a count, lets a twin finish the same
+change, then pushes more operations through the count than its cell
+remembers (storage.ops.WINDOW), and only then lets the stalled one go on.
+Before MarkedChange the stalled one counted again (a like counted twice
+with one liker: seen once in CI); now every count, the notification
+group's included, equals what is there. Then a late twin of a like undone
+since, and processes killed at random moments. Each test runs on both
+servers.
 """
 
 from __future__ import annotations
