@@ -231,17 +231,22 @@ def test_likes_stay_exact_when_processes_are_killed_mid_change(
     for _ in range(KILL_ROUNDS):
         before = _like_changes(key)
         procs = start_hammers(twitbase, 600, "--likes", twit.id)
-        # Past the processes' start (slow on a busy machine): they are liking.
-        deadline = time.monotonic() + 120
-        while _like_changes(key) < before + 40:
-            assert time.monotonic() < deadline, "the hammers made no changes in 2 minutes"
-            assert all(p.poll() is None for p in procs), "a hammer process died"
-            time.sleep(0.1)
-        for proc in procs:
-            time.sleep(rng.uniform(0, 0.3))
-            proc.kill()
-            proc.wait()
-            kills += 1
+        try:
+            # Past the processes' start (slow on a busy machine): they are liking.
+            deadline = time.monotonic() + 120
+            while _like_changes(key) < before + 40:
+                assert time.monotonic() < deadline, "the hammers made no changes in 2 minutes"
+                assert all(p.poll() is None for p in procs), "a hammer process died"
+                time.sleep(0.1)
+            for proc in procs:
+                time.sleep(rng.uniform(0, 0.3))
+                proc.kill()
+                proc.wait()
+                kills += 1
+        finally:
+            for proc in procs:  # none left hammering when an assertion fails
+                proc.kill()
+                proc.communicate()
     for userid in USERS:
         services.like(userid, twit.id)
     assert sorted(services.likers(twit.id)) == sorted(USERS)
