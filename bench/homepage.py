@@ -144,23 +144,17 @@ def _run(
         user = services.get_user(reader)
         prefix = keys.user_hash(reader)
 
-        def home(limit: int, threads: int | None = None) -> Callable[[], int]:
-            # threads: TWITBASE_PAGE_LOOKUP_THREADS for these reads (None: as set).
+        def home(limit: int, threads: int) -> Callable[[], int]:
+            # The page with TWITBASE_PAGE_LOOKUP_THREADS=threads.
             def read() -> int:
-                return len(services.home_stream(user, None, limit).items)
-
-            if threads is None:
-                return read
-
-            def with_threads() -> int:
                 saved = settings.TWITBASE_PAGE_LOOKUP_THREADS
                 settings.TWITBASE_PAGE_LOOKUP_THREADS = threads
                 try:
-                    return read()
+                    return len(services.home_stream(user, None, limit).items)
                 finally:
                     settings.TWITBASE_PAGE_LOOKUP_THREADS = saved
 
-            return with_threads
+            return read
 
         def stream_read(limit: int) -> Callable[[], int]:
             # What the page is built on: the reader's stream scanned and
