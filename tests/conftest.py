@@ -100,9 +100,12 @@ def conn(server: ServerAddr) -> Iterator[happybase.Connection]:
 
 
 @pytest.fixture
-def twitbase(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+def twitbase(
+    server: ServerAddr, settings: Settings, request: pytest.FixtureRequest
+) -> Iterator[ServerAddr]:
     """Settings pointed at ``server`` (each server in turn) with fresh tables."""
-    with tables_on(server, settings) as addr:
+    fresh = request.node.get_closest_marker("fresh_tables") is not None
+    with tables_on(server, settings, fresh) as addr:
         yield addr
 
 

@@ -5,6 +5,7 @@ import these from here."""
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ import happybase
 from pytest_django.fixtures import Settings
 
 from feeds import services
+from feeds.services import streams
 from feeds.types import User
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
@@ -50,7 +52,10 @@ class ServerAddr:
 
 
 @contextmanager
-def tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+def tables_on(server: ServerAddr, settings: Settings, fresh: bool = False) -> Iterator[ServerAddr]:
+    """Fresh tables for one test on ``server``: on real HBase a set emptied
+    after an earlier test, or one never used if ``fresh`` (the test writes
+    cells older than its start: tests/tablepool.py says why)."""
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
     # Tables are made pre-split through Thrift2 where they are made here (the
@@ -58,7 +63,11 @@ def tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
     settings.TWITBASE_HBASE_THRIFT2_PORT = server.thrift2_port
     # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
     pool = pool_for(server.host, server.port) if server.kind == "hbase" else None
-    settings.TWITBASE_TABLE_PREFIX = pool.take() if pool else "tb" + uuid.uuid4().hex[:10]
+    settings.TWITBASE_TABLE_PREFIX = pool.take(fresh) if pool else "tb" + uuid.uuid4().hex[:10]
+    since_ns = time.time_ns()
+    # A process's list of large accounts is kept by table name, and an emptied
+    # set's names come again.
+    streams.CELEBRITIES.clear()
     # A fast hasher: the tests are about storage, not key stretching.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_pool()
@@ -74,7 +83,7 @@ def tables_on(server: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
     finally:
         celery_app.conf.task_always_eager = eager
         if pool is not None:
-            pool.give_back(settings.TWITBASE_TABLE_PREFIX)
+            pool.give_back(settings.TWITBASE_TABLE_PREFIX, None if fresh else since_ns)
         else:
             with connection() as conn:
                 drop_tables(conn)

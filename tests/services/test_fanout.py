@@ -320,6 +320,7 @@ def test_the_sweep_and_the_pending_list_read_only_the_backlog(
     assert dict(reads) == {"scan pendingFanouts": 1, "get twits": 1}
 
 
+@pytest.mark.fresh_tables  # its twits are from 2023
 def test_sweepfanout_reindex_finds_twits_marked_before_the_index(fans: list[str]) -> None:
     """A twit left pending by a version without leases or index: the mark
     b"pending", no index entry. The sweep alone cannot see it; --reindex can."""

@@ -31,6 +31,7 @@ def test_the_follow_graph_is_repeatable_and_heavy_tailed() -> None:
     assert indegree[len(indegree) // 2] < mean, "the median user has fewer than the mean"
 
 
+@pytest.mark.fresh_tables  # the demo's twits are from the days before it
 def test_loaddemo_writes_consistent_users_follows_and_streams(
     twitbase: ServerAddr, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,6 +172,7 @@ def _assert_reposts_agree_and_unrepost(users: list[User]) -> None:
     assert services.repost(by, item.id).reposts == item.reposts
 
 
+@pytest.mark.fresh_tables  # the demo's twits are from the days before it
 def test_a_large_demo_reposter_is_merged_at_read_time(
     twitbase: ServerAddr, settings: Settings
 ) -> None:

@@ -31,6 +31,7 @@ def test_post_shows_in_timeline_and_home_stream_newest_first(alice: User) -> Non
     assert services.get_user("alice").twits == 2
 
 
+@pytest.mark.fresh_tables  # its clock stands at a time before the test's start
 def test_twits_of_one_millisecond_list_newest_first(
     alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -38,6 +38,7 @@ def worker_stack(
     # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
     pool = pool_for(server.host, server.port, "tw") if server.kind == "hbase" else None
     prefix = pool.take() if pool else "tw" + uuid.uuid4().hex[:10]
+    since_ns = time.time_ns()
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
     settings.TWITBASE_HBASE_THRIFT2_PORT = server.thrift2_port
@@ -69,7 +70,7 @@ def worker_stack(
     finally:
         worker.stop()
         if pool is not None:
-            pool.give_back(prefix)
+            pool.give_back(prefix, since_ns)
         else:
             with connection() as conn:
                 drop_tables(conn)
