@@ -10,18 +10,19 @@ from collections.abc import Iterator
 import happybase
 import pytest
 
-from storage.schema import SCHEMA
 from tests.helpers import ServerAddr
 from tests.tablepool import BackdatedCells, TablePool
 
 pytestmark = pytest.mark.hbase
 
+SCHEMA = {"users": {"info": {"max_versions": 1}}, "notifications": {"n": {"max_versions": 1}}}
+
 
 @pytest.fixture
 def pool(real_hbase: ServerAddr) -> Iterator[TablePool]:
-    """A pool of its own (the session's serves the other tests), whose sets
-    are all dropped after the test."""
-    own = TablePool(real_hbase.host, real_hbase.port, tag="tp")
+    """A pool of its own (the session's serves the other tests), of two
+    tables a set, whose sets are all dropped after the test."""
+    own = TablePool(real_hbase.host, real_hbase.port, tag="tp", schema=SCHEMA)
     yield own
     own.close()
     conn = real_hbase.connect()
@@ -45,7 +46,8 @@ def contents(conn: happybase.Connection) -> dict[str, list[bytes]]:
 def test_a_set_given_back_comes_again_empty_and_takes_writes(pool: TablePool) -> None:
     prefix, conn, since = use(pool)
     conn.table("users").put(b"alice", {b"info:name": b"Alice"})
-    conn.table("streams").put(b"alice-1", {b"s:twit": b"{}"})
+    # Notification rows are written at their group's generation.
+    conn.table("notifications").put(b"alice-1", {b"n:actors": b"[]"}, timestamp=3)
     conn.close()
     pool.give_back(prefix, since)
 
@@ -70,7 +72,7 @@ def test_a_cell_from_before_the_test_fails_it_and_the_set_is_dropped(pool: Table
 
 def test_versions_as_timestamps_drop_the_set(pool: TablePool) -> None:
     prefix, conn, since = use(pool)
-    conn.table("streams").put(b"alice-1", {b"s:twit": b"{}"}, timestamp=1)
+    conn.table("users").put(b"alice", {b"info:name": b"Alice"}, timestamp=1)
     conn.close()
     pool.give_back(prefix, since)
     assert pool.take() != prefix
@@ -78,7 +80,7 @@ def test_versions_as_timestamps_drop_the_set(pool: TablePool) -> None:
 
 def test_a_set_not_as_made_is_dropped(pool: TablePool) -> None:
     prefix, conn, since = use(pool)
-    conn.delete_table("hashtags", disable=True)
+    conn.delete_table("notifications", disable=True)
     conn.close()
     pool.give_back(prefix, since)
     assert pool.take() != prefix
