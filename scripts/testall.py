@@ -3,7 +3,7 @@
 
 `make test` runs this; so does CI (.ci/run). With CI=true the real-HBase
 tests fail rather than skip when HBase cannot start. Extra arguments go to
-pytest, after the ``-n 2`` that runs the suite in two processes
+pytest, after the ``-n 3`` that runs the suite in three processes
 (`make test ARGS="-k contract"`; `ARGS="-n 0"` runs it in one).
 """
 
@@ -20,11 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 
-# The suite waits more than it computes (HBase's DDL, servers starting,
-# fan-outs in real workers), so it runs in two processes (pytest-xdist), each
-# with servers of its own: 9 min here against 20 in one, both cores busy for
-# 82% of it, so a third process would have little left to use.
-WORKERS = 2
+# The suite waits more than it computes (servers starting, fan-outs in real
+# workers, processes killed and restarted), so it runs in three processes
+# (pytest-xdist) on two cores, each with servers of its own. Measured on
+# 2026-11-26 at df8ea55 (1,583 passed, python -m bench.cpushare -- python -m
+# pytest -n N): 477 s with 2 (267 idle CPU s), 404 s with 3 (108 idle), 387 s
+# with 4 (53 idle); 3 keeps a core's worth of slack for tests that time
+# their waits.
+WORKERS = 3
 
 # The browser test (tests/web) drives Debian's chromium through its chromedriver.
 BROWSER = (Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver"))
