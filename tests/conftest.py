@@ -37,7 +37,10 @@ if TYPE_CHECKING:
 def local_hbase(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerAddr]:
     base = tmp_path_factory.mktemp("localhbase")
     with LocalHBaseProcess(base / "data") as proc:
-        yield ServerAddr("local", proc.host, proc.port, proc.thrift2_port)
+        try:
+            yield ServerAddr("local", proc.host, proc.port, proc.thrift2_port)
+        finally:
+            close_pools(proc.host, proc.port)
 
 
 @pytest.fixture(scope="session")
@@ -110,10 +113,13 @@ def twitbase(
 
 
 @pytest.fixture
-def local_twitbase(local_hbase: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+def local_twitbase(
+    local_hbase: ServerAddr, settings: Settings, request: pytest.FixtureRequest
+) -> Iterator[ServerAddr]:
     """Fresh tables on the local server only: for web, API and worker tests,
     whose storage behaviour the service and contract suites already hold."""
-    with tables_on(local_hbase, settings) as addr:
+    fresh = request.node.get_closest_marker("fresh_tables") is not None
+    with tables_on(local_hbase, settings, fresh) as addr:
         yield addr
 
 

@@ -19,7 +19,7 @@ from feeds import services
 from feeds.services import streams
 from feeds.types import User
 from storage.connection import connection, reset_pool
-from storage.schema import create_tables, drop_tables
+from storage.schema import create_tables
 from tests.tablepool import pool_for
 from twitbase.celery import app as celery_app
 
@@ -53,17 +53,19 @@ class ServerAddr:
 
 @contextmanager
 def tables_on(server: ServerAddr, settings: Settings, fresh: bool = False) -> Iterator[ServerAddr]:
-    """Fresh tables for one test on ``server``: on real HBase a set emptied
-    after an earlier test, or one never used if ``fresh`` (the test writes
-    cells older than its start: tests/tablepool.py says why)."""
+    """Empty tables for one test on ``server``: a set emptied after an earlier
+    test, or one never used if ``fresh`` (the test writes cells older than
+    its start: tests/tablepool.py says why)."""
     settings.TWITBASE_HBASE_HOST = server.host
     settings.TWITBASE_HBASE_PORT = server.port
-    # Tables are made pre-split through Thrift2 where they are made here (the
-    # local server's are cheap to make; real HBase's come from the pool, as one region).
+    # The local server's tables are made pre-split through Thrift2, here;
+    # real HBase's come from the pool, as one region.
     settings.TWITBASE_HBASE_THRIFT2_PORT = server.thrift2_port
-    # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
-    pool = pool_for(server.host, server.port) if server.kind == "hbase" else None
-    settings.TWITBASE_TABLE_PREFIX = pool.take(fresh) if pool else "tb" + uuid.uuid4().hex[:10]
+    # The pool (tests/tablepool.py) makes real HBase's sets ahead, since it is
+    # slow at DDL; on both servers a set emptied after an earlier test comes first.
+    pool = pool_for(server.host, server.port)
+    emptied = pool.take(fresh) if server.kind == "hbase" else pool.take_emptied(fresh)
+    settings.TWITBASE_TABLE_PREFIX = emptied or "tb" + uuid.uuid4().hex[:10]
     since_ns = time.time_ns()
     # A process's list of large accounts is kept by table name, and an emptied
     # set's names come again.
@@ -71,9 +73,10 @@ def tables_on(server: ServerAddr, settings: Settings, fresh: bool = False) -> It
     # A fast hasher: the tests are about storage, not key stretching.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_pool()
-    if pool is None:
+    if emptied is None:
         with connection() as conn:
             create_tables(conn)
+        pool.made(settings.TWITBASE_TABLE_PREFIX)
     # Background work runs in the caller here (Celery's eager mode): these
     # suites test services and pages. tests/worker runs real workers.
     eager = celery_app.conf.task_always_eager
@@ -82,11 +85,7 @@ def tables_on(server: ServerAddr, settings: Settings, fresh: bool = False) -> It
         yield server
     finally:
         celery_app.conf.task_always_eager = eager
-        if pool is not None:
-            pool.give_back(settings.TWITBASE_TABLE_PREFIX, None if fresh else since_ns)
-        else:
-            with connection() as conn:
-                drop_tables(conn)
+        pool.give_back(settings.TWITBASE_TABLE_PREFIX, None if fresh else since_ns)
         reset_pool()
 
 
