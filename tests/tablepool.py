@@ -1,11 +1,10 @@
-"""Empty TwitBase table sets on a real HBase: made ahead, emptied after a
-test and taken again by the next.
+"""Empty TwitBase table sets for the tests: on real HBase made ahead, and on
+either server emptied after a test and taken again by the next.
 
-Every test on real HBase gets tables no other test is using (a unique
-prefix) and nothing in them, and HBase
-is slow at DDL: creating the 24 tables of one set takes about 7 s and
-dropping them 5 s, nearly all of it waiting on the master's procedures. It
-runs many procedures at once, though, and the Thrift servers' admin calls
+Every test gets tables no other test is using (a unique prefix) and nothing
+in them, and HBase is slow at DDL: creating the 24 tables of one set takes
+about 7 s and dropping them 5 s, nearly all of it waiting on the master's
+procedures. It runs many procedures at once, though, and the Thrift servers' admin calls
 poll for them at ``hbase.client.pause``, which devtools/realhbase.py sets
 to 10 ms. Measured by ``python -m bench.ddl`` (24 sets a run), a set took
 2.96 s by 4 threads polling at HBase's default 100 ms, 1.09 s by 12 threads,
@@ -14,8 +13,8 @@ the session started, and a set that cannot be emptied is dropped by a
 background thread. No library does this (pytest-xdist parallelises tests,
 not a fixture's DDL), hence this module.
 
-The sets are made from ``storage.schema.SCHEMA``, the same families
-``create_tables`` gives, one region per table as in every other test.
+The pool makes its sets from ``storage.schema.SCHEMA``, the same families
+``create_tables`` gives, one region per table.
 
 A set a test has finished with is emptied and used again rather than
 dropped: its rows deleted (one scan and one batch of deletes per table that
@@ -116,9 +115,10 @@ class TablePool:
         return prefix
 
     def made(self, prefix: str) -> None:
-        """Note how a set is made from the set ``prefix``, just made (by the
-        pool, or by a caller that makes its own: the local server's tests make
-        theirs pre-split, in a few milliseconds)."""
+        """Note the families and regions of the set ``prefix``, just made, the
+        first time: an emptied set goes back only with the same. The pool
+        calls it for its own sets; a caller that makes its own (the local
+        server's tests, pre-split, in a few milliseconds) calls it after."""
         if self._shape:
             return
         conn = self._connect(prefix)
@@ -151,15 +151,14 @@ class TablePool:
     def take(self, fresh: bool = False) -> str:
         """The prefix of a complete, empty set of TwitBase tables; a set
         never used before if ``fresh``."""
+        emptied = self.take_emptied(fresh)
+        if emptied is not None:
+            return emptied
         with self._lock:
-            emptied = self._emptied.popleft() if self._emptied and not fresh else None
-            if emptied is None:
-                self._fill()
-                job = self._ready.popleft()
-                self._fill()
-        if emptied is None:
-            return job.result()
-        return self._after_markers(emptied)
+            self._fill()
+            job = self._ready.popleft()
+            self._fill()
+        return job.result()
 
     def take_emptied(self, fresh: bool = False) -> str | None:
         """The prefix of a set emptied after an earlier test, or None (none
