@@ -1,6 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """A bulk put's or bulk delete's Thrift1 request, encoded in compiled code
-on the client; and the row keys of a scan's reply, read in compiled code.
+on the client; and the rows of a scan's reply (or their keys alone), read
+in compiled code.
 
 happybase's ``Batch`` makes a Thrift ``Mutation`` per cell and a
 ``BatchMutation`` per row in Python, and thriftpy2 then walks them to write
@@ -10,7 +11,8 @@ which had become twice the server's. These functions write the same bytes
 the rows' keys and cells, for :mod:`storage.ops` to send on the
 connection's own transport; the reply is read by thriftpy2 as before.
 
-No library writes a Thrift call from plain tuples; hence this module.
+No library writes a Thrift call from plain tuples, or reads a reply into
+them; hence this module.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
@@ -299,6 +301,77 @@ cdef class _In:
             self.skip(ftype)
 
 
+cdef dict _read_cells(_In r):
+    """A TRowResult's ``columns`` (map<Text, TCell>) as happybase's scan
+    gives them: column to value (the cells' timestamps are read past)."""
+    cdef int ktype = r.byte()
+    cdef int vtype = r.byte()
+    cdef int n = r.i32()
+    cdef int k, ftype
+    cdef dict cells = {}
+    cdef bytes column, value
+    if ktype != T_STRING or vtype != T_STRUCT:
+        raise ValueError(f"not a map of TCell: key type {ktype}, value type {vtype}")
+    for k in range(n):
+        column = r.string()
+        value = b""
+        while True:
+            ftype = r.byte()
+            if ftype == T_STOP:
+                break
+            if r.i16() == 1 and ftype == T_STRING:
+                value = r.string()
+            else:
+                r.skip(ftype)
+        cells[column] = value
+    return cells
+
+
+cdef object _read_rows(CyTransportBase trans, bint with_cells):
+    cdef _In r = _In(trans)
+    cdef unsigned int version = <unsigned int>r.i32()
+    cdef int ftype, fid, etype, n, k, rtype, rid
+    cdef list found = None
+    cdef bytes row
+    cdef dict cells
+    if (version >> 16) != 0x8001:
+        raise ValueError(f"not a strict binary reply: {version:#x}")
+    r.string()  # the call's name
+    r.i32()  # its seqid
+    if (version & 0xFF) == 3:  # TMessageType.EXCEPTION
+        return 0
+    while True:
+        ftype = r.byte()
+        if ftype == T_STOP:
+            return found
+        fid = r.i16()
+        if fid == 0 and ftype == T_LIST:
+            etype = r.byte()
+            n = r.i32()
+            if etype != T_STRUCT:
+                raise ValueError(f"not a list of TRowResult: element type {etype}")
+            found = []
+            for k in range(n):
+                row = b""
+                cells = {}
+                while True:
+                    rtype = r.byte()
+                    if rtype == T_STOP:
+                        break
+                    rid = r.i16()
+                    if rid == 1 and rtype == T_STRING:
+                        row = r.string()
+                    elif rid == 2 and rtype == T_MAP and with_cells:
+                        cells = _read_cells(r)
+                    else:
+                        r.skip(rtype)
+                found.append((row, cells) if with_cells else row)
+        elif ftype == T_STRUCT:
+            return fid
+        else:
+            r.skip(ftype)
+
+
 def read_row_keys(CyTransportBase trans):
     """Read a ``scannerGetList`` reply from ``trans`` up to its result's
     fields, keeping only each row's key (a trim's scan carries keys only,
@@ -310,43 +383,18 @@ def read_row_keys(CyTransportBase trans):
     reads that struct with thriftpy2's protocol, then :func:`finish_result`.
     Returns None for a reply with no result.
     """
-    cdef _In r = _In(trans)
-    cdef unsigned int version = <unsigned int>r.i32()
-    cdef int ftype, fid, etype, n, k, rtype
-    cdef list keys = None
-    cdef bytes row
-    if (version >> 16) != 0x8001:
-        raise ValueError(f"not a strict binary reply: {version:#x}")
-    r.string()  # the call's name
-    r.i32()  # its seqid
-    if (version & 0xFF) == 3:  # TMessageType.EXCEPTION
-        return 0
-    while True:
-        ftype = r.byte()
-        if ftype == T_STOP:
-            return keys
-        fid = r.i16()
-        if fid == 0 and ftype == T_LIST:
-            etype = r.byte()
-            n = r.i32()
-            if etype != T_STRUCT:
-                raise ValueError(f"not a list of TRowResult: element type {etype}")
-            keys = []
-            for k in range(n):
-                row = b""
-                while True:
-                    rtype = r.byte()
-                    if rtype == T_STOP:
-                        break
-                    if r.i16() == 1 and rtype == T_STRING:
-                        row = r.string()
-                    else:
-                        r.skip(rtype)
-                keys.append(row)
-        elif ftype == T_STRUCT:
-            return fid
-        else:
-            r.skip(ftype)
+    return _read_rows(trans, False)
+
+
+def read_rows(CyTransportBase trans):
+    """Read a ``scannerGetList`` reply from ``trans`` as :func:`read_row_keys`
+    does, keeping each row as happybase's scan yields it: (key, {column:
+    value}) from its ``columns`` (its ``sortedColumns``, asked for by no
+    scan that reads this way, are read past). thriftpy2 makes a TRowResult
+    and a TCell per cell, and happybase then a dict from them: a stream
+    page's row took 1.8 µs so, and 1.0 µs read here (the server's part
+    included; local server, a scratch timing of 20 to 100 rows)."""
+    return _read_rows(trans, True)
 
 
 def finish_result(CyTransportBase trans):

@@ -1,7 +1,7 @@
 """Storage operations happybase does not wrap: conditional writes and counters
 that a retried operation cannot apply twice, batches of puts sent as one
-request (of rows that share their cells, or of any rows), and a scan for
-row keys in as few round trips as it takes.
+request (of rows that share their cells, or of any rows), a scan for
+row keys in as few round trips as it takes, and a page's rows in two.
 
 A batch's request is written by compiled code (``storage._bulk``) where
 it is built and the connection speaks the binary protocol, and sent on
@@ -26,6 +26,7 @@ counter cell carries the ids of the operations applied to it
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -306,17 +307,70 @@ def row_keys_with_prefix(
         conn.client.scannerClose(scanner)
 
 
+def scan_rows(
+    table: happybase.Table,
+    row_start: bytes,
+    row_stop: bytes,
+    count: int,
+    columns: list[bytes] | None = None,
+) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """The first ``count`` rows from ``row_start`` up to ``row_stop``, as
+    ``table.scan(row_start=, row_stop=, columns=, limit=count)`` yields
+    them, in two round trips where happybase makes three (four when the
+    rows run out first): the scanner is opened, then asked for ``count``
+    rows and closed in one write. A Thrift server answers a connection's
+    requests in the order they came, so the rows' reply comes first, then
+    the close's. Compiled, the rows are read straight from the reply into
+    the (key, {column: value}) pairs (``storage._bulk.read_rows``), where
+    thriftpy2 makes a TRowResult and a TCell per cell and happybase a dict
+    from them. A page (:func:`feeds.services._paging.scan_page`) reads its
+    rows this way."""
+    conn = table.connection
+    client = conn.client
+    spec = TScan(startRow=row_start, stopRow=row_stop, columns=columns, caching=count)
+    scanner = client.scannerOpenWithScan(table.name, spec, {})
+    compiled = _compiled_reads(conn)
+    if compiled:
+        client._oprot.trans.write(_bulk.scanner_get_list(client._seqid, scanner, count))
+    else:
+        client._send("scannerGetList", id=scanner, nbRows=count)
+    client._send("scannerClose", id=scanner)  # flushes both
+    try:
+        if compiled:
+            found = read_rows_reply(client)
+        else:
+            found = [
+                (r.row, {column: cell.value for column, cell in (r.columns or {}).items()})
+                for r in client._recv("scannerGetList")
+            ]
+    except Exception:
+        # The close's reply still comes; read it, so that the connection's
+        # next call reads its own.
+        with contextlib.suppress(Exception):
+            client._recv("scannerClose")
+        raise
+    client._recv("scannerClose")
+    return found
+
+
+def _compiled_reads(conn: happybase.Connection) -> bool:
+    """Whether this connection's replies may be read by ``storage._bulk``:
+    its requests may be written so, and its transport is thriftpy2's compiled one."""
+    client = conn.client
+    return (
+        _compiled(conn)
+        and type(client._iprot) is TCyBinaryProtocol
+        and isinstance(client._iprot.trans, CyTransportBase)
+    )
+
+
 def _scanner_keys(conn: happybase.Connection, scanner: int, rows: int) -> list[bytes]:
     """The row keys of a ``scannerGetList``. Compiled, the reply's rows are
     read for their keys alone (``storage._bulk.read_row_keys``): thriftpy2
     made a TRowResult, a dict and a TCell for each, a quarter of a fan-out
     worker's time with full streams (py-spy), all to be thrown away."""
     client = conn.client
-    if not (
-        _compiled(conn)
-        and type(client._iprot) is TCyBinaryProtocol
-        and isinstance(client._iprot.trans, CyTransportBase)
-    ):
+    if not _compiled_reads(conn):
         return [r.row for r in client.scannerGetList(scanner, rows)]
     _send(conn, _bulk.scanner_get_list(client._seqid, scanner, rows))
     return read_keys_reply(client)
@@ -325,8 +379,21 @@ def _scanner_keys(conn: happybase.Connection, scanner: int, rows: int) -> list[b
 def read_keys_reply(client: Any) -> list[bytes]:
     """Read a ``scannerGetList`` reply's row keys from ``client``'s compiled
     transport, raising its errors as thriftpy2's client raises them."""
+    keys: list[bytes] = _read_reply(client, _bulk.read_row_keys)
+    return keys
+
+
+def read_rows_reply(client: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """Read a ``scannerGetList`` reply's rows from ``client``'s compiled
+    transport, each as happybase's scan yields it, raising its errors as
+    thriftpy2's client raises them."""
+    found: list[tuple[bytes, dict[bytes, bytes]]] = _read_reply(client, _bulk.read_rows)
+    return found
+
+
+def _read_reply(client: Any, read: Callable[[Any], Any]) -> Any:
     iprot = client._iprot
-    found = _bulk.read_row_keys(iprot.trans)
+    found = read(iprot.trans)
     if isinstance(found, list):
         return found
     if found == 0:  # the server failed the call

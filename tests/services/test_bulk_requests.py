@@ -1,12 +1,14 @@
 """Batches of puts and deletes sent as one request (storage.ops.put_rows,
 put_rows_alike, delete_rows): the compiled encoder (storage/_bulk.pyx)
 writes the bytes happybase's objects make, and both servers store what
-either way sends. A scan's row keys (storage.ops.row_keys_with_prefix),
-read from the reply by compiled code, are thriftpy2's, errors included."""
+either way sends. A scan's row keys (storage.ops.row_keys_with_prefix)
+and rows (storage.ops.scan), read from the reply by compiled code, are
+thriftpy2's and happybase's, errors included."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import happybase
@@ -27,6 +29,7 @@ from thriftpy2.protocol import TCyBinaryProtocolFactory
 from thriftpy2.thrift import TApplicationException, TClient, TMessageType
 from thriftpy2.transport import TCyBufferedTransport, TCyMemoryBuffer
 from thriftpy2.transport.memory import TMemoryBuffer
+from thriftpy2.transport.socket import TSocket
 
 from storage import ops
 
@@ -154,6 +157,18 @@ def test_the_compiled_reader_keeps_each_rows_key(rows: list[Any]) -> None:
 
 
 @compiled
+@given(rows=ROW_RESULTS)
+def test_the_compiled_reader_keeps_each_row_as_happybase_does(rows: list[Any]) -> None:
+    """Each row as happybase's scan yields it (key, {column: value}), from
+    its columns, whatever else it carries; and one reply read exactly."""
+    client = reading(reply(Hbase.scannerGetList_result(success=rows)) + AFTER)
+    expected = [(r.row, {c: cell.value for c, cell in (r.columns or {}).items()}) for r in rows]
+    assert ops.read_rows_reply(client) == expected
+    assert [r.row for r in client._recv("scannerGetList")] == [b"next"]
+
+
+@compiled
+@pytest.mark.parametrize("read", [ops.read_keys_reply, ops.read_rows_reply])
 @pytest.mark.parametrize(
     "error",
     [
@@ -162,7 +177,9 @@ def test_the_compiled_reader_keeps_each_rows_key(rows: list[Any]) -> None:
         TApplicationException(TApplicationException.INTERNAL_ERROR, "the server failed"),
     ],
 )
-def test_the_compiled_reader_raises_what_thriftpy2_raises(error: Exception) -> None:
+def test_the_compiled_readers_raise_what_thriftpy2_raises(
+    error: Exception, read: Callable[[Any], Any]
+) -> None:
     if isinstance(error, TApplicationException):
         data = reply(error=error)
     else:
@@ -172,7 +189,7 @@ def test_the_compiled_reader_raises_what_thriftpy2_raises(error: Exception) -> N
         reading(data)._recv("scannerGetList")
     client = reading(data + AFTER)
     with pytest.raises(type(error)) as ours:
-        ops.read_keys_reply(client)
+        read(client)
     assert vars(ours.value) == vars(thriftpy2s.value)
     assert [r.row for r in client._recv("scannerGetList")] == [b"next"]
 
@@ -242,3 +259,65 @@ def test_a_refused_batch_raises_as_happybases_does_and_the_connection_goes_on(
         ops.put_rows(conn, name, [(b"r", {b"nope:a": b"1"})])
     ops.put_rows(conn, name, [(b"r", {b"cf:a": b"1"})])
     assert conn.table("t").row(b"r") == {b"cf:a": b"1"}
+
+
+def test_both_servers_scan_the_rows_happybase_scans_either_way(
+    conn: happybase.Connection, way: str
+) -> None:
+    conn.create_table("t", {"s": {}, "o": {}})
+    table = conn.table("t")
+    name = conn._table_name("t").decode()
+    keys = [b"ab\x00%03d" % i for i in range(25)]
+    ops.put_rows(
+        conn,
+        name,
+        [(k, {b"s:v": k[-1:] * 5, b"o:w": b""}) for k in [*keys, b"ac", b"aa\xff"]],
+    )
+    for start, stop in [(b"ab", b"ac"), (keys[7], keys[20]), (b"a", b"b"), (b"zz", b"zzz")]:
+        for count in (1, 10, 25, 26, 100):
+            for columns in (None, [b"s:v"], [b"o"]):
+                happybases = list(
+                    table.scan(row_start=start, row_stop=stop, columns=columns, limit=count)
+                )
+                assert ops.scan_rows(table, start, stop, count, columns) == happybases
+    # Every reply read: the connection's next call gets its own.
+    assert table.row(keys[3]) == {b"s:v": b"3" * 5, b"o:w": b""}
+
+
+def test_a_failed_scan_leaves_the_connection_in_step(conn: happybase.Connection, way: str) -> None:
+    """A scan the server refuses (a family the table lacks) raises as
+    happybase's does, and the calls after it get their own replies."""
+    conn.create_table("t", {"s": {}})
+    table = conn.table("t")
+    table.put(b"r", {b"s:v": b"1"})
+    with pytest.raises(IOError) as happybases:
+        list(table.scan(row_start=b"", row_stop=b"z", columns=[b"nope:x"], limit=5))
+    with pytest.raises(IOError) as ours:
+        ops.scan_rows(table, b"", b"z", 5, [b"nope:x"])
+    assert type(ours.value) is type(happybases.value)
+    assert ops.scan_rows(table, b"", b"z", 5) == [(b"r", {b"s:v": b"1"})]
+    assert table.row(b"r") == {b"s:v": b"1"}
+
+
+def test_a_scan_asks_for_its_rows_and_closes_in_one_write(
+    conn: happybase.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two round trips: the scanner's open, then its rows and its close
+    sent together (happybase: open, rows, close; and one more fetch when
+    the rows run out before the count)."""
+    conn.create_table("t", {"s": {}})
+    table = conn.table("t")
+    name = conn._table_name("t").decode()
+    ops.put_rows(conn, name, [(b"r%03d" % i, {b"s:v": b"x"}) for i in range(25)])
+    writes = []
+    write = TSocket.write
+
+    def counted(sock: TSocket, buf: bytes) -> None:
+        writes.append(buf)
+        write(sock, buf)
+
+    monkeypatch.setattr(TSocket, "write", counted)
+    for count in (10, 30):
+        writes.clear()
+        assert len(ops.scan_rows(table, b"r", b"s", count)) == min(count, 25)
+        assert len(writes) == (2 if ops.COMPILED else 3)
