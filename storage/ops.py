@@ -267,8 +267,14 @@ def _compiled(conn: happybase.Connection) -> bool:
 
 def _send(conn: happybase.Connection, request: bytes) -> None:
     """Send a request written whole on the connection's own transport."""
-    conn.client._oprot.trans.write(request)
+    _write(conn, request)
     conn.client._oprot.trans.flush()
+
+
+def _write(conn: happybase.Connection, request: bytes) -> None:
+    """Put a request written whole in the connection's buffer, to go with
+    the next flush. Every such request passes here (the tests count them)."""
+    conn.client._oprot.trans.write(request)
 
 
 def _call(conn: happybase.Connection, api: str, request: bytes) -> Any:
@@ -310,15 +316,15 @@ def row_keys_with_prefix(
 def scan_rows(
     table: happybase.Table,
     row_start: bytes,
-    row_stop: bytes,
+    row_stop: bytes | None,
     count: int,
     columns: list[bytes] | None = None,
 ) -> list[tuple[bytes, dict[bytes, bytes]]]:
-    """The first ``count`` rows from ``row_start`` up to ``row_stop``, as
-    ``table.scan(row_start=, row_stop=, columns=, limit=count)`` yields
-    them, in two round trips where happybase makes three (four when the
-    rows run out first): the scanner is opened, then asked for ``count``
-    rows and closed in one write. A Thrift server answers a connection's
+    """The first ``count`` rows from ``row_start`` up to ``row_stop`` (None:
+    the table's end), as ``table.scan(row_start=, row_stop=, columns=,
+    limit=count)`` yields them, in two round trips where happybase makes
+    three (four when the rows run out first): the scanner is opened, then
+    asked for ``count`` rows and closed in one write. A Thrift server answers a connection's
     requests in the order they came, so the rows' reply comes first, then
     the close's. Compiled, the rows are read straight from the reply into
     the (key, {column: value}) pairs (``storage._bulk.read_rows``), where
@@ -331,7 +337,7 @@ def scan_rows(
     scanner = client.scannerOpenWithScan(table.name, spec, {})
     compiled = _compiled_reads(conn)
     if compiled:
-        client._oprot.trans.write(_bulk.scanner_get_list(client._seqid, scanner, count))
+        _write(conn, _bulk.scanner_get_list(client._seqid, scanner, count))
     else:
         client._send("scannerGetList", id=scanner, nbRows=count)
     client._send("scannerClose", id=scanner)  # flushes both

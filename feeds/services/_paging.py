@@ -16,7 +16,7 @@ import happybase
 
 from feeds.errors import InvalidInput
 from feeds.types import Page
-from storage import keys
+from storage import keys, ops
 
 T = TypeVar("T")
 
@@ -49,21 +49,30 @@ def scan_page(
     decode: Callable[[bytes, dict[bytes, bytes]], T | None],
     columns: list[bytes] | None = None,
 ) -> Page[T]:
-    """One page of rows under ``prefix``; ``decode`` may drop a row (None)."""
+    """One page of rows under ``prefix``; ``decode`` may drop a row (None).
+
+    The ``limit + 1`` rows come in one fetch of two round trips
+    (:func:`storage.ops.scan_rows`); only rows dropped by ``decode`` make
+    it fetch again, from after the last row read, for as many as are
+    still wanted."""
     check_limit(limit)
     start = start_row(cursor, prefix, key_len)
     stop = keys.prefix_stop(prefix)
     items: list[T] = []
     last: bytes | None = None
-    for key, data in table.scan(
-        row_start=start, row_stop=stop, columns=columns, batch_size=limit + 1
-    ):
-        if len(items) == limit:
-            # A row beyond the page exists: the page ends at the last row taken.
-            assert last is not None
-            return Page(tuple(items), keys.encode_cursor(last))
-        item = decode(key, data)
-        last = key
-        if item is not None:
-            items.append(item)
-    return Page(tuple(items), None)
+    while True:
+        wanted = limit + 1 - len(items)
+        fetched = ops.scan_rows(table, start, stop, wanted, columns)
+        for key, data in fetched:
+            if len(items) == limit:
+                # A row beyond the page exists: the page ends at the last row taken.
+                assert last is not None
+                return Page(tuple(items), keys.encode_cursor(last))
+            item = decode(key, data)
+            last = key
+            if item is not None:
+                items.append(item)
+        if len(fetched) < wanted:
+            return Page(tuple(items), None)
+        assert last is not None
+        start = keys.after(last)

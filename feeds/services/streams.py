@@ -17,7 +17,7 @@ from django.conf import settings
 
 from feeds.errors import InvalidInput
 from feeds.types import Page, Twit, User
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 
 from . import accounts, reposts
@@ -243,12 +243,7 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
         check_limit(limit)
         start = start_row(cursor, reader, keys.STREAM_KEY_LEN)
         found: dict[bytes, Twit] = {}
-        for key, row in streams.scan(
-            row_start=start,
-            row_stop=keys.prefix_stop(reader),
-            limit=limit + 1,
-            batch_size=limit + 1,
-        ):
+        for key, row in ops.scan_rows(streams, start, keys.prefix_stop(reader), limit + 1):
             twit = _stream_twit(key, row)
             if twit is not None:
                 found[key] = twit
@@ -257,12 +252,8 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
         rts = start[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN] if cursor else b""
         for celeb in celebs:
             prefix = keys.user_hash(celeb)
-            for key, row in twits.scan(
-                row_start=prefix + rts,
-                row_stop=keys.prefix_stop(prefix),
-                columns=[rows.TWIT],
-                limit=limit + 1,
-                batch_size=limit + 1,
+            for key, row in ops.scan_rows(
+                twits, prefix + rts, keys.prefix_stop(prefix), limit + 1, [rows.TWIT]
             ):
                 virtual = keys.stream_key(user.userid, key)
                 stored = rows.decode_twit(row)
@@ -270,11 +261,8 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
                     found.setdefault(virtual, twit_of(key, stored))
             # The large account's reposts, as its twits: the key each has in
             # the reader's stream orders and pages them.
-            for key, row in conn.table(table_name("reposts")).scan(
-                row_start=prefix + rts,
-                row_stop=keys.prefix_stop(prefix),
-                limit=limit + 1,
-                batch_size=limit + 1,
+            for key, row in ops.scan_rows(
+                conn.table(table_name("reposts")), prefix + rts, keys.prefix_stop(prefix), limit + 1
             ):
                 ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
                 twit_key = keys.twit_key_from_repost_key(key)
