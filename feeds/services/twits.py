@@ -18,7 +18,7 @@ import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
 from feeds.jobs import FanOutChunk, RemoveRepostFromStreams, RemoveTwitFromStreams, dispatch
-from feeds.types import Page, Twit, User, from_millis
+from feeds.types import Page, Twit, User, from_millis, new_twit
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
@@ -60,19 +60,19 @@ def twit_of(
 ) -> Twit:
     """The twit whose row (or stream row, keyed by the twit's key) holds
     ``stored``; ``reposted_by``: the reposter, for a repost's stream row."""
-    return Twit(
-        id=keys.twit_id(key),
-        userid=stored.userid,
-        name=stored.name,
-        text=stored.text,
-        created=from_millis(stored.created),
-        reply_to=stored.reply_to,
-        reply_userid=stored.reply_userid,
-        replies=replies,
-        likes=likes,
-        reposts=reposts,
-        reposted_by=reposted_by,
-        reposted_by_name=reposted_by_name,
+    return new_twit(
+        keys.twit_id(key),
+        stored.userid,
+        stored.name,
+        stored.text,
+        from_millis(stored.created),
+        stored.reply_to,
+        stored.reply_userid,
+        replies,
+        likes,
+        reposts,
+        reposted_by,
+        reposted_by_name,
     )
 
 
