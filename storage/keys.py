@@ -148,6 +148,19 @@ def twit_key_from_stream_key(key: bytes) -> bytes:
     return author + rts + key[-SUFFIX_LEN:]
 
 
+def stream_twit_id(key: bytes) -> str:
+    """``twit_id(twit_key_from_stream_key(key))`` in one step, in a third of
+    the time: a page of a stream makes one per row."""
+    if len(key) != STREAM_KEY_LEN:
+        raise BadKey(f"stream key must be {STREAM_KEY_LEN} bytes, got {len(key)}")
+    return (key[_STREAM_AUTHOR] + key[_STREAM_RTS] + key[_STREAM_SUFFIX]).hex()
+
+
+_STREAM_RTS = slice(MD5_LEN, MD5_LEN + RTS_LEN)
+_STREAM_AUTHOR = slice(MD5_LEN + RTS_LEN, MD5_LEN + RTS_LEN + MD5_LEN)
+_STREAM_SUFFIX = slice(STREAM_KEY_LEN - SUFFIX_LEN, STREAM_KEY_LEN)
+
+
 def reply_key(parent: bytes, reply: bytes) -> bytes:
     """The row of ``reply`` among ``parent``'s replies: oldest first under the
     parent's key (forward time, then the reply's author and suffix)."""

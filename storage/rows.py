@@ -615,6 +615,38 @@ def decode_stream(row: dict[bytes, bytes]) -> TwitRow | None:
     return None if item is None else item[0]
 
 
+PackedItem = tuple[str, str, str, int, str | None, str, str | None, str | None, str]
+
+
+def packed_stream_item(row: dict[bytes, bytes]) -> PackedItem | None:
+    """What a packed stream row carries, as nearly every one is, from one
+    parse: the twit's six fields in :class:`TwitRow`'s order, then the
+    repost's twit id, reposter and reposter's name (None, None, "" for a
+    twit's own row). No TwitRow, for a page to make its ``Twit`` from at
+    once. None for any other row, which :func:`decode_stream_item` reads."""
+    packed = row.get(STREAM_TWIT)
+    if packed:
+        if STREAM_REPOST in row or STREAM_REPOST_OF in row:
+            return None
+        f = orjson.loads(packed)
+        return str(f[0]), str(f[1]), str(f[2]), int(f[3]), f[4], str(f[5]), None, None, ""
+    packed = row.get(STREAM_REPOST)
+    if not packed:
+        return None
+    f = orjson.loads(packed)
+    return (
+        str(f[0]),
+        str(f[1]),
+        str(f[2]),
+        int(f[3]),
+        f[4],
+        str(f[5]),
+        str(f[6]),
+        str(f[7]),
+        str(f[8]),
+    )
+
+
 def decode_stream_item(
     row: dict[bytes, bytes],
 ) -> tuple[TwitRow, tuple[str, str, str] | None] | None:

@@ -16,7 +16,7 @@ import happybase
 from django.conf import settings
 
 from feeds.errors import InvalidInput
-from feeds.types import Page, Twit, User
+from feeds.types import Page, Twit, User, from_millis, new_twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 
@@ -29,14 +29,29 @@ T = TypeVar("T")
 
 
 def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
+    packed = rows.packed_stream_item(row)
+    if packed is not None:
+        # Nearly every row: its Twit made in one step, as a page makes one
+        # per row (1.5 µs against twit_of's 2.1, which goes by a TwitRow).
+        userid, name, text, created, reply_to, reply_userid, repost_of, by, by_name = packed
+        if repost_of is None:
+            twit_id = keys.stream_twit_id(key)
+        else:
+            # A repost's row: its key says the reposter and the repost's
+            # time; the twit's id is in its cell, and must be one.
+            keys.twit_key_from_id(repost_of)
+            twit_id = repost_of
+        created_at = from_millis(created)
+        return new_twit(
+            twit_id, userid, name, text, created_at, reply_to, reply_userid, 0, 0, 0, by, by_name
+        )
+    # Any other row: one written before stream rows were packed.
     item = rows.decode_stream_item(row)
     if item is None:
         return None
     stored, repost = item
     if repost is None:
         return twit_of(keys.twit_key_from_stream_key(key), stored)
-    # A repost's row: its key says the reposter and the repost's time; the
-    # twit it shows is in a cell.
     twit_id, by, name = repost
     return twit_of(keys.twit_key_from_id(twit_id), stored, reposted_by=by, reposted_by_name=name)
 

@@ -51,9 +51,18 @@ def test_stream_key_round_trip_and_order(t: int, s: bytes) -> None:
     assert len(row) == keys.STREAM_KEY_LEN
     assert row.startswith(keys.user_hash("alice"))
     assert keys.twit_key_from_stream_key(row) == twit
+    assert keys.stream_twit_id(row) == keys.twit_id(twit)
     older = keys.stream_key("alice", keys.twit_key("carol", max(t - 1, 0), s))
     if t > 0:
         assert row < older
+
+
+@pytest.mark.parametrize("length", [0, keys.STREAM_KEY_LEN - 1, keys.STREAM_KEY_LEN + 1])
+def test_a_stream_key_of_another_length_has_no_twit(length: int) -> None:
+    with pytest.raises(keys.BadKey):
+        keys.twit_key_from_stream_key(b"k" * length)
+    with pytest.raises(keys.BadKey):
+        keys.stream_twit_id(b"k" * length)
 
 
 def test_same_millisecond_twits_stay_distinct() -> None:

@@ -3,6 +3,7 @@ every row type reads back what was written."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import struct
@@ -119,6 +120,12 @@ def test_a_stream_row_is_one_cell_and_a_repost_row_reads_back_as_one(
     # What a page decodes each row with: both from one parse.
     assert rows.decode_stream_item(own) == (twit, None)
     assert rows.decode_stream_item(repost) == (twit, (twit_id, by, by_name))
+    # The page's fast path: the same fields, no TwitRow.
+    fields = dataclasses.astuple(twit)
+    assert rows.packed_stream_item(own) == (*fields, None, None, "")
+    assert rows.packed_stream_item(repost) == (*fields, twit_id, by, by_name)
+    # A row with both cells, which nothing writes, is left to the general path.
+    assert rows.packed_stream_item({**own, **repost}) is None
 
 
 def test_stream_rows_written_before_the_packing_still_read() -> None:
@@ -148,12 +155,15 @@ def test_stream_rows_written_before_the_packing_still_read() -> None:
         ("cd" * 28, "carol", "Carol"),
     )
     assert rows.is_repost_row({rows.STREAM_REPOST_OF: b""})
+    assert rows.packed_stream_item(old) is None
+    assert rows.packed_stream_item(reposted) is None
 
 
 def test_a_row_without_text_is_no_twit() -> None:
     assert rows.decode_twit({rows.progress_column(3): b" "}) is None
     assert rows.decode_stream({}) is None
     assert rows.decode_stream_item({}) is None
+    assert rows.packed_stream_item({}) is None
 
 
 def test_progress_cells_read_back_by_chunk() -> None:
