@@ -33,7 +33,7 @@ redis-server:
 run: $(STAMP) redis-server
 	$(BIN)/python manage.py devstack $(ARGS)
 
-## test: install, fetch Apache HBase, then lint, type-check and run the whole suite
+## test: install, fetch Apache HBase, then run the whole suite, lint and type checks beside it
 test: $(STAMP)
 	$(BIN)/python scripts/testall.py $(ARGS)
 
