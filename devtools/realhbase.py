@@ -51,7 +51,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import FrameType, TracebackType
-from typing import IO
+from typing import IO, Any
 from xml.sax.saxutils import escape
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -564,6 +564,28 @@ class RealHBase:
         """
         with self._lock:
             self._stop_locked(graceful=True, grace=grace)
+
+    def describe(self) -> dict[str, Any]:
+        """What another process needs to use this HBase, as JSON-able data:
+        its host and ports (:meth:`attached` makes an object of it)."""
+        return {
+            "host": self.host,
+            "ports": dict(self.ports),
+            "thrift": self.thrift_port,
+            "thrift2": self.thrift2_port,
+        }
+
+    @classmethod
+    def attached(cls, workdir: Path | str, described: Mapping[str, Any]) -> RealHBase:
+        """An HBase another process started in ``workdir`` and will stop, as
+        its :meth:`describe` gave it: its ports, for clients and tools
+        (:mod:`devtools.regions`). It owns no JVM: :meth:`stop` leaves the
+        HBase alone."""
+        hbase = cls(workdir, host=str(described["host"]), verbose=False)
+        hbase.ports = {name: int(port) for name, port in described["ports"].items()}
+        hbase._thrift_port = int(described["thrift"])
+        hbase._thrift2_port = int(described["thrift2"]) or None
+        return hbase
 
     def kill_thrift(self) -> None:
         """SIGKILL the Thrift server's JVM, as a crash would; HBase runs on."""

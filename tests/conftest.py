@@ -1,7 +1,9 @@
 """Servers for the test session: the local HBase server, and real HBase.
 
 Each server starts once per session, on a free loopback port, and stops at the
-end. Tests never share tables: each gets its own table prefix.
+end; in an xdist run real HBase starts once for all the processes, by the
+controller (tests/sharedhbase.py). Tests never share tables: each gets its
+own table prefix.
 
 Real HBase needs Java and Maven. Without them it is skipped with the reason,
 unless CI=true or TWITBASE_REQUIRE_HBASE=1, where a real HBase that does not
@@ -12,10 +14,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import happybase
 import pytest
@@ -31,6 +34,7 @@ from tests.tablepool import close_pools
 
 if TYPE_CHECKING:
     from devtools.realhbase import RealHBase
+    from tests.sharedhbase import SharedHBase
 
 
 @pytest.fixture(scope="session")
@@ -50,19 +54,73 @@ def redis_broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProc
         yield redis
 
 
-@pytest.fixture(scope="session")
-def real_hbase_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealHBase]:
-    """The session's real HBase: standalone, 3 RegionServers, Thrift1 and Thrift2."""
+def _no_real_hbase() -> str | None:
+    """Why real HBase cannot run here, or None."""
     missing = [tool for tool in ("java", "mvn") if shutil.which(tool) is None]
-    if missing or os.environ.get("TWITBASE_SKIP_HBASE") == "1":
-        reason = (
-            f"real HBase skipped: {', '.join(missing)} not installed"
-            if missing
-            else "real HBase skipped: TWITBASE_SKIP_HBASE=1"
-        )
+    if missing:
+        return f"real HBase skipped: {', '.join(missing)} not installed"
+    if os.environ.get("TWITBASE_SKIP_HBASE") == "1":
+        return "real HBase skipped: TWITBASE_SKIP_HBASE=1"
+    return None
+
+
+_SHARED: pytest.StashKey[SharedHBase] = pytest.StashKey()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The xdist controller starts the run's one real HBase (tests/sharedhbase.py)."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    if _no_real_hbase() is not None:
+        return
+    from tests.sharedhbase import SharedHBase
+
+    shared = SharedHBase(Path(tempfile.mkdtemp(prefix="twitbase-hbase-")))
+    shared.start()
+    config.stash[_SHARED] = shared
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """Each xdist process is told where the shared HBase says it is ready."""
+    from tests.sharedhbase import KEY
+
+    shared = node.config.stash.get(_SHARED, None)
+    if shared is not None:
+        node.workerinput[KEY] = str(shared.workdir)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shared = config.stash.get(_SHARED, None)
+    if shared is not None:
+        shared.finish()
+        shutil.rmtree(shared.workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def real_hbase_cluster(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[RealHBase]:
+    """The session's real HBase: standalone, 3 RegionServers, Thrift1 and
+    Thrift2; in an xdist run, the one the controller started for all."""
+    reason = _no_real_hbase()
+    if reason is not None:
         if REQUIRE_REAL_HBASE:
             pytest.fail(reason + " (CI requires real HBase)")
         pytest.skip(reason)
+    from tests.sharedhbase import KEY, attach
+
+    shared = getattr(request.config, "workerinput", {}).get(KEY)
+    if shared is not None:
+        try:
+            hbase = attach(Path(shared))
+        except RuntimeError as exc:
+            pytest.fail(str(exc))
+        try:
+            yield hbase
+        finally:
+            close_pools("127.0.0.1", hbase.thrift_port)
+        return
     from devtools.realhbase import RealHBase, fetch
 
     fetch()
