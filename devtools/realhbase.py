@@ -587,6 +587,13 @@ class RealHBase:
         hbase._thrift2_port = int(described["thrift2"]) or None
         return hbase
 
+    def kill(self) -> None:
+        """SIGKILL every JVM at once, as a crash would: for an HBase whose
+        data is thrown away after (a test run's), where :meth:`stop`'s
+        orderly shutdown takes seconds. Acknowledged edits are in the WAL."""
+        with self._lock:
+            self._stop_locked(graceful=False, grace=0.0)
+
     def kill_thrift(self) -> None:
         """SIGKILL the Thrift server's JVM, as a crash would; HBase runs on."""
         with self._lock:
@@ -893,7 +900,7 @@ class RealHBase:
                     except subprocess.TimeoutExpired:
                         self._log(f"realhbase: {jvm.name} JVM still up {grace:.0f}s after shutdown")
             for jvm in others:
-                self._terminate(jvm, grace if graceful else 5.0)
+                self._terminate(jvm, grace if graceful else min(grace, 5.0))
         finally:
             # Whatever happened above (even KeyboardInterrupt): nothing survives.
             procs = [j.proc for j in self._jvms] + ([stopper] if stopper is not None else [])

@@ -59,7 +59,7 @@ class SharedHBase(threading.Thread):
             ready.rename(self.workdir / READY)  # whole or not at all
             self._finish.wait()
         finally:
-            hbase.stop()
+            hbase.kill()  # its data goes with the run: no orderly shutdown
 
     def finish(self) -> None:
         self._finish.set()
