@@ -26,7 +26,6 @@ counter cell carries the ids of the operations applied to it
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from collections.abc import Callable
 from typing import Any
@@ -313,49 +312,87 @@ def row_keys_with_prefix(
         conn.client.scannerClose(scanner)
 
 
+Rows = list[tuple[bytes, dict[bytes, bytes]]]
+# A scan for scan_rows_many: the table, start row, stop row (None: the
+# table's end), how many rows, and the columns (None: all).
+Scan = tuple[happybase.Table, bytes, bytes | None, int, list[bytes] | None]
+
+
 def scan_rows(
     table: happybase.Table,
     row_start: bytes,
     row_stop: bytes | None,
     count: int,
     columns: list[bytes] | None = None,
-) -> list[tuple[bytes, dict[bytes, bytes]]]:
+) -> Rows:
     """The first ``count`` rows from ``row_start`` up to ``row_stop`` (None:
     the table's end), as ``table.scan(row_start=, row_stop=, columns=,
     limit=count)`` yields them, in two round trips where happybase makes
     three (four when the rows run out first): the scanner is opened, then
-    asked for ``count`` rows and closed in one write. A Thrift server answers a connection's
-    requests in the order they came, so the rows' reply comes first, then
-    the close's. Compiled, the rows are read straight from the reply into
-    the (key, {column: value}) pairs (``storage._bulk.read_rows``), where
-    thriftpy2 makes a TRowResult and a TCell per cell and happybase a dict
-    from them. A page (:func:`feeds.services._paging.scan_page`) reads its
-    rows this way."""
-    conn = table.connection
+    asked for ``count`` rows and closed in one write. A Thrift server
+    answers a connection's requests in the order they came, so the rows'
+    reply comes first, then the close's. Compiled, the rows are read
+    straight from the reply into the (key, {column: value}) pairs
+    (``storage._bulk.read_rows``), where thriftpy2 makes a TRowResult and a
+    TCell per cell and happybase a dict from them. A page
+    (:func:`feeds.services._paging.scan_page`) reads its rows this way."""
+    return scan_rows_many(table.connection, [(table, row_start, row_stop, count, columns)])[0]
+
+
+def scan_rows_many(conn: happybase.Connection, scans: list[Scan]) -> list[Rows]:
+    """:func:`scan_rows` for each of ``scans``, all on ``conn``, in two round
+    trips in all: every scanner is opened before the first reply is read,
+    then each is asked for its rows and closed before the next reply is
+    read. A home page that merges large accounts' twits scans the reader's
+    stream and each account's twits and reposts so. A scan the server
+    refuses raises as happybase's would, once every reply is read (the
+    connection's next call reads its own) and every scanner opened is closed."""
     client = conn.client
-    spec = TScan(startRow=row_start, stopRow=row_stop, columns=columns, caching=count)
-    scanner = client.scannerOpenWithScan(table.name, spec, {})
+    for table, start, stop, count, columns in scans:
+        spec = TScan(startRow=start, stopRow=stop, columns=columns, caching=count)
+        client._send("scannerOpenWithScan", tableName=table.name, scan=spec, attributes={})
+    failed: Exception | None = None
+    scanners: list[int | None] = []
+    for _ in scans:
+        try:
+            scanners.append(client._recv("scannerOpenWithScan"))
+        except Exception as exc:
+            scanners.append(None)
+            failed = failed or exc
     compiled = _compiled_reads(conn)
-    if compiled:
-        _write(conn, _bulk.scanner_get_list(client._seqid, scanner, count))
-    else:
-        client._send("scannerGetList", id=scanner, nbRows=count)
-    client._send("scannerClose", id=scanner)  # flushes both
-    try:
-        if compiled:
-            found = read_rows_reply(client)
-        else:
-            found = [
-                (r.row, {column: cell.value for column, cell in (r.columns or {}).items()})
-                for r in client._recv("scannerGetList")
-            ]
-    except Exception:
-        # The close's reply still comes; read it, so that the connection's
-        # next call reads its own.
-        with contextlib.suppress(Exception):
+    asked = failed is None  # the rows: none if an open failed
+    for scanner, (_, _, _, count, _) in zip(scanners, scans, strict=True):
+        if scanner is None:
+            continue
+        if asked:
+            if compiled:
+                _write(conn, _bulk.scanner_get_list(client._seqid, scanner, count))
+            else:
+                client._send("scannerGetList", id=scanner, nbRows=count)
+        client._send("scannerClose", id=scanner)  # flushes both
+    found: list[Rows] = []
+    for scanner in scanners:
+        if scanner is None:
+            continue
+        if asked:
+            try:
+                if compiled:
+                    found.append(read_rows_reply(client))
+                else:
+                    found.append(
+                        [
+                            (r.row, {c: cell.value for c, cell in (r.columns or {}).items()})
+                            for r in client._recv("scannerGetList")
+                        ]
+                    )
+            except Exception as exc:
+                failed = failed or exc
+        try:
             client._recv("scannerClose")
-        raise
-    client._recv("scannerClose")
+        except Exception as exc:
+            failed = failed or exc
+    if failed is not None:
+        raise failed
     return found
 
 

@@ -257,28 +257,33 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
             return scan_page(streams, reader, keys.STREAM_KEY_LEN, cursor, limit, _stream_twit)
         check_limit(limit)
         start = start_row(cursor, reader, keys.STREAM_KEY_LEN)
+        twits = conn.table(table_name("twits"))
+        reposts_table = conn.table(table_name("reposts"))
+        # The reversed timestamp of the cursor: no later-page twit is newer.
+        rts = start[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN] if cursor else b""
+        # The stream and each account's twits and reposts, scanned at once:
+        # two round trips for them all (ops.scan_rows_many).
+        scans: list[ops.Scan] = [(streams, start, keys.prefix_stop(reader), limit + 1, None)]
+        for celeb in celebs:
+            prefix = keys.user_hash(celeb)
+            stop = keys.prefix_stop(prefix)
+            scans.append((twits, prefix + rts, stop, limit + 1, [rows.TWIT]))
+            scans.append((reposts_table, prefix + rts, stop, limit + 1, None))
+        scanned = ops.scan_rows_many(conn, scans)
         found: dict[bytes, Twit] = {}
-        for key, row in ops.scan_rows(streams, start, keys.prefix_stop(reader), limit + 1):
+        for key, row in scanned[0]:
             twit = _stream_twit(key, row)
             if twit is not None:
                 found[key] = twit
-        twits = conn.table(table_name("twits"))
-        # The reversed timestamp of the cursor: no later-page twit is newer.
-        rts = start[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN] if cursor else b""
-        for celeb in celebs:
-            prefix = keys.user_hash(celeb)
-            for key, row in ops.scan_rows(
-                twits, prefix + rts, keys.prefix_stop(prefix), limit + 1, [rows.TWIT]
-            ):
+        for n, celeb in enumerate(celebs):
+            for key, row in scanned[1 + 2 * n]:
                 virtual = keys.stream_key(user.userid, key)
                 stored = rows.decode_twit(row)
                 if virtual >= start and stored is not None:
                     found.setdefault(virtual, twit_of(key, stored))
             # The large account's reposts, as its twits: the key each has in
             # the reader's stream orders and pages them.
-            for key, row in ops.scan_rows(
-                conn.table(table_name("reposts")), prefix + rts, keys.prefix_stop(prefix), limit + 1
-            ):
+            for key, row in scanned[2 + 2 * n]:
                 ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
                 twit_key = keys.twit_key_from_repost_key(key)
                 virtual = keys.repost_stream_key(user.userid, ms, celeb, twit_key)

@@ -321,3 +321,70 @@ def test_a_scan_asks_for_its_rows_and_closes_in_one_write(
         writes.clear()
         assert len(ops.scan_rows(table, b"r", b"s", count)) == min(count, 25)
         assert len(writes) == (2 if ops.COMPILED else 3)
+
+
+def test_both_servers_scan_several_ranges_at_once_as_happybase_scans_each(
+    conn: happybase.Connection, way: str
+) -> None:
+    conn.create_table("t", {"s": {}, "o": {}})
+    conn.create_table("u", {"s": {}})
+    t, u = conn.table("t"), conn.table("u")
+    keys = [b"ab\x00%03d" % i for i in range(25)]
+    ops.put_rows(
+        conn, conn._table_name("t").decode(), [(k, {b"s:v": k, b"o:w": b""}) for k in keys]
+    )
+    ops.put_rows(conn, conn._table_name("u").decode(), [(k, {b"s:x": b"u"}) for k in keys[:5]])
+    scans: list[ops.Scan] = [
+        (t, b"ab", b"ac", 10, None),
+        (u, b"ab", b"ac", 10, None),
+        (t, keys[20], None, 100, [b"o"]),
+        (u, b"zz", None, 5, None),
+    ]
+    expected = [
+        list(table.scan(row_start=start, row_stop=stop, columns=columns, limit=count))
+        for table, start, stop, count, columns in scans
+    ]
+    assert ops.scan_rows_many(conn, scans) == expected
+    assert ops.scan_rows_many(conn, []) == []
+
+
+def test_a_refused_scan_among_several_raises_and_the_connection_goes_on(
+    conn: happybase.Connection, way: str
+) -> None:
+    conn.create_table("t", {"s": {}})
+    t = conn.table("t")
+    t.put(b"r", {b"s:v": b"1"})
+    for refused in ((conn.table("missing"), b"", None, 5, None), (t, b"", None, 5, [b"no:x"])):
+        with pytest.raises(IOError):
+            ops.scan_rows_many(conn, [(t, b"", None, 5, None), refused, (t, b"", None, 5, None)])
+        assert ops.scan_rows(t, b"", None, 5) == [(b"r", {b"s:v": b"1"})]
+        assert t.row(b"r") == {b"s:v": b"1"}
+
+
+def test_several_scans_wait_for_replies_twice_in_all(
+    conn: happybase.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every scanner's open is sent before a reply is read, then every
+    scanner's rows and close: the socket is written, read, written, read."""
+    conn.create_table("t", {"s": {}})
+    t = conn.table("t")
+    ops.put_rows(
+        conn, conn._table_name("t").decode(), [(b"r%d" % i, {b"s:v": b"x"}) for i in range(9)]
+    )
+    events: list[str] = []
+    write, read = TSocket.write, TSocket.read
+
+    def writing(sock: TSocket, buf: bytes) -> None:
+        events.append("write")
+        write(sock, buf)
+
+    def reading(sock: TSocket, size: int) -> bytes:
+        events.append("read")
+        return bytes(read(sock, size))
+
+    monkeypatch.setattr(TSocket, "write", writing)
+    monkeypatch.setattr(TSocket, "read", reading)
+    got = ops.scan_rows_many(conn, [(t, b"r", b"s", 3, None)] * 3)
+    assert [len(rows) for rows in got] == [3, 3, 3]
+    turns = [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
+    assert turns == ["write", "read", "write", "read"]
