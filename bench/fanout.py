@@ -89,6 +89,18 @@ def _pending(twit_ids: list[str]) -> bool:
     return any(rows.FANOUT in data for _, data in found)
 
 
+def list_large_account(userid: str) -> None:
+    """List ``userid`` as a large account a day ago: past the grace in which
+    a newly listed account's twits are still fanned out
+    (fanout.still_fanned_out), so its twits are merged at read time."""
+    with connection() as conn:
+        conn.table(table_name("celebrities")).put(
+            keys.user_key(userid),
+            rows.encode_celebrity(userid),
+            timestamp=int(time.time() * 1000) - 86_400_000,
+        )
+
+
 @contextmanager
 def _configured(host: str, port: int, thrift2_port: int, broker: str) -> Iterator[str]:
     """Point this process at the server and broker, with tables of a fresh
@@ -397,14 +409,7 @@ def _large_account_rows(target: str, followers: int, posts: int) -> list[Row]:
 
     bulk.add_star("large", followers, prefix="lf", progress=report)
     bulk.add_star("lonely", 0)
-    with connection() as conn:
-        # Listed a day ago: past the grace in which a newly listed account's
-        # twits are still fanned out (fanout.still_fanned_out).
-        conn.table(table_name("celebrities")).put(
-            keys.user_key("large"),
-            rows.encode_celebrity("large"),
-            timestamp=int(time.time() * 1000) - 86_400_000,
-        )
+    list_large_account("large")
     lags: dict[str, list[float]] = {"large": [], "lonely": []}
     for _ in range(posts):
         for author, found in lags.items():

@@ -23,7 +23,6 @@ from __future__ import annotations
 import logging
 import random
 import statistics
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ from django.conf import settings
 from storage import keys, rows
 from storage.connection import connection, table_name
 
+from .fanout import list_large_account
 from .threads import _configured, _timed
 
 Progress = Callable[[str, int, int], None]
@@ -89,7 +89,7 @@ def _run(
     rng: random.Random,
 ) -> HomeRun:
     from feeds import services
-    from feeds.services.streams import _stream_page
+    from feeds.services.streams import CELEBRITIES, _stream_page
 
     with _configured(host, port):
         reader = "reader"
@@ -218,7 +218,8 @@ def _run(
         report("reads", 0, total)
         for i, (label, read, count_reposts, limit) in enumerate(cases + merged):
             if i == len(cases):
-                _list_large_account(followees[0])
+                list_large_account(followees[0])
+                CELEBRITIES.clear()  # this process's cached list
             got, times = _timed(read, reads)
             report("reads", (i + 1) * reads, total)
             deciles = statistics.quantiles(times, n=10)
@@ -226,19 +227,6 @@ def _run(
                 HomeResult(label, got, count_reposts(limit), statistics.median(times), deciles[-1])
             )
         return HomeRun(results, raw_rows(), raw_reposts(None), twice)
-
-
-def _list_large_account(userid: str) -> None:
-    """List ``userid`` as a large account a day ago, and forget the cached list."""
-    from feeds.services.streams import CELEBRITIES
-
-    with connection() as conn:
-        conn.table(table_name("celebrities")).put(
-            keys.user_key(userid),
-            rows.encode_celebrity(userid),
-            timestamp=int(time.time() * 1000) - 86_400_000,
-        )
-    CELEBRITIES.clear()
 
 
 def format_table(run: HomeRun) -> str:
