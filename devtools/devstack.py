@@ -148,6 +148,7 @@ class DevStack:
     external: list[tuple[str, str]] = field(default_factory=list)
     up: bool = False  # every part started
     stopping: bool = False  # a signal asked the stack to stop
+    chosen: dict[int, str] = field(default_factory=dict)  # port -> the part given it
 
     def _say(self, text: str) -> None:
         print(text, flush=True)
@@ -156,16 +157,34 @@ class DevStack:
         self.parts.append(Part(name, where, process))
 
     def _port(self, what: str, host: str, wanted: int | None) -> int:
-        """The port ``what`` listens on: see the class docstring."""
-        if wanted is not None:
-            if wanted and not port_is_free(host, wanted):
+        """The port ``what`` listens on: see the class docstring. No two
+        parts get one port, since nothing listens on a port until its part
+        starts: two asks for a free port were once given the same one (the
+        web server and the local HBase server), and the web server died."""
+        if wanted:
+            if wanted in self.chosen:
+                raise RuntimeError(
+                    f"the {what} port {wanted} you asked for is also the {self.chosen[wanted]} port"
+                )
+            if not port_is_free(host, wanted):
                 raise RuntimeError(f"the {what} port {host}:{wanted} you asked for is taken")
-            return wanted or free_port(host)
-        default = DEFAULT_PORTS[what]
-        if port_is_free(host, default):
-            return default
-        port = free_port(host)
-        self._say(f"devstack: the {what} port {default} is taken; using {port} instead")
+            port = wanted
+        elif wanted == 0:
+            port = self._free_port(host)
+        elif DEFAULT_PORTS[what] not in self.chosen and port_is_free(host, DEFAULT_PORTS[what]):
+            port = DEFAULT_PORTS[what]
+        else:
+            port = self._free_port(host)
+            self._say(
+                f"devstack: the {what} port {DEFAULT_PORTS[what]} is taken; using {port} instead"
+            )
+        self.chosen[port] = what
+        return port
+
+    def _free_port(self, host: str) -> int:
+        """A free port no other part of this stack was given."""
+        while (port := free_port(host)) in self.chosen:
+            pass
         return port
 
     def _local_hbase_ports(self) -> tuple[int, int]:

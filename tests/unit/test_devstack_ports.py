@@ -73,3 +73,30 @@ def test_devstack_refuses_an_hbase_that_does_not_answer(tmp_path: Path) -> None:
             RuntimeError, match=f"no HBase Thrift server answers at 127.0.0.1:{port}"
         ):
             devstack.check_thrift("127.0.0.1", port)
+
+
+def test_no_two_parts_are_given_one_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing listens on a free port until its part starts, so the kernel may
+    hand the same one out twice: it once gave the web server the local HBase
+    server's port, and the web server died. Here it always does, at first."""
+    offered = iter([free_port()] * 3 + [free_port() for _ in range(50)])
+    monkeypatch.setattr(devstack, "free_port", lambda host: next(offered))
+    monkeypatch.setattr(devstack, "port_is_free", lambda host, port: True)
+    ds = DevStack(data=Path("/nonexistent"), port=0, redis_port=0, hbase_port=0)
+    ports = [ds._port("web", ds.host, 0), ds._port("Redis", "127.0.0.1", 0)]
+    ports += ds._local_hbase_ports()
+    assert len(set(ports)) == 4, ports
+
+
+def test_a_default_port_given_to_another_part_is_not_taken_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(devstack, "port_is_free", lambda host, port: True)
+    said: list[str] = []
+    ds = _stack(said)
+    assert ds._port("web", "127.0.0.1", 9090) == 9090
+    thrift = ds._port("HBase Thrift", "127.0.0.1", None)
+    assert thrift != 9090
+    assert said == [f"devstack: the HBase Thrift port 9090 is taken; using {thrift} instead"]
+    with pytest.raises(RuntimeError, match="Redis port 9090 you asked for is also the web port"):
+        ds._port("Redis", "127.0.0.1", 9090)
