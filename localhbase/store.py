@@ -636,40 +636,13 @@ class Store:
     def increment(self, table: bytes, row: bytes, column: bytes, amount: int) -> int:
         """Add ``amount`` to an 8-byte big-endian counter; return the new value.
 
-        Exact under any number of concurrent callers. Older versions of the
-        counter beyond the family's max versions are removed in the same write.
+        Thrift1's atomicIncrement: HBase's Increment, as Thrift2's (an
+        overflow wraps round, and the cell is stamped after the one it
+        replaces), which is what HBase's Thrift1 handler calls.
         """
-        info = self._enabled_table(table)
         family, qualifier = parse_column(column)
-        self._check_families(info, [family])
-        qualifier = qualifier or b""
-        fd = info.families[family]
-        spec = ReadSpec(columns={family: frozenset([qualifier])}, versions=fd.max_versions)
-        pre = enc.row_prefix(info.table_id, row)
-        with self._write_lock:
-            cells = self._read_row(info, pre, spec, self._db.iter())
-            current = 0
-            if cells:
-                value = cells[0][3]
-                if len(value) != 8:
-                    raise BadArgument(f"Field is not a long, it's {len(value)} bytes wide")
-                current = int.from_bytes(value, "big", signed=True)
-            new = current + amount
-            if not -(2**63) <= new < 2**63:
-                raise BadArgument("Counter overflow")
-            stamp = max(now_ms(), cells[0][2] if cells else 0)
-            wb = WriteBatch(raw_mode=True)
-            wb.put(
-                enc.cell_key(pre, family, qualifier, stamp, TYPE_PUT),
-                new.to_bytes(8, "big", signed=True),
-            )
-            # Keep the column within max versions now, so a hot counter does
-            # not pile up versions until the next compaction.
-            for _, _, old_ts, _ in cells[fd.max_versions - 1 :]:
-                if old_ts != stamp:
-                    wb.delete(enc.cell_key(pre, family, qualifier, old_ts, TYPE_PUT))
-            self._db.write(wb, self._write_opts)
-        return new
+        cells = self.increment_columns(table, row, [(family, qualifier or b"", amount)])
+        return int.from_bytes(cells[0][3], "big", signed=True)
 
     def check_and_put(
         self,
@@ -704,26 +677,13 @@ class Store:
     def append(
         self, table: bytes, row: bytes, columns: Sequence[bytes], values: Sequence[bytes]
     ) -> list[tuple[bytes, int]]:
-        """Append each value to its column's latest value; return the new cells."""
-        info = self._enabled_table(table)
+        """Thrift1's append: HBase's Append, as Thrift2's; the new cells
+        (value, timestamp) sorted by column, as HBase returns them."""
         if len(columns) != len(values):
             raise BadArgument("append needs as many values as columns")
-        parsed = [parse_column(c) for c in columns]
-        self._check_families(info, [f for f, _ in parsed])
-        pre = enc.row_prefix(info.table_id, row)
-        out = []
-        with self._write_lock:
-            stamp = now_ms()
-            wb = WriteBatch(raw_mode=True)
-            for (family, qualifier), value in zip(parsed, values, strict=True):
-                q = qualifier or b""
-                spec = ReadSpec(columns={family: frozenset([q])})
-                cells = self._read_row(info, pre, spec, self._db.iter())
-                new = (cells[0][3] if cells else b"") + value
-                wb.put(enc.cell_key(pre, family, q, stamp, TYPE_PUT), new)
-                out.append((new, stamp))
-            self._db.write(wb, self._write_opts)
-        return out
+        parsed = map(parse_column, columns)
+        deltas = [(f, q or b"", v) for (f, q), v in zip(parsed, values, strict=True)]
+        return [(v, ts) for _, _, ts, v in self.append_columns(table, row, deltas)]
 
     # -- Thrift2 writes ---------------------------------------------------------
 
@@ -845,7 +805,12 @@ class Store:
         """HBase's increment/append: each delta against the column's latest
         value before the call, written at ``max(now, old timestamp + 1)``
         (``now`` for a new column) in one atomic write; the new cells sorted
-        by family and qualifier."""
+        by family and qualifier.
+
+        Versions a column keeps no longer once the new cell is written go
+        in the same write, so a hot counter does not pile up versions (one
+        a millisecond at least) until the next compaction.
+        """
         info = self._enabled_table(table)
         self._check_families(info, {f for f, _, _ in deltas})
         pre = enc.row_prefix(info.table_id, row)
@@ -855,16 +820,22 @@ class Store:
             wanted: dict[bytes, set[bytes]] = {}
             for family, qualifier, _ in deltas:
                 wanted.setdefault(family, set()).add(qualifier)
-            spec = ReadSpec(columns={f: frozenset(q) for f, q in wanted.items()})
-            current = {
-                (f, q): (ts, v) for f, q, ts, v in self._read_row(info, pre, spec, self._db.iter())
-            }
+            spec = ReadSpec(
+                columns={f: frozenset(q) for f, q in wanted.items()},
+                versions=max(info.families[f].max_versions for f in wanted),
+            )
+            current: dict[tuple[bytes, bytes], list[Cell]] = {}
+            for cell in self._read_row(info, pre, spec, self._db.iter()):
+                current.setdefault((cell[0], cell[1]), []).append(cell)
             wb = WriteBatch(raw_mode=True)
             for family, qualifier, delta in deltas:
-                old = current.get((family, qualifier))
-                new = combine(old[1] if old else None, delta)
-                stamp = max(now, old[0] + 1) if old else now
+                versions = current.get((family, qualifier), [])
+                old = versions[0] if versions else None
+                new = combine(old[3] if old else None, delta)
+                stamp = max(now, old[2] + 1) if old else now
                 wb.put(enc.cell_key(pre, family, qualifier, stamp, TYPE_PUT), new)
+                for _, _, old_ts, _ in versions[info.families[family].max_versions - 1 :]:
+                    wb.delete(enc.cell_key(pre, family, qualifier, old_ts, TYPE_PUT))
                 out.append((family, qualifier, stamp, new))
             self._db.write(wb, self._write_opts)
         out.sort(key=lambda c: (c[0], c[1]))
