@@ -32,3 +32,11 @@ def encode_rows(
 def parse_get(
     buf: bytes | bytearray | memoryview,
 ) -> int | tuple[int, int, bytes, bytes, list[bytes], list[bytes] | None]: ...
+
+SCAN_OPEN: int
+SCAN_FETCH: int
+SCAN_CLOSE: int
+
+def parse_scanner_call(
+    buf: bytes | bytearray | memoryview,
+) -> int | tuple[int, int, bytes, int, tuple[object, ...]]: ...

@@ -40,6 +40,7 @@ from libc.string cimport memchr, memcmp, memcpy
 cdef enum:
     T_STOP = 0
     T_BOOL = 2
+    T_I32 = 8
     T_I64 = 10
     T_STRING = 11
     T_STRUCT = 12
@@ -688,3 +689,142 @@ def parse_get(const unsigned char[::1] buf):
     if r != OK or table is None or not have_rows:
         return GENERAL
     return (c.pos, seqid, name, table, rows, columns)
+
+
+# -- scanners: open, fetch and close, read from the request's bytes ---------
+
+SCAN_OPEN = 1
+SCAN_FETCH = 2
+SCAN_CLOSE = 3
+
+cdef dict _SCANS = {
+    b"scannerOpenWithScan": SCAN_OPEN,
+    b"scannerGetList": SCAN_FETCH,
+    b"scannerGet": SCAN_FETCH,
+    b"scannerClose": SCAN_CLOSE,
+}
+
+
+cdef inline int int32(Cur* c, int* out) noexcept nogil:
+    if not has(c, 4):
+        return SHORT
+    out[0] = <int>u32(c.p + c.pos)
+    c.pos += 4
+    return OK
+
+
+cdef inline int boolean(Cur* c, int* out) noexcept nogil:
+    if not has(c, 1):
+        return SHORT
+    out[0] = c.p[c.pos] != 0
+    c.pos += 1
+    return OK
+
+
+cdef int tscan(Cur* c, list out) except -2:
+    """A TScan's fields into ``out`` (startRow, stopRow, timestamp, columns,
+    filterString, batchSize, sortColumns, reversed; None where absent):
+    OK, SHORT or OTHER. ``caching`` and ``cacheBlocks`` are read and
+    dropped, as the handler drops them."""
+    cdef int ftype = 0, fid = 0, r, v = 0
+    cdef Py_ssize_t off, ln
+    cdef int64_t ts
+    cdef list columns
+    while True:
+        r = field(c, &ftype, &fid)
+        if r != OK:
+            return r
+        if ftype == T_STOP:
+            return OK
+        if ftype == T_STRING and (fid == 1 or fid == 2 or fid == 6):
+            r = string(c, &off, &ln)
+            if r == OK:
+                out[{1: 0, 2: 1, 6: 4}[fid]] = PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+        elif ftype == T_I64 and fid == 3:
+            if not has(c, 8):
+                return SHORT
+            ts = i64(c.p + c.pos)
+            c.pos += 8
+            out[2] = ts
+        elif ftype == T_LIST and fid == 4:
+            columns = []
+            r = strings(c, columns)
+            out[3] = columns
+        elif ftype == T_I32 and (fid == 5 or fid == 7):
+            r = int32(c, &v)
+            if fid == 7:
+                out[5] = v
+        elif ftype == T_BOOL and 8 <= fid <= 10:
+            r = boolean(c, &v)
+            if fid != 10:
+                out[fid - 2] = bool(v)
+        else:
+            return OTHER
+        if r != OK:
+            return r
+
+
+def parse_scanner_call(const unsigned char[::1] buf):
+    """A ``scannerOpenWithScan``, ``scannerGetList``, ``scannerGet`` or
+    ``scannerClose`` call at the start of ``buf``: INCOMPLETE, GENERAL, or
+    ``(end, seqid, name, kind, args)``: for SCAN_OPEN ``(table, startRow,
+    stopRow, timestamp, columns, filterString, batchSize, sortColumns,
+    reversed)`` with None for a field not sent; for SCAN_FETCH ``(id,
+    rows)`` (``scannerGet``: one row); for SCAN_CLOSE ``(id,)``."""
+    cdef Cur c
+    c.n = buf.shape[0]
+    if c.n < 8:
+        return INCOMPLETE
+    c.p = &buf[0]
+    cdef Py_ssize_t off, ln
+    cdef int seqid = 0
+    cdef int r = call_head(&c, &off, &ln, &seqid)
+    if r == SHORT:
+        return INCOMPLETE
+    if r != OK:
+        return GENERAL
+    name = PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+    kind = _SCANS.get(name)
+    if kind is None:
+        return GENERAL
+    cdef int ftype = 0, fid = 0, v = 0
+    cdef int scanner = 0, rows = 1
+    cdef bint have_id = False, have_rows = name == b"scannerGet", have_scan = False
+    table = None
+    cdef list scan = [None] * 8
+    while True:
+        r = field(&c, &ftype, &fid)
+        if r != OK or ftype == T_STOP:
+            break
+        if kind == SCAN_OPEN and fid == 1 and ftype == T_STRING:
+            r = string(&c, &off, &ln)
+            if r == OK:
+                table = PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+        elif kind == SCAN_OPEN and fid == 2 and ftype == T_STRUCT:
+            r = tscan(&c, scan)
+            have_scan = True
+        elif kind == SCAN_OPEN and fid == 3 and ftype == T_MAP:
+            r = skip_attributes(&c)
+        elif kind != SCAN_OPEN and fid == 1 and ftype == T_I32:
+            r = int32(&c, &scanner)
+            have_id = True
+        elif kind == SCAN_FETCH and fid == 2 and ftype == T_I32 and not have_rows:
+            r = int32(&c, &rows)
+            have_rows = True
+        else:
+            r = OTHER
+        if r != OK:
+            break
+    if r == SHORT:
+        return INCOMPLETE
+    if r != OK:
+        return GENERAL
+    if kind == SCAN_OPEN:
+        if table is None or not have_scan:
+            return GENERAL
+        return (c.pos, seqid, name, kind, (table, *scan))
+    if not have_id or (kind == SCAN_FETCH and not have_rows):
+        return GENERAL
+    if kind == SCAN_FETCH:
+        return (c.pos, seqid, name, kind, (scanner, rows))
+    return (c.pos, seqid, name, kind, (scanner,))

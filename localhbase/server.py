@@ -37,7 +37,7 @@ from thriftpy2.thrift import TApplicationException, TProcessor
 from . import store as store_module
 from .encoding import MAX_TS
 from .filters import Filter, FilterError, next_row, parse_filter, push_down
-from .loop import WAIT, FastPath, LoopServer, Wait
+from .loop import WAIT, FastPath, LoopServer, Wait, write_reply
 from .store import (
     REGION_SERVER,
     REGION_SERVER_PORT,
@@ -760,6 +760,7 @@ class _Processor(TProcessor):
 # it: the header (version 1, REPLY), then a result struct with no field set.
 _REPLY_HEAD = struct.Struct(">Ii")
 _REPLY = 0x80010002
+_T_I32 = 8
 
 
 class _FastCalls:
@@ -777,13 +778,20 @@ class _FastCalls:
       a get's 14 in one process). A read that fails has changed nothing, so
       it goes on to thriftpy2 and the handler, which read again and answer
       the failure as before.
+    - ``scannerOpenWithScan``, ``scannerGetList``, ``scannerGet`` and
+      ``scannerClose``: read from the request's bytes and run by the
+      handler as thriftpy2 runs them; a failure is answered by thriftpy2's
+      processor, as any call's. A page of a stream is three such calls,
+      and thriftpy2 took about 8 µs to decode and dispatch each.
     """
 
-    __slots__ = ("handler", "scanner", "store")
+    __slots__ = ("handler", "processor", "safe", "scanner", "store")
 
     def __init__(self, store: Store, handler: Handler) -> None:
         self.store = store
         self.handler = handler
+        self.safe = _SafeHandler(handler)
+        self.processor = _Processor(T.Hbase, self.safe)
         self.scanner = _wire.RowsScanner()
 
     def __call__(self, data: bytearray) -> tuple[int, bytes] | Wait | None:
@@ -796,13 +804,51 @@ class _FastCalls:
         if call == _wire.INCOMPLETE:
             return WAIT
         if not isinstance(call, tuple):
-            return None
+            return self._scanner_call(data)
         used, seqid, name, table, rows, columns = call
         try:
             found_rows = self.handler._rows(table, rows, columns, None)
         except Exception:
             return None
         return used, _wire.encode_rows(name, seqid, found_rows, False)
+
+    def _scanner_call(self, data: bytearray) -> tuple[int, bytes] | Wait | None:
+        call = _wire.parse_scanner_call(data)
+        if call == _wire.INCOMPLETE:
+            return WAIT
+        if not isinstance(call, tuple):
+            return None
+        used, seqid, name, kind, args = call
+        api = name.decode()
+        safe = self.safe
+        run: Callable[[], Any]
+        if kind == _wire.SCAN_OPEN:
+            table, start, stop, ts, columns, filter_string, batch, sort, rev = args
+            scan = T.TScan(
+                startRow=start,
+                stopRow=stop,
+                timestamp=ts,
+                columns=columns,
+                filterString=filter_string,
+                batchSize=batch,
+                sortColumns=sort,
+                reversed=rev,
+            )
+            run = lambda: safe.scannerOpenWithScan(table, scan, None)  # noqa: E731
+        elif api == "scannerGet":
+            run = lambda: safe.scannerGet(args[0])  # noqa: E731
+        elif kind == _wire.SCAN_FETCH:
+            run = lambda: safe.scannerGetList(*args)  # noqa: E731
+        else:
+            run = lambda: safe.scannerClose(*args)  # noqa: E731
+        result = getattr(T.Hbase, api + "_result")()
+        reply = write_reply(self.processor, api, seqid, result, run, _encode_scanner_reply)
+        if reply is None:
+            # Not a failure the IDL declares (the handler's wrapper declares
+            # every one): thriftpy2's path takes the request again, and,
+            # failing so too, drops the connection.
+            return None
+        return used, reply
 
     def _put(self, data: bytearray) -> tuple[int, bytes] | None:
         scanner = self.scanner
@@ -820,6 +866,18 @@ class _FastCalls:
         if not written:
             return None
         return used, _REPLY_HEAD.pack(_REPLY, len(name)) + name + struct.pack(">ib", seqid, 0)
+
+
+def _encode_scanner_reply(api: str, seqid: int, result: Any) -> bytes | None:
+    """A scanner call's reply, as thriftpy2 writes it: rows by the compiled
+    encoder, a scanner id (i32, field 0) or nothing by hand."""
+    value = result.success
+    head = _REPLY_HEAD.pack(_REPLY, len(api)) + api.encode()
+    if api == "scannerClose":
+        return head + struct.pack(">ib", seqid, 0)
+    if api == "scannerOpenWithScan":
+        return head + struct.pack(">ibhib", seqid, _T_I32, 0, value, 0)
+    return encode_reply(api, seqid, result)
 
 
 def fast_calls(store: Store, handler: Handler) -> Callable[[], FastPath] | None:
