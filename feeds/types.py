@@ -31,6 +31,9 @@ class User:
     auth_generation: int = 0
     bio: str = ""
     avatar: int = 0  # the avatar's version (cache-busting); 0: none, the default shows
+    # Raised after each change to whom the user follows: 0 when never raised,
+    # or when the users row was read without it. See streams.FollowedCache.
+    following_changed: int = 0
 
     @property
     def avatar_url(self) -> str:

@@ -127,6 +127,10 @@ COUNT_FOLLOWING = b"c:following"
 # An HBase counter, raised after every change to the user's followedBy rows:
 # a packed list of followers (FOLLOWER_LIST) made before it is stale.
 FOLLOWERS_CHANGED = b"c:fchanged"
+# An HBase counter, raised after every change to the user's follows rows:
+# which large accounts they follow, as a process remembered it under an
+# older value, may be stale (streams.FollowedCache).
+FOLLOWING_CHANGED = b"c:gchanged"
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,7 @@ class UserRow:
     bio: str
     account: bytes  # the account cell as read: what a checkAndPut replacing it compares
     avatar: int = 0  # the avatar's version; 0: none
+    following_changed: int = 0  # FOLLOWING_CHANGED; 0: absent, or not read
 
 
 def encode_account(userid: str, name: str, email: str, password_hash: str, created: int) -> bytes:
@@ -246,6 +251,7 @@ def decode_user(row: dict[bytes, bytes]) -> UserRow | None:
         bio=row.get(BIO, b"").decode(),
         account=raw,
         avatar=decode_avatar_version(row),
+        following_changed=decode_count(row.get(FOLLOWING_CHANGED)),
     )
 
 

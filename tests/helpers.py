@@ -67,9 +67,10 @@ def tables_on(server: ServerAddr, settings: Settings, fresh: bool = False) -> It
     emptied = pool.take(fresh) if server.kind == "hbase" else pool.take_emptied(fresh)
     settings.TWITBASE_TABLE_PREFIX = emptied or "tb" + uuid.uuid4().hex[:10]
     since_ns = time.time_ns()
-    # A process's list of large accounts is kept by table name, and an emptied
-    # set's names come again.
+    # A process's list of large accounts, and which of them each reader
+    # follows, are kept by table name, and an emptied set's names come again.
     streams.CELEBRITIES.clear()
+    streams.FOLLOWED.clear()
     # A fast hasher: the tests are about storage, not key stretching.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_pool()

@@ -75,6 +75,7 @@ def follow(follower: User | str, followed: str) -> bool:
             timestamp=generation,
         )
         _followers_changed(conn, b.userid)
+        _following_changed(conn, a.userid)
         if follows.row(edge, columns=[COUNTED]).get(COUNTED) != op:
             change = MarkedChange(conn, _uncounted(follows, edge, op))
             # Before the counts and the mark: a retry after a crash notifies
@@ -124,6 +125,7 @@ def unfollow(follower: User | str, followed: str) -> bool:
         follow_counts.settle()
         unfollow_counts.settle()
         _followers_changed(conn, b.userid)
+        _following_changed(conn, a.userid)
     # After the edge is gone: the cleanup does nothing if it finds the edge
     # again (followed anew). An unfollow retried after a crash before this
     # line finds no edge and queues the cleanup all the same.
@@ -163,6 +165,17 @@ def _followers_changed(conn: happybase.Connection, userid: str) -> None:
     as long; a retry of the follow or unfollow raises it."""
     conn.table(table_name("users")).counter_inc(keys.user_key(userid), rows.FOLLOWERS_CHANGED)
     conn.table(table_name("followerLists")).delete(keys.user_key(userid))
+
+
+def _following_changed(conn: happybase.Connection, userid: str) -> None:
+    """After a follows row of ``userid`` came or went: raise their
+    FOLLOWING_CHANGED counter, so a process that remembers which large
+    accounts they follow under the old value asks again
+    (streams.FollowedCache). Raised after the edge changed, so an answer
+    remembered under the new value saw the change. A crash just before the
+    raise leaves the old answer for as long as the cache keeps answers;
+    a retry of the follow or unfollow raises it."""
+    conn.table(table_name("users")).counter_inc(keys.user_key(userid), rows.FOLLOWING_CHANGED)
 
 
 def is_following(follower: str, followed: str) -> bool:

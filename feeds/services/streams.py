@@ -113,16 +113,77 @@ class CelebrityCache:
 CELEBRITIES = CelebrityCache()
 
 
-def followed_celebrities(conn: happybase.Connection, userid: str) -> list[str]:
-    """The large accounts ``userid`` follows: their twits are not fanned out."""
-    celebs = CELEBRITIES.get(conn)
-    if not celebs:
-        return []
+class FollowedCache:
+    """Which of the listed large accounts each reader follows, as this
+    process last asked: asking is a multi-get of the reader's follows rows,
+    a round trip of its own before every merged home page. An answer is kept
+    under the reader's FOLLOWING_CHANGED counter, as read with their profile
+    in the same request, and the list it was asked of, for at most
+    TWITBASE_CELEBRITY_CACHE_S seconds.
+
+    Exact for a profile read whole: a follow or unfollow raises the counter
+    after the follows row changes, so an answer kept under the new value was
+    asked after the change. A counter of 0 (never raised, or a profile read
+    without it) is asked about every time. A crash between the change and
+    the raise leaves the old answer for the TTL at most, as the list itself
+    may be stale for as long (see :class:`CelebrityCache`).
+
+    Written by hand, as CelebrityCache: a dict with expiry times, at most
+    MAX answers, the oldest dropped first. Keyed by the follows table's
+    name too, so the tests' table sets never share answers.
+    """
+
+    MAX = 10_000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._answers: dict[tuple[object, ...], tuple[float, tuple[str, ...]]] = {}
+
+    def get(
+        self, conn: happybase.Connection, user: User, listed: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        if not user.following_changed:
+            return _followed_of(conn, user.userid, listed)
+        # With the account's creation: a deleted account's userid, taken
+        # again, starts its counter again.
+        key = (table_name("follows"), user.userid, user.created, user.following_changed, listed)
+        now = time.monotonic()
+        with self._lock:
+            kept = self._answers.get(key)
+        if kept is not None and now < kept[0]:
+            return kept[1]
+        followed = _followed_of(conn, user.userid, listed)
+        with self._lock:
+            self._answers.pop(key, None)
+            while len(self._answers) >= self.MAX:
+                del self._answers[next(iter(self._answers))]
+            self._answers[key] = (now + settings.TWITBASE_CELEBRITY_CACHE_S, followed)
+        return followed
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
+
+
+FOLLOWED = FollowedCache()
+
+
+def followed_celebrities(conn: happybase.Connection, user: User) -> tuple[str, ...]:
+    """The large accounts ``user`` follows: their twits are not fanned out."""
+    listed = CELEBRITIES.get(conn)
+    if not listed:
+        return ()
+    return FOLLOWED.get(conn, user, listed)
+
+
+def _followed_of(
+    conn: happybase.Connection, userid: str, listed: tuple[str, ...]
+) -> tuple[str, ...]:
     edges = conn.table(table_name("follows")).rows(
-        [keys.follows_key(userid, c) for c in celebs], columns=[rows.EDGE_OP]
+        [keys.follows_key(userid, c) for c in listed], columns=[rows.EDGE_OP]
     )
     followed = {edge[keys.MD5_LEN :] for edge, _ in edges}
-    return [c for c in celebs if keys.user_hash(c) in followed]
+    return tuple(c for c in listed if keys.user_hash(c) in followed)
 
 
 @read_only
@@ -252,7 +313,7 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
     with connection() as conn:
         streams = conn.table(table_name("streams"))
         reader = keys.user_hash(user.userid)
-        celebs = followed_celebrities(conn, user.userid)
+        celebs = followed_celebrities(conn, user)
         if not celebs:
             return scan_page(streams, reader, keys.STREAM_KEY_LEN, cursor, limit, _stream_twit)
         check_limit(limit)
@@ -373,7 +434,7 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
                     if found >= cap:
                         break
         twits = conn.table(table_name("twits"))
-        for celeb in followed_celebrities(conn, user.userid):
+        for celeb in followed_celebrities(conn, user):
             if found >= cap:
                 break
             prefix = keys.user_hash(celeb)
