@@ -7,7 +7,7 @@ from __future__ import annotations
 from feeds import services
 from feeds.types import User
 from tests.helpers import ServerAddr, register
-from tests.services.test_concurrency import USERS, hammer
+from tests.services.test_concurrency import SECONDS, USERS, hammer
 from tests.services.test_model import all_pages
 
 
@@ -57,7 +57,7 @@ def test_count_is_exact_under_concurrent_processes(
     for userid in USERS:
         register(userid)
     twit = services.post_twit("alice", "hammered")
-    ops = hammer(twitbase, 8 if twitbase.kind == "local" else 12, "--likes", twit.id)
+    ops = hammer(twitbase, SECONDS[twitbase.kind], "--likes", twit.id)
     assert ops > 100, f"only {ops} operations: the test did not hammer"
     likers = services.likers(twit.id)
     assert services.get_twit(twit.id).likes == len(likers)
