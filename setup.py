@@ -9,6 +9,7 @@ storage sends its batches through happybase's Thrift objects, as before,
 only slower.
 """
 
+import os
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -27,6 +28,10 @@ extensions = []
 if found:
     from Cython.Build import cythonize
 
-    extensions = cythonize(found, compiler_directives={"language_level": 3})
+    extensions = cythonize(
+        found, compiler_directives={"language_level": 3}, nthreads=os.cpu_count() or 1
+    )
 
-setup(ext_modules=extensions)
+# The three compile side by side, one per core: _wire alone takes half of
+# the 9 s they take one after another, the install's longest step.
+setup(ext_modules=extensions, options={"build_ext": {"parallel": os.cpu_count() or 1}})
