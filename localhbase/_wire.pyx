@@ -622,6 +622,23 @@ def encode_rows(bytes name, int seqid, rows, bint sort_columns) -> bytes:
 
 # -- reads: getRow and its kin, read from the request's bytes ---------------
 
+cdef object call_name(const unsigned char[::1] buf, Cur* c, int* seqid):
+    """The name of the call at the start of ``buf``, ``c`` left after its
+    header; INCOMPLETE or GENERAL where there is none to read."""
+    c.n = buf.shape[0]
+    if c.n < 8:
+        return INCOMPLETE
+    c.p = &buf[0]
+    c.pos = 0
+    cdef Py_ssize_t off, ln
+    cdef int r = call_head(c, &off, &ln, seqid)
+    if r == SHORT:
+        return INCOMPLETE
+    if r != OK:
+        return GENERAL
+    return PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+
+
 cdef dict _GETS = {
     b"getRow": (False, False),
     b"getRowWithColumns": (False, True),
@@ -636,18 +653,11 @@ def parse_get(const unsigned char[::1] buf):
     GENERAL, or ``(end, seqid, name, table, rows, columns)`` (columns None
     when the call names none)."""
     cdef Cur c
-    c.n = buf.shape[0]
-    if c.n < 8:
-        return INCOMPLETE
-    c.p = &buf[0]
     cdef Py_ssize_t off, ln
-    cdef int seqid = 0
-    cdef int r = call_head(&c, &off, &ln, &seqid)
-    if r == SHORT:
-        return INCOMPLETE
-    if r != OK:
-        return GENERAL
-    name = PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+    cdef int seqid = 0, r
+    name = call_name(buf, &c, &seqid)
+    if type(name) is not bytes:
+        return name
     kind = _GETS.get(name)
     if kind is None:
         return GENERAL
@@ -772,18 +782,11 @@ def parse_scanner_call(const unsigned char[::1] buf):
     reversed)`` with None for a field not sent; for SCAN_FETCH ``(id,
     rows)`` (``scannerGet``: one row); for SCAN_CLOSE ``(id,)``."""
     cdef Cur c
-    c.n = buf.shape[0]
-    if c.n < 8:
-        return INCOMPLETE
-    c.p = &buf[0]
     cdef Py_ssize_t off, ln
-    cdef int seqid = 0
-    cdef int r = call_head(&c, &off, &ln, &seqid)
-    if r == SHORT:
-        return INCOMPLETE
-    if r != OK:
-        return GENERAL
-    name = PyBytes_FromStringAndSize(<const char*>c.p + off, ln)
+    cdef int seqid = 0, r
+    name = call_name(buf, &c, &seqid)
+    if type(name) is not bytes:
+        return name
     kind = _SCANS.get(name)
     if kind is None:
         return GENERAL
