@@ -871,12 +871,11 @@ class _FastCalls:
 def _encode_scanner_reply(api: str, seqid: int, result: Any) -> bytes | None:
     """A scanner call's reply, as thriftpy2 writes it: rows by the compiled
     encoder, a scanner id (i32, field 0) or nothing by hand."""
-    value = result.success
-    head = _REPLY_HEAD.pack(_REPLY, len(api)) + api.encode()
     if api == "scannerClose":
-        return head + struct.pack(">ib", seqid, 0)
+        return _REPLY_HEAD.pack(_REPLY, len(api)) + api.encode() + struct.pack(">ib", seqid, 0)
     if api == "scannerOpenWithScan":
-        return head + struct.pack(">ibhib", seqid, _T_I32, 0, value, 0)
+        value = struct.pack(">ibhib", seqid, _T_I32, 0, result.success, 0)
+        return _REPLY_HEAD.pack(_REPLY, len(api)) + api.encode() + value
     return encode_reply(api, seqid, result)
 
 
