@@ -6,6 +6,16 @@ def mutate_rows_alike(
     cells: list[tuple[bytes, bytes]],
     timestamp: int | None,
 ) -> bytes: ...
+def mutate_tailed_rows_alike(
+    seqid: int,
+    table: bytes,
+    heads: bytes,
+    width: int,
+    tail: bytes,
+    cells: list[tuple[bytes, bytes]],
+    timestamp: int | None,
+) -> bytes: ...
+def spread_pick(heads: bytes, width: int, salt: int, modulus: int) -> list[bytes]: ...
 def mutate_rows(
     seqid: int,
     table: bytes,

@@ -214,6 +214,49 @@ def put_rows_alike(
     )
 
 
+def put_tailed_rows_alike(
+    conn: happybase.Connection,
+    table: str,
+    heads: bytes,
+    width: int,
+    tail: bytes,
+    cells: dict[bytes, bytes],
+    timestamp: int,
+) -> None:
+    """:func:`put_rows_alike` for the rows ``head + tail``, a head for each
+    ``width`` bytes of ``heads``: a fan-out chunk's stream rows, from its
+    readers' md5s run together (compiled, no key is made in Python)."""
+    if len(heads) % width:
+        raise ValueError(f"{len(heads)} bytes of heads are not whole heads of {width}")
+    if not heads:
+        return
+    if _compiled(conn):
+        request = _bulk.mutate_tailed_rows_alike(
+            conn.client._seqid, table.encode(), heads, width, tail, list(cells.items()), timestamp
+        )
+        _call(conn, "mutateRowsTs", request)
+        return
+    row_keys = [heads[i : i + width] + tail for i in range(0, len(heads), width)]
+    put_rows_alike(conn, table, row_keys, cells, timestamp)
+
+
+def spread_pick(heads: bytes, width: int, salt: int, modulus: int) -> list[bytes]:
+    """The ``width``-byte heads of ``heads`` (run together) whose first four
+    bytes, read big-endian, plus ``salt`` are a multiple of ``modulus``, in
+    order: which of a fan-out chunk's readers it trims
+    (``feeds.services.fanout._trims_due``). Here because it is a loop over
+    a chunk's rows, compiled where ``storage._bulk`` is."""
+    if _bulk is not None:
+        return _bulk.spread_pick(heads, width, salt, modulus)
+    if width < 4 or len(heads) % width or modulus == 0:
+        raise ValueError("heads of at least 4 bytes, whole, and a modulus")
+    return [
+        heads[i : i + width]
+        for i in range(0, len(heads), width)
+        if (int.from_bytes(heads[i : i + 4], "big") + salt) % modulus == 0
+    ]
+
+
 def put_rows(
     conn: happybase.Connection,
     table: str,

@@ -478,19 +478,20 @@ def follower_list_version(row: dict[bytes, tuple[bytes, int]]) -> bytes:
     return f"{changed}:{account}:{counted}".encode()
 
 
-def encode_follower_list(version: bytes, followers: list[bytes]) -> bytes:
-    return bytes([len(version)]) + version + b"".join(followers)
+def encode_follower_list(version: bytes, followers: bytes) -> bytes:
+    """A packed list of the followers' md5s (run together), made under ``version``."""
+    return bytes([len(version)]) + version + followers
 
 
-def decode_follower_list(raw: bytes | None, version: bytes) -> list[bytes] | None:
-    """The md5s in a packed list made under ``version``; None if there is no
-    list, it was made under another, or it is not a list at all."""
+def decode_follower_list(raw: bytes | None, version: bytes) -> bytes | None:
+    """The md5s (run together) in a packed list made under ``version``; None
+    if there is no list, it was made under another, or it is not a list at all."""
     if not raw or raw[1 : 1 + raw[0]] != version:
         return None
     packed = raw[1 + raw[0] :]
     if len(packed) % 16:
         return None
-    return [packed[i : i + 16] for i in range(0, len(packed), 16)]
+    return packed
 
 
 # -- follows and followedBy: md5(one) + md5(other) --------------------------------------

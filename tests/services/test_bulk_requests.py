@@ -87,6 +87,74 @@ def test_the_compiled_request_for_rows_alike_is_happybases(
 
 
 @compiled
+@given(
+    width=st.integers(1, 20),
+    count=st.integers(0, 8),
+    tail=st.binary(max_size=30),
+    cells=CELLS,
+    timestamp=st.integers(0, 2**63 - 1),
+    data=st.data(),
+)
+def test_the_compiled_request_for_tailed_rows_is_happybases(
+    width: int,
+    count: int,
+    tail: bytes,
+    cells: dict[bytes, bytes],
+    timestamp: int,
+    data: st.DataObject,
+) -> None:
+    """A fan-out chunk's rows, each a reader's md5 and the twit's tail, put
+    from the md5s run together: the bytes happybase sends for those rows."""
+    from storage import _bulk
+
+    heads = data.draw(st.binary(min_size=width * count, max_size=width * count))
+    rows = [heads[i : i + width] + tail for i in range(0, len(heads), width)]
+    expected = happybase_request(b"t", [batch(r, cells) for r in rows], timestamp, seqid=5)
+    request = _bulk.mutate_tailed_rows_alike(
+        5, b"t", heads, width, tail, list(cells.items()), timestamp
+    )
+    assert request == expected
+
+
+@compiled
+def test_heads_that_are_not_whole_are_refused() -> None:
+    from storage import _bulk
+
+    with pytest.raises(ValueError, match="not whole"):
+        _bulk.mutate_tailed_rows_alike(0, b"t", b"x" * 17, 16, b"tail", [], 1)
+    with pytest.raises(ValueError, match="not whole"):
+        _bulk.mutate_tailed_rows_alike(0, b"t", b"x", 0, b"tail", [], 1)
+
+
+@compiled
+@given(
+    heads=st.lists(st.binary(min_size=6, max_size=6), max_size=40).map(b"".join),
+    salt=st.integers(0, 2**32 - 1),
+    modulus=st.integers(1, 2**32),
+)
+def test_the_compiled_spread_pick_picks_what_python_picks(
+    heads: bytes, salt: int, modulus: int
+) -> None:
+    """Which readers a chunk trims, compiled and in Python: the same, up to
+    four bytes of 0xff plus the largest salt (no overflow)."""
+    compiled_pick = ops.spread_pick(heads, 6, salt, modulus)
+    saved = ops._bulk
+    try:
+        ops._bulk = None
+        assert ops.spread_pick(heads, 6, salt, modulus) == compiled_pick
+    finally:
+        ops._bulk = saved
+
+
+def test_spread_pick_reads_the_first_four_bytes_big_endian(way: str) -> None:
+    heads = bytes.fromhex("00000007000000000006ffffffffffff0000")
+    # 0xffffffff + 1 is 2**32, a multiple of 8 and of 2**32 (no overflow).
+    assert ops.spread_pick(heads, 6, 1, 8) == [heads[:6], heads[12:]]
+    assert ops.spread_pick(heads, 6, 2, 8) == [heads[6:12]]
+    assert ops.spread_pick(heads, 6, 1, 2**32) == [heads[12:]]
+
+
+@compiled
 @given(keys=KEYS, families=st.lists(st.sampled_from([b"cf", b"s", b"cf:q", b""]), max_size=3))
 def test_the_compiled_delete_is_happybases(keys: list[bytes], families: list[bytes]) -> None:
     """What ``Batch.delete(row)`` sends for each row, once it has listed the
@@ -214,6 +282,12 @@ def test_both_servers_store_the_rows_either_way_sends(conn: happybase.Connection
     assert table.row(b"r2") == {b"cf:b": b"2"}
     assert table.cells(b"r3", b"cf:a", include_timestamp=True) == [(b"new", 7), (b"old", 5)]
     assert table.row(b"r4", include_timestamp=True) == {b"cf:a": (b"new", 7), b"cf:z": (b"z", 7)}
+    ops.put_tailed_rows_alike(conn, name, b"h1h2", 2, b"-t", {b"cf:a": b"tailed"}, 9)
+    assert table.row(b"h1-t", include_timestamp=True) == {b"cf:a": (b"tailed", 9)}
+    assert table.row(b"h2-t", include_timestamp=True) == {b"cf:a": (b"tailed", 9)}
+    with pytest.raises(ValueError, match="not whole"):
+        ops.put_tailed_rows_alike(conn, name, b"h1h", 2, b"-t", {b"cf:a": b"x"}, 9)
+    assert table.row(b"h1-t") == {b"cf:a": b"tailed"}
 
 
 def test_both_servers_delete_the_rows_either_way_sends(

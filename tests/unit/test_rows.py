@@ -294,7 +294,7 @@ def test_tools_name_no_twitbase_column_but_through_storage_rows(folder: str) -> 
 
 
 def test_a_follower_list_is_read_only_under_the_version_it_was_made_under() -> None:
-    fans = [bytes([i]) * 16 for i in range(3)]
+    fans = b"".join(bytes([i]) * 16 for i in range(3))
     row = {
         rows.ACCOUNT: (b"{}", 100),
         rows.COUNT_FOLLOWERS: (rows.encode_counted(rows.Counted(3)), 200),
@@ -303,7 +303,7 @@ def test_a_follower_list_is_read_only_under_the_version_it_was_made_under() -> N
     version = rows.follower_list_version(row)
     packed = rows.encode_follower_list(version, fans)
     assert rows.decode_follower_list(packed, version) == fans
-    assert rows.decode_follower_list(rows.encode_follower_list(version, []), version) == []
+    assert rows.decode_follower_list(rows.encode_follower_list(version, b""), version) == b""
     # A follow or unfollow since, a count rewritten by a bulk load, a new
     # account of the same userid: each is another version.
     for column, cell in [
