@@ -33,7 +33,7 @@ from typing import Any
 import happybase
 from Hbase_thrift import BatchMutation, Mutation, TScan
 from thriftpy2.protocol import TCyBinaryProtocol
-from thriftpy2.thrift import TApplicationException
+from thriftpy2.thrift import TApplicationException, TMessageType
 from thriftpy2.transport.cybase import CyTransportBase
 
 from .keys import prefix_stop
@@ -257,6 +257,102 @@ def spread_pick(heads: bytes, width: int, salt: int, modulus: int) -> list[bytes
     ]
 
 
+class Pipeline:
+    """Calls on one connection that do not wait on each other's answers,
+    written together and sent in one flush, their replies then read in
+    order: one round trip for them all. A Thrift server answers a
+    connection's requests in the order they came (as :func:`scan_rows`
+    relies on), so each call sees what the calls before it wrote.
+
+    Each call takes its arguments as happybase's Table method of that name
+    does, and :meth:`send` returns the results in order, as those methods
+    return them. Every reply is read, whatever the others held, so the
+    connection stays in step; then the first error raises. A fan-out chunk
+    records its progress, counts its rows and reads the progress back so:
+    one round trip where three waited on each other.
+
+    The calls wait in the connection's buffer until :meth:`send`: make no
+    other call on the connection in between."""
+
+    def __init__(self, conn: happybase.Connection) -> None:
+        self._conn = conn
+        # What to do with each reply: the call's name, and how to make its result.
+        self._calls: list[tuple[str, Callable[[Any], Any]]] = []
+
+    def _add(self, api: str, result: Callable[[Any], Any], **args: Any) -> None:
+        client = self._conn.client
+        oprot = client._oprot
+        oprot.write_message_begin(api, TMessageType.CALL, client._seqid)
+        getattr(client._service, api + "_args")(**args).write(oprot)
+        oprot.write_message_end()
+        self._calls.append((api, result))
+
+    def put(
+        self, table: str, row: bytes, data: dict[bytes, bytes], timestamp: int | None = None
+    ) -> None:
+        mutations = [Mutation(isDelete=False, column=c, value=v) for c, v in data.items()]
+        args = dict(tableName=table.encode(), row=row, mutations=mutations, attributes={})
+        if timestamp is None:
+            self._add("mutateRow", _none, **args)
+        else:
+            self._add("mutateRowTs", _none, timestamp=timestamp, **args)
+
+    def delete_rows(self, table: str, row_keys: list[bytes], columns: list[bytes]) -> None:
+        """:func:`delete_rows`, in the pipeline."""
+        if _compiled(self._conn):
+            seqid = self._conn.client._seqid
+            _write(
+                self._conn, _bulk.delete_rows_alike(seqid, table.encode(), row_keys, columns, None)
+            )
+            self._calls.append(("mutateRows", _none))
+            return
+        deletes = [Mutation(isDelete=True, column=c) for c in columns]
+        batches = [BatchMutation(row, deletes) for row in row_keys]
+        self._add("mutateRows", _none, tableName=table.encode(), rowBatches=batches, attributes={})
+
+    def counter_inc(self, table: str, row: bytes, column: bytes, value: int = 1) -> None:
+        self._add(
+            "atomicIncrement", int, tableName=table.encode(), row=row, column=column, value=value
+        )
+
+    def row(self, table: str, row: bytes, columns: list[bytes] | None = None) -> None:
+        self._add(
+            "getRowWithColumns",
+            _first_row,
+            tableName=table.encode(),
+            row=row,
+            columns=columns,
+            attributes={},
+        )
+
+    def send(self) -> list[Any]:
+        client = self._conn.client
+        client._oprot.trans.flush()
+        results: list[Any] = []
+        failed: Exception | None = None
+        for api, result in self._calls:
+            try:
+                results.append(result(client._recv(api)))
+            except Exception as exc:
+                results.append(None)
+                failed = failed or exc
+        self._calls = []
+        if failed is not None:
+            raise failed
+        return results
+
+
+def _none(_: Any) -> None:
+    return None
+
+
+def _first_row(found: Any) -> dict[bytes, bytes]:
+    """A getRowWithColumns reply as happybase's ``Table.row`` returns it."""
+    if not found:
+        return {}
+    return {column: cell.value for column, cell in (found[0].columns or {}).items()}
+
+
 def put_rows(
     conn: happybase.Connection,
     table: str,
@@ -390,13 +486,55 @@ def scan_rows_many(conn: happybase.Connection, scans: list[Scan]) -> list[Rows]:
     stream and each account's twits and reposts so. A scan the server
     refuses raises as happybase's would, once every reply is read (the
     connection's next call reads its own) and every scanner opened is closed."""
+    specs = [
+        (table.name, TScan(startRow=start, stopRow=stop, columns=columns, caching=count), count)
+        for table, start, stop, count, columns in scans
+    ]
+    found: list[Rows] = _scan_many(conn, specs, keys_only=False)
+    return found
+
+
+def row_keys_with_prefixes(
+    conn: happybase.Connection, table: str, prefixes: list[bytes], expected: int
+) -> list[list[bytes]]:
+    """:func:`row_keys_with_prefix` for each of ``prefixes``, in two round
+    trips in all as :func:`scan_rows_many` reads (opens, then each fetch
+    with its close), where one prefix at a time takes three each: the
+    streams a fan-out chunk trims. A prefix whose fetch comes back full
+    (more rows than ``expected``, maybe) is read again, alone, to its end."""
+    name = table.encode()
+    specs = [
+        (
+            name,
+            TScan(
+                startRow=prefix,
+                stopRow=prefix_stop(prefix),
+                caching=expected,
+                filterString=b"KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+            ),
+            expected,
+        )
+        for prefix in prefixes
+    ]
+    found: list[list[bytes]] = _scan_many(conn, specs, keys_only=True)
+    return [
+        keys if len(keys) < expected else row_keys_with_prefix(conn, table, prefix, expected)
+        for prefix, keys in zip(prefixes, found, strict=True)
+    ]
+
+
+def _scan_many(
+    conn: happybase.Connection, specs: list[tuple[bytes, TScan, int]], keys_only: bool
+) -> list[Any]:
+    """Open a scanner for each (table, scan, count), all before the first
+    reply is read; then ask each for ``count`` rows (their keys alone if
+    ``keys_only``) and close it, all before the next reply is read."""
     client = conn.client
-    for table, start, stop, count, columns in scans:
-        spec = TScan(startRow=start, stopRow=stop, columns=columns, caching=count)
-        client._send("scannerOpenWithScan", tableName=table.name, scan=spec, attributes={})
+    for name, spec, _ in specs:
+        client._send("scannerOpenWithScan", tableName=name, scan=spec, attributes={})
     failed: Exception | None = None
     scanners: list[int | None] = []
-    for _ in scans:
+    for _ in specs:
         try:
             scanners.append(client._recv("scannerOpenWithScan"))
         except Exception as exc:
@@ -404,7 +542,7 @@ def scan_rows_many(conn: happybase.Connection, scans: list[Scan]) -> list[Rows]:
             failed = failed or exc
     compiled = _compiled_reads(conn)
     asked = failed is None  # the rows: none if an open failed
-    for scanner, (_, _, _, count, _) in zip(scanners, scans, strict=True):
+    for scanner, (_, _, count) in zip(scanners, specs, strict=True):
         if scanner is None:
             continue
         if asked:
@@ -413,14 +551,16 @@ def scan_rows_many(conn: happybase.Connection, scans: list[Scan]) -> list[Rows]:
             else:
                 client._send("scannerGetList", id=scanner, nbRows=count)
         client._send("scannerClose", id=scanner)  # flushes both
-    found: list[Rows] = []
+    found: list[Any] = []
     for scanner in scanners:
         if scanner is None:
             continue
         if asked:
             try:
                 if compiled:
-                    found.append(read_rows_reply(client))
+                    found.append(read_keys_reply(client) if keys_only else read_rows_reply(client))
+                elif keys_only:
+                    found.append([r.row for r in client._recv("scannerGetList")])
                 else:
                     found.append(
                         [

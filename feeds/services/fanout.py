@@ -362,16 +362,19 @@ def write_chunk(step: ChunkWrite) -> ChunkResult:
     record it on the twit row, and finish the fan-out if it was the last."""
     key, after, written = step.key, step.after, step.written
     with connection() as conn:
-        twits = conn.table(table_name("twits"))
+        twits = table_name("twits")
+        # The record, the count and the read of every chunk's record wait
+        # on no answer but the rows': one round trip (ops.Pipeline).
+        pipe = ops.Pipeline(conn)
         if not step.recorded:
             written += _write_stream_rows(conn, key, step.readers, step.cells)
-            twits.put(
-                key,
-                {rows.progress_column(step.job.chunk): rows.encode_progress(step.job.start, after)},
-                timestamp=_twit_millis(key),
+            progress = rows.encode_progress(step.job.start, after)
+            pipe.put(
+                twits, key, {rows.progress_column(step.job.chunk): progress}, _twit_millis(key)
             )
-            metrics.record_rows(conn, written)
-        recorded_now = rows.decode_progress(twits.row(key, columns=[rows.TWIT]))
+            metrics.count_rows(pipe, written)
+        pipe.row(twits, key, columns=[rows.TWIT])
+        recorded_now = rows.decode_progress(pipe.send()[-1])
         if next_unfinished(recorded_now, 0, "") is None:
             _finish(conn, key)
     return ChunkResult(written, bytes.fromhex(after) if after else None, not after)
@@ -412,8 +415,7 @@ def _write_stream_rows(
     tail = keys.stream_key_tail(key)  # readers are md5s from followedBy keys
     streams = table_name("streams")
     ops.put_tailed_rows_alike(conn, streams, readers, keys.MD5_LEN, tail, cells, millis)
-    for reader in _trims_due(key, readers):
-        _trim_stream(conn, reader)
+    _trim_streams(conn, _trims_due(key, readers))
     return len(readers) // keys.MD5_LEN
 
 
@@ -446,23 +448,32 @@ def trim_stream(reader: str) -> int:
     Deterministic: the rows kept are the first N in key order, newest first.
     """
     with connection() as conn:
-        return _trim_stream(conn, keys.user_hash(reader))
+        return _trim_streams(conn, [keys.user_hash(reader)])
 
 
-def _trim_stream(conn: happybase.Connection, reader: bytes) -> int:
-    """:func:`trim_stream` on an open connection, for the reader's md5.
+def _trim_streams(conn: happybase.Connection, readers: list[bytes]) -> int:
+    """:func:`trim_stream` on an open connection, for each of the readers'
+    md5s; how many rows it deleted.
 
     A due stream holds about twice the limit (see :func:`_trims_due`):
     its keys are asked for in one fetch of four times the limit (at most
-    10,000 a fetch), so the read is three round trips, not one per
-    thousand rows and one more.
+    10,000 a fetch). The streams' scans go together
+    (ops.row_keys_with_prefixes), and so do their deletes (ops.Pipeline):
+    three round trips for a chunk's trims, where one stream at a time took
+    three or four each.
     """
+    if not readers:
+        return 0
     limit: int = settings.TWITBASE_STREAM_MAX
     table = table_name("streams")
-    doomed = ops.row_keys_with_prefix(conn, table, reader, min(4 * limit, 10_000))[limit:]
+    found = ops.row_keys_with_prefixes(conn, table, readers, min(4 * limit, 10_000))
+    doomed = [row for stream in found for row in stream[limit:]]
     families = [family.encode() for family in SCHEMA["streams"]]
-    for i in range(0, len(doomed), TRIM_DELETES):
-        ops.delete_rows(conn, table, doomed[i : i + TRIM_DELETES], families)
+    if doomed:
+        pipe = ops.Pipeline(conn)
+        for i in range(0, len(doomed), TRIM_DELETES):
+            pipe.delete_rows(table, doomed[i : i + TRIM_DELETES], families)
+        pipe.send()
     return len(doomed)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import happybase
 from django.conf import settings
 
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
 TOTALS = keys.METRICS_TOTALS
@@ -24,6 +24,11 @@ WORKER_PREFIX = keys.METRICS_WORKER
 
 def record_rows(conn: happybase.Connection, written: int) -> None:
     conn.table(table_name("metrics")).counter_inc(TOTALS, rows.STREAM_ROWS, written)
+
+
+def count_rows(pipe: ops.Pipeline, written: int) -> None:
+    """:func:`record_rows`, in a pipeline of calls (a fan-out chunk's bookkeeping)."""
+    pipe.counter_inc(table_name("metrics"), TOTALS, rows.STREAM_ROWS, written)
 
 
 def record_fanout_done(conn: happybase.Connection, lag_ms: int) -> None:

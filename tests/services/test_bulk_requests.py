@@ -322,6 +322,46 @@ def test_both_servers_give_a_prefixs_row_keys_either_way(
     assert ops.row_keys_with_prefix(conn, name, b"ab", 10) == keys
     assert ops.row_keys_with_prefix(conn, name, b"ab", 100) == keys
     assert ops.row_keys_with_prefix(conn, name, b"zz", 100) == []
+    # Together: a prefix longer than a fetch is read on alone, to its end.
+    together = ops.row_keys_with_prefixes(conn, name, [b"ab", b"zz", b"ac", b"ab\x00"], 10)
+    assert together == [keys, [], [b"ac"], keys]
+    assert ops.row_keys_with_prefixes(conn, name, [b"ab", b"a"], 100) == [
+        keys,
+        [b"aa\xff", *keys, b"ac"],
+    ]
+    assert ops.row_keys_with_prefixes(conn, name, [], 10) == []
+    with pytest.raises(IOError, match="TableNotFoundException"):
+        ops.row_keys_with_prefixes(conn, name + "_gone", [b"ab", b"ac"], 10)
+    assert ops.row_keys_with_prefixes(conn, name, [b"ac"], 10) == [[b"ac"]]  # in step
+
+
+def test_a_pipelines_calls_each_see_the_last_and_an_error_waits_for_every_reply(
+    conn: happybase.Connection, way: str
+) -> None:
+    conn.create_table("t", {"cf": {"max_versions": 3}, "n": {}})
+    table = conn.table("t")
+    name = conn._table_name("t").decode()
+    table.put(b"gone", {b"cf:a": b"1"})
+    pipe = ops.Pipeline(conn)
+    pipe.put(name, b"r", {b"cf:a": b"1", b"cf:b": b"2"}, timestamp=5)
+    pipe.put(name, b"r", {b"cf:a": b"new"})
+    pipe.counter_inc(name, b"c", b"n:count", 7)
+    pipe.counter_inc(name, b"c", b"n:count")
+    pipe.delete_rows(name, [b"gone", b"never"], [b"cf"])
+    pipe.row(name, b"r", columns=[b"cf"])
+    pipe.row(name, b"never")
+    assert pipe.send() == [None, None, 7, 8, None, {b"cf:a": b"new", b"cf:b": b"2"}, {}]
+    assert table.row(b"gone") == {}
+    assert table.cells(b"r", b"cf:a", include_timestamp=True)[1] == (b"1", 5)
+    # A refused call in the middle: the calls after it are answered and
+    # done, the error raises once all are read, and the connection goes on.
+    pipe.put(name, b"r", {b"nope:a": b"x"})
+    pipe.put(name, b"after", {b"cf:a": b"done"})
+    pipe.row(name, b"after")
+    with pytest.raises(IOError, match="NoSuchColumnFamilyException"):
+        pipe.send()
+    assert table.row(b"after") == {b"cf:a": b"done"}
+    assert ops.Pipeline(conn).send() == []
 
 
 def test_a_refused_batch_raises_as_happybases_does_and_the_connection_goes_on(

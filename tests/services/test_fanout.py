@@ -113,17 +113,24 @@ def test_a_trim_reads_a_stream_longer_than_one_fetch(
     count: int, twitbase: ServerAddr, settings: Settings
 ) -> None:
     """The trim asks for four times the limit at once: a stream longer than
-    that is read on to its end, and no further (the next reader's rows)."""
+    that is read on to its end, and no further (the next reader's rows).
+    Trimmed together with a stream under the limit and one over it, each
+    loses what it has over the limit."""
     settings.TWITBASE_STREAM_MAX = 5  # one fetch: 20 keys
     reader, neighbour = keys.user_hash("alice"), keys.user_hash("alice")[:-1] + b"\xff"
+    other = keys.user_hash("carol")
     mine = [reader + i.to_bytes(8, "big") for i in range(count)]
     theirs = [neighbour + i.to_bytes(8, "big") for i in range(3)]
+    others = [other + i.to_bytes(8, "big") for i in range(8)]
     with connection() as conn:
-        ops.put_rows_alike(conn, table_name("streams"), mine + theirs, {rows.STREAM_TWIT: b"x"}, 1)
+        ops.put_rows_alike(
+            conn, table_name("streams"), mine + theirs + others, {rows.STREAM_TWIT: b"x"}, 1
+        )
         assert ops.row_keys_with_prefix(conn, table_name("streams"), reader, 10) == mine
-        assert fanout._trim_stream(conn, reader) == count - 5
+        assert fanout._trim_streams(conn, [reader, neighbour, other]) == count - 5 + 3
+        assert fanout._trim_streams(conn, [reader, neighbour, other]) == 0
     left = streams_snapshot()
-    assert sorted(left) == sorted(mine[:5] + theirs)
+    assert sorted(left) == sorted(mine[:5] + theirs + others[:5])
 
 
 @pytest.fixture
