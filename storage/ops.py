@@ -432,21 +432,40 @@ def row_keys_with_prefix(
     fetch, close): a fetch that comes back short is the last. The scan
     carries keys only, one per row (KeyOnlyFilter, FirstKeyOnlyFilter).
     """
+    return row_keys_between(conn, table, prefix, prefix_stop(prefix), expected)
+
+
+def row_keys_between(
+    conn: happybase.Connection,
+    table: str,
+    start: bytes,
+    stop: bytes | None,
+    fetch: int,
+    limit: int | None = None,
+) -> list[bytes]:
+    """The keys of the rows of ``table`` from ``start`` up to ``stop``
+    (None: the table's end), at most ``limit`` of them (None: all), in
+    order: :func:`row_keys_with_prefix` between two keys, ``fetch`` keys a
+    round trip. Read by compiled code, where happybase's scan made a
+    TRowResult, a dict and a TCell for each row: a fan-out's plan of 10,000
+    followers read so took half a worker's time (``benchfanout`` with
+    10,000-follower chunks, 230k rows/s against 500k from the packed list)."""
     scan = TScan(
-        startRow=prefix,
-        stopRow=prefix_stop(prefix),
-        caching=expected,
+        startRow=start,
+        stopRow=stop,
+        caching=fetch,
         filterString=b"KeyOnlyFilter() AND FirstKeyOnlyFilter()",
     )
-    name = table.encode()
-    scanner = conn.client.scannerOpenWithScan(name, scan, {})
+    scanner = conn.client.scannerOpenWithScan(table.encode(), scan, {})
     try:
         found: list[bytes] = []
-        while True:
-            got = _scanner_keys(conn, scanner, expected)
+        while limit is None or len(found) < limit:
+            asked = fetch if limit is None else min(fetch, limit - len(found))
+            got = _scanner_keys(conn, scanner, asked)
             found += got
-            if len(got) < expected:
-                return found
+            if len(got) < asked:
+                break
+        return found
     finally:
         conn.client.scannerClose(scanner)
 

@@ -301,16 +301,8 @@ def _follower_edges(
     begin = bytes.fromhex(start) if start else prefix
     end = bytes.fromhex(stop) if stop else keys.prefix_stop(prefix)
     limit = None if stop else size * PLAN_AHEAD + 1
-    return [
-        edge
-        for edge, _ in conn.table(table_name("followedBy")).scan(
-            row_start=begin,
-            row_stop=end,
-            filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
-            limit=limit,
-            batch_size=min(limit or 2 * size, 10_000),
-        )
-    ]
+    fetch = min(limit or 2 * size, 10_000)
+    return ops.row_keys_between(conn, table_name("followedBy"), begin, end, fetch, limit)
 
 
 def _planning_followers(

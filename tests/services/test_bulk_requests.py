@@ -322,6 +322,13 @@ def test_both_servers_give_a_prefixs_row_keys_either_way(
     assert ops.row_keys_with_prefix(conn, name, b"ab", 10) == keys
     assert ops.row_keys_with_prefix(conn, name, b"ab", 100) == keys
     assert ops.row_keys_with_prefix(conn, name, b"zz", 100) == []
+    # Between two keys, up to a limit, a fetch at a time.
+    for fetch in (1, 7, 10, 100):
+        assert ops.row_keys_between(conn, name, keys[3], keys[20], fetch) == keys[3:20]
+        assert ops.row_keys_between(conn, name, keys[3], None, fetch) == [*keys[3:], b"ac"]
+        for limit in (0, 1, 9, 10, 11, 22, 23, 50):
+            between = ops.row_keys_between(conn, name, keys[3], None, fetch, limit)
+            assert between == [*keys[3:], b"ac"][:limit]
     # Together: a prefix longer than a fetch is read on alone, to its end.
     together = ops.row_keys_with_prefixes(conn, name, [b"ab", b"zz", b"ac", b"ab\x00"], 10)
     assert together == [keys, [], [b"ac"], keys]
