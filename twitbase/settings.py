@@ -260,11 +260,14 @@ CELERY_BEAT_SCHEDULE = {
 
 # -- Fan-out ----------------------------------------------------------------------
 # Followers per fan-out task; beyond, further tasks take the rest. Each task
-# costs a Celery hop and five round trips besides its write, so larger chunks
-# go faster until too few are left to share between workers: 2,000 wrote
-# 1.5x the rows/s of 500 with 2 workers on the local server (1.2x on HBase),
-# and 4,000 no more than 2,000 (docs/benchmarks.md, "Fan-out chunks of 2,000").
-TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 2_000, minimum=1)
+# costs a Celery hop (its message through Redis and the worker's parent
+# process) and a few round trips besides its write, so larger chunks go
+# faster until too few are left to share between workers. With 2 workers on
+# the local server: 2,000 wrote 1.5x the rows/s of 500; once a chunk's
+# readers were handled by compiled code, 5,000 wrote 1.2x the rows/s of
+# 2,000 and made a 10,000-follower post visible sooner (docs/benchmarks.md,
+# "Fan-out chunks of 5,000"). 10,000 was slower: one chunk a post, no share.
+TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 5_000, minimum=1)
 # Stream rows kept per reader (the newest), trimmed one write in this many,
 # so a stream holds up to about twice this between trims.
 TWITBASE_STREAM_MAX = env_int("TWITBASE_STREAM_MAX", 1000, minimum=1)
