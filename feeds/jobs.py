@@ -45,8 +45,16 @@ class FanOutChunk(_Job):
     # chunks after it (see fanout.start_chunk).
     stop: str = ""
     # The md5s (hex, run together) of the followers from start to stop, as
-    # the planning chunk read them; "": read them from followedBy.
+    # the planning chunk read them; "": read them from followedBy, or:
     readers: str = ""
+    # When the planning chunk divided the author's packed follower list
+    # (followerLists), the version of that list, and where this chunk's
+    # followers are in it: the first one's place and how many. The chunk
+    # reads them from the list while it is that version, else from
+    # followedBy. "": not planned from a list.
+    listed: str = ""
+    offset: int = 0
+    count: int = 0
 
     # Lost (the broker was down), it is queued again by the sweep, which finds
     # the twit's pending mark: so it is left for the sweep, never run in the

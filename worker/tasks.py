@@ -38,8 +38,12 @@ def fan_out_twit(
     lease: str = "",
     stop: str = "",
     readers: str = "",
+    listed: str = "",
+    offset: int = 0,
+    count: int = 0,
 ) -> int:
-    step = fanout.start_chunk(jobs.FanOutChunk(twit_id, lease, start, chunk, stop, readers))
+    job = jobs.FanOutChunk(twit_id, lease, start, chunk, stop, readers, listed, offset, count)
+    step = fanout.start_chunk(job)
     if isinstance(step, fanout.ChunkResult):
         return step.rows
     # Before this chunk writes, so the chunks of a large fan-out run in

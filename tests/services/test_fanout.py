@@ -412,26 +412,101 @@ def _run(held: list[jobs.Job], *, last_first: bool = False) -> list[jobs.Job]:
     return ran
 
 
-def test_the_first_chunk_queues_every_chunk_with_its_followers(fans: list[str]) -> None:
-    """Chunks of 2 for 5 followers: the first queues the second, with its two
-    followers and its end, and the third, which reads its own (it would plan
-    any more), before it writes; they finish the fan-out in any order."""
+def _followedby_reads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """From now on, the fan-out's reads of followedBy, as they are made."""
+    reads: list[tuple[Any, ...]] = []
+    real = fanout._follower_edges
+
+    def reading(*args: Any) -> list[bytes]:
+        reads.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(fanout, "_follower_edges", reading)
+    return reads
+
+
+def _planned(held: list[jobs.Job]) -> tuple[Twit, list[jobs.FanOutChunk]]:
+    """alice posts, and the first chunk of its fan-out runs: the twit, and
+    the chunks it queued (held, not run)."""
+    twit = services.post_twit("alice", "planned")
+    (first,) = held
+    held.clear()
+    tasks.fan_out_twit(**jobs.kwargs(first))  # type: ignore[arg-type]
+    planned = [job for job in held if isinstance(job, jobs.FanOutChunk)]
+    assert len(planned) == len(held)
+    return twit, planned
+
+
+def test_the_first_chunk_queues_every_chunk_with_its_followers_place(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Chunks of 2 for 5 followers: the first queues the second, with its
+    end and its two followers' place in alice's packed follower list, and
+    the third, the last (the list reached the end), before it writes; they
+    finish the fan-out in any order, reading their followers from the list."""
     with jobs_held() as held:
-        twit = services.post_twit("alice", "planned")
-        (first,) = held
-        held.clear()
-        tasks.fan_out_twit(**jobs.kwargs(first))  # type: ignore[arg-type]
-        second, third = held
-        assert isinstance(second, jobs.FanOutChunk) and isinstance(third, jobs.FanOutChunk)
+        twit, (second, third) = _planned(held)
         assert (second.chunk, third.chunk) == (1, 2)
         # followedBy keys sort by the follower's md5 after the author's.
         ahead = sorted(keys.user_hash(f) for f in fans)
         edge = [(keys.user_hash("alice") + h).hex() for h in ahead]
-        assert (second.start, second.stop) == (edge[2], edge[4])
-        assert second.readers == (ahead[2] + ahead[3]).hex()
-        # The list reached the end: the last chunk carries its follower too.
-        assert (third.start, third.stop, third.readers) == (edge[4], "", ahead[4].hex())
+        assert (second.start, second.stop, second.offset, second.count) == (edge[2], edge[4], 2, 2)
+        assert (third.start, third.stop, third.offset, third.count) == (edge[4], "", 4, 1)
+        assert second.readers == third.readers == ""
+        with connection() as conn:
+            listed = conn.table(table_name("followerLists")).row(keys.user_key("alice"))
+        assert second.listed == third.listed != ""
+        assert rows.decode_follower_list(listed[rows.FOLLOWER_LIST], second.listed.encode()) == (
+            b"".join(ahead)
+        )
+        scans = _followedby_reads(monkeypatch)
         _run(held, last_first=True)
+        assert scans == []  # not one read of followedBy: the list served both
+    assert all(_stream_ids(f) == [twit.id] for f in ["alice", *fans])
+    assert console.pending_fanouts().items == ()
+
+
+@pytest.mark.parametrize("change", ["made again", "expired"])
+def test_a_chunk_whose_list_changed_reads_its_followers_from_followedby(
+    fans: list[str], change: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list made again under another version (a follow or unfollow,
+    then another post), or gone (its time to live): the planned chunks read
+    their followers between their bounds instead, and miss nobody."""
+    with jobs_held() as held:
+        twit, planned = _planned(held)
+        with connection() as conn:
+            lists = conn.table(table_name("followerLists"))
+            if change == "expired":
+                lists.delete(keys.user_key("alice"))
+            else:  # the same bounds, another follower between them
+                ahead = sorted(keys.user_hash(f) for f in fans)
+                ahead[3] = keys.user_hash("someone")
+                other = rows.encode_follower_list(b"9:9:9", b"".join(ahead))
+                lists.put(keys.user_key("alice"), {rows.FOLLOWER_LIST: other})
+        scans = _followedby_reads(monkeypatch)
+        _run(held)
+        assert len(scans) == len(planned) == 2
+    assert all(_stream_ids(f) == [twit.id] for f in ["alice", *fans])
+    assert console.pending_fanouts().items == ()
+
+
+def test_a_chunk_queued_with_its_followers_carried_runs_as_before(
+    fans: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk queued by a version that carried its followers' md5s in the
+    message (or by a chunk that planned from a scan) writes to exactly those."""
+    with jobs_held() as held:
+        twit, (second, third) = _planned(held)
+        held.clear()
+        ahead = sorted(keys.user_hash(f) for f in fans)
+        old = [
+            jobs.FanOutChunk(j.twit_id, j.lease, j.start, j.chunk, j.stop, carried.hex())
+            for j, carried in ((second, ahead[2] + ahead[3]), (third, ahead[4]))
+        ]
+        scans = _followedby_reads(monkeypatch)
+        _run(list(old))
+        assert scans == []
     assert all(_stream_ids(f) == [twit.id] for f in ["alice", *fans])
     assert console.pending_fanouts().items == ()
 
