@@ -27,7 +27,8 @@ counter cell carries the ids of the operations applied to it
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import happybase
@@ -297,6 +298,16 @@ class Pipeline:
         else:
             self._add("mutateRowTs", _none, timestamp=timestamp, **args)
 
+    def delete(self, table: str, row: bytes, columns: list[bytes] | None = None) -> None:
+        """``Table.delete``: the whole row (deleteAllRow), or ``columns`` of it."""
+        if columns is None:
+            self._add("deleteAllRow", _none, tableName=table.encode(), row=row, attributes={})
+            return
+        deletes = [Mutation(isDelete=True, column=c) for c in columns]
+        self._add(
+            "mutateRow", _none, tableName=table.encode(), row=row, mutations=deletes, attributes={}
+        )
+
     def delete_rows(self, table: str, row_keys: list[bytes], columns: list[bytes]) -> None:
         """:func:`delete_rows`, in the pipeline."""
         if _compiled(self._conn):
@@ -340,6 +351,19 @@ class Pipeline:
         if failed is not None:
             raise failed
         return results
+
+
+@contextmanager
+def pipelined(out: happybase.Connection | Pipeline) -> Iterator[Pipeline]:
+    """``out`` itself if it is a pipeline (its owner sends it), else a
+    pipeline on the connection, sent on the way out: so a helper that makes
+    a few calls makes them in one round trip, or in its caller's."""
+    if isinstance(out, Pipeline):
+        yield out
+        return
+    pipe = Pipeline(out)
+    yield pipe
+    pipe.send()
 
 
 def _none(_: Any) -> None:

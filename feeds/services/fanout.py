@@ -417,11 +417,11 @@ def write_chunk(step: ChunkWrite) -> ChunkResult:
             pipe.put(
                 twits, key, {rows.progress_column(step.job.chunk): progress}, _twit_millis(key)
             )
-            metrics.count_rows(pipe, written)
+            metrics.record_rows(pipe, written)
         pipe.row(twits, key, columns=[rows.TWIT])
-        recorded_now = rows.decode_progress(pipe.send()[-1])
-        if next_unfinished(recorded_now, 0, "") is None:
-            _finish(conn, key)
+        row = pipe.send()[-1]
+        if next_unfinished(rows.decode_progress(row), 0, "") is None:
+            _finish(conn, key, row)
     return ChunkResult(written, bytes.fromhex(after) if after else None, not after)
 
 
@@ -435,18 +435,29 @@ def _twit_millis(key: bytes) -> int:
     return keys.split_twit_key(key).millis
 
 
-def _finish(conn: happybase.Connection, key: bytes) -> None:
+def _finish(conn: happybase.Connection, key: bytes, row: dict[bytes, bytes] | None = None) -> None:
     """Every chunk is done: exactly one caller records it and clears the mark,
-    the chunks' progress and the index entry."""
-    if not pending.close(conn, key):
+    the chunks' progress and the index entry. ``row``: the twit row's
+    family t as the caller read it with every chunk done (None: read it).
+
+    Two round trips, where it took seven: the mark swapped for FINISHED
+    from the value in ``row`` (read again only if that was stale), then the
+    count, the lag, the clearing and the index entry in one pipeline. The
+    progress cells to clear are those in ``row``: a chunk run again later
+    writes one of those, at the twit's time, under this delete's marker."""
+    twits = table_name("twits")
+    if row is None:
+        row = conn.table(twits).row(key, columns=[rows.TWIT])
+    if not pending.close(conn, key, row.get(pending.MARK)):
         return  # another chunk got there first
-    t = conn.table(table_name("twits"))
-    chunks = rows.progress_columns(t.row(key, columns=[rows.TWIT]))
+    chunks = rows.progress_columns(row)
     # Not below 0: a twit's time may run a few ms ahead in a burst (_clock).
     lag_ms = max(0, int(time.time() * 1000) - keys.split_twit_key(key).millis)
-    metrics.record_fanout_done(conn, lag_ms)
-    t.delete(key, columns=[pending.MARK, *chunks])
-    pending.remove_from_index(conn, key)
+    pipe = ops.Pipeline(conn)
+    metrics.record_fanout_done(pipe, lag_ms)
+    pipe.delete(twits, key, [pending.MARK, *chunks])
+    pending.remove_from_index(pipe, key)
+    pipe.send()
     log.info("fan-out of %s done: %d chunk(s), lag %d ms", keys.twit_id(key), len(chunks), lag_ms)
 
 

@@ -22,21 +22,19 @@ LAG_PREFIX = keys.METRICS_LAG
 WORKER_PREFIX = keys.METRICS_WORKER
 
 
-def record_rows(conn: happybase.Connection, written: int) -> None:
-    conn.table(table_name("metrics")).counter_inc(TOTALS, rows.STREAM_ROWS, written)
+def record_rows(out: happybase.Connection | ops.Pipeline, written: int) -> None:
+    """Count stream rows written: on a connection, or in a pipeline of calls
+    (a fan-out chunk's bookkeeping, sent together)."""
+    with ops.pipelined(out) as pipe:
+        pipe.counter_inc(table_name("metrics"), TOTALS, rows.STREAM_ROWS, written)
 
 
-def count_rows(pipe: ops.Pipeline, written: int) -> None:
-    """:func:`record_rows`, in a pipeline of calls (a fan-out chunk's bookkeeping)."""
-    pipe.counter_inc(table_name("metrics"), TOTALS, rows.STREAM_ROWS, written)
-
-
-def record_fanout_done(conn: happybase.Connection, lag_ms: int) -> None:
-    t = conn.table(table_name("metrics"))
-    t.counter_inc(TOTALS, rows.FANOUTS)
-    # Newest first, so the console reads the latest lags with one short scan.
-    row = keys.metrics_lag_key(int(time.time() * 1000), keys.new_suffix())
-    t.put(row, rows.encode_lag(lag_ms))
+def record_fanout_done(out: happybase.Connection | ops.Pipeline, lag_ms: int) -> None:
+    with ops.pipelined(out) as pipe:
+        pipe.counter_inc(table_name("metrics"), TOTALS, rows.FANOUTS)
+        # Newest first, so the console reads the latest lags with one short scan.
+        row = keys.metrics_lag_key(int(time.time() * 1000), keys.new_suffix())
+        pipe.put(table_name("metrics"), row, rows.encode_lag(lag_ms))
 
 
 def record_failure(task: str, error: str) -> None:

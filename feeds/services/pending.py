@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 
 import happybase
 
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import table_name
 from storage.ops import check_and_put
 
@@ -98,8 +98,9 @@ def add_to_index(conn: happybase.Connection, twit: bytes, author: str) -> None:
     conn.table(table_name(INDEX)).put(keys.pending_fanout_key(twit), rows.encode_pending(author))
 
 
-def remove_from_index(conn: happybase.Connection, twit: bytes) -> None:
-    conn.table(table_name(INDEX)).delete(keys.pending_fanout_key(twit))
+def remove_from_index(out: happybase.Connection | ops.Pipeline, twit: bytes) -> None:
+    with ops.pipelined(out) as pipe:
+        pipe.delete(table_name(INDEX), keys.pending_fanout_key(twit))
 
 
 def index_keys(conn: happybase.Connection, limit: int | None = None) -> list[bytes]:
@@ -229,13 +230,18 @@ def take_if_expired(
     return lease if swap(conn, twit, raw, lease.encode()) else None
 
 
-def close(conn: happybase.Connection, twit: bytes) -> bool:
+def close(conn: happybase.Connection, twit: bytes, hint: bytes | None = None) -> bool:
     """Mark the fan-out finished. True for exactly one caller, whoever holds
-    the lease: all chunks are done, so finishing is right for any of them."""
+    the lease: all chunks are done, so finishing is right for any of them.
+    ``hint``: the mark as the caller last read it (None: read it), tried
+    first; if it is stale the checkAndPut fails, and the mark is read."""
+    raw = hint
     while True:
-        raw = read_mark(conn, twit)
+        if raw is None:
+            raw = read_mark(conn, twit)
         if not is_open(raw):
             return False
         assert raw is not None
         if swap(conn, twit, raw, FINISHED):
             return True
+        raw = None
