@@ -35,6 +35,7 @@ import happybase
 from Hbase_thrift import BatchMutation, Mutation, TScan
 from thriftpy2.protocol import TCyBinaryProtocol
 from thriftpy2.thrift import TApplicationException, TMessageType
+from thriftpy2.transport import TCyMemoryBuffer
 from thriftpy2.transport.cybase import CyTransportBase
 
 from .keys import prefix_stop
@@ -272,20 +273,23 @@ class Pipeline:
     records its progress, counts its rows and reads the progress back so:
     one round trip where three waited on each other.
 
-    The calls wait in the connection's buffer until :meth:`send`: make no
-    other call on the connection in between."""
+    The calls are written into the pipeline's own buffer, in the
+    connection's protocol, and reach the connection only in :meth:`send`: a
+    pipeline dropped half-made (an error while making it) leaves the
+    connection as it was."""
 
     def __init__(self, conn: happybase.Connection) -> None:
         self._conn = conn
+        self._buf = TCyMemoryBuffer()
+        self._proto = type(conn.client._oprot)(self._buf, decode_response=False)
         # What to do with each reply: the call's name, and how to make its result.
         self._calls: list[tuple[str, Callable[[Any], Any]]] = []
 
     def _add(self, api: str, result: Callable[[Any], Any], **args: Any) -> None:
         client = self._conn.client
-        oprot = client._oprot
-        oprot.write_message_begin(api, TMessageType.CALL, client._seqid)
-        getattr(client._service, api + "_args")(**args).write(oprot)
-        oprot.write_message_end()
+        self._proto.write_message_begin(api, TMessageType.CALL, client._seqid)
+        getattr(client._service, api + "_args")(**args).write(self._proto)
+        self._proto.write_message_end()
         self._calls.append((api, result))
 
     def put(
@@ -312,9 +316,7 @@ class Pipeline:
         """:func:`delete_rows`, in the pipeline."""
         if _compiled(self._conn):
             seqid = self._conn.client._seqid
-            _write(
-                self._conn, _bulk.delete_rows_alike(seqid, table.encode(), row_keys, columns, None)
-            )
+            self._buf.write(_bulk.delete_rows_alike(seqid, table.encode(), row_keys, columns, None))
             self._calls.append(("mutateRows", _none))
             return
         deletes = [Mutation(isDelete=True, column=c) for c in columns]
@@ -338,7 +340,11 @@ class Pipeline:
 
     def send(self) -> list[Any]:
         client = self._conn.client
-        client._oprot.trans.flush()
+        if not self._calls:
+            return []
+        _send(self._conn, bytes(self._buf.getvalue()))
+        self._buf = TCyMemoryBuffer()
+        self._proto = type(client._oprot)(self._buf, decode_response=False)
         results: list[Any] = []
         failed: Exception | None = None
         for api, result in self._calls:

@@ -369,6 +369,15 @@ def test_a_pipelines_calls_each_see_the_last_and_an_error_waits_for_every_reply(
         pipe.send()
     assert table.row(b"after") == {b"cf:a": b"done"}
     assert ops.Pipeline(conn).send() == []
+    # Dropped half-made: nothing of it is sent, and the connection goes on.
+    with pytest.raises(ZeroDivisionError), ops.pipelined(conn) as dropped:
+        dropped.put(name, b"never", {b"cf:a": b"x"})
+        dropped.counter_inc(name, b"c", b"n:count", 1 // 0)
+    assert table.row(b"never") == {}
+    assert table.row(b"after") == {b"cf:a": b"done"}
+    with ops.pipelined(conn) as sent:
+        sent.counter_inc(name, b"c", b"n:count")
+    assert table.counter_get(b"c", b"n:count") == 9
 
 
 def test_a_refused_batch_raises_as_happybases_does_and_the_connection_goes_on(
