@@ -418,13 +418,8 @@ def delete_rows(
     whose families are the schema's)."""
     if not row_keys:
         return
-    name = table.encode()
-    if _compiled(conn):
-        request = _bulk.delete_rows_alike(conn.client._seqid, name, row_keys, families, None)
-        _call(conn, "mutateRows", request)
-        return
-    mutations = [Mutation(isDelete=True, column=family) for family in families]
-    conn.client.mutateRows(name, [BatchMutation(row, mutations) for row in row_keys], {})
+    with pipelined(conn) as pipe:
+        pipe.delete_rows(table, row_keys, families)
 
 
 def _compiled(conn: happybase.Connection) -> bool:
