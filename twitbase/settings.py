@@ -266,7 +266,8 @@ CELERY_BEAT_SCHEDULE = {
 # the local server: 2,000 wrote 1.5x the rows/s of 500; once a chunk's
 # readers were handled by compiled code, 5,000 wrote 1.2x the rows/s of
 # 2,000 and made a 10,000-follower post visible sooner (docs/benchmarks.md,
-# "Fan-out chunks of 5,000"). 10,000 was slower: one chunk a post, no share.
+# "Fan-out: a chunk's rows in compiled code, its calls in pipelines, chunks of
+# 5,000"). 10,000 was slower: one chunk a post, nothing to share.
 TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 5_000, minimum=1)
 # Stream rows kept per reader (the newest), trimmed one write in this many,
 # so a stream holds up to about twice this between trims.
