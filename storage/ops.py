@@ -280,8 +280,12 @@ class Pipeline:
 
     def __init__(self, conn: happybase.Connection) -> None:
         self._conn = conn
+        self._empty()
+
+    def _empty(self) -> None:
+        """No calls made yet: a fresh buffer, in the connection's protocol."""
         self._buf = TCyMemoryBuffer()
-        self._proto = type(conn.client._oprot)(self._buf, decode_response=False)
+        self._proto = type(self._conn.client._oprot)(self._buf, decode_response=False)
         # What to do with each reply: the call's name, and how to make its result.
         self._calls: list[tuple[str, Callable[[Any], Any]]] = []
 
@@ -343,17 +347,16 @@ class Pipeline:
         if not self._calls:
             return []
         _send(self._conn, bytes(self._buf.getvalue()))
-        self._buf = TCyMemoryBuffer()
-        self._proto = type(client._oprot)(self._buf, decode_response=False)
+        calls = self._calls
+        self._empty()
         results: list[Any] = []
         failed: Exception | None = None
-        for api, result in self._calls:
+        for api, result in calls:
             try:
                 results.append(result(client._recv(api)))
             except Exception as exc:
                 results.append(None)
                 failed = failed or exc
-        self._calls = []
         if failed is not None:
             raise failed
         return results
@@ -378,9 +381,12 @@ def _none(_: Any) -> None:
 
 def _first_row(found: Any) -> dict[bytes, bytes]:
     """A getRowWithColumns reply as happybase's ``Table.row`` returns it."""
-    if not found:
-        return {}
-    return {column: cell.value for column, cell in (found[0].columns or {}).items()}
+    return _cells(found[0]) if found else {}
+
+
+def _cells(result: Any) -> dict[bytes, bytes]:
+    """A TRowResult's cells as happybase gives a row: column -> value."""
+    return {column: cell.value for column, cell in (result.columns or {}).items()}
 
 
 def put_rows(
@@ -606,12 +612,7 @@ def _scan_many(
                 elif keys_only:
                     found.append([r.row for r in client._recv("scannerGetList")])
                 else:
-                    found.append(
-                        [
-                            (r.row, {c: cell.value for c, cell in (r.columns or {}).items()})
-                            for r in client._recv("scannerGetList")
-                        ]
-                    )
+                    found.append([(r.row, _cells(r)) for r in client._recv("scannerGetList")])
             except Exception as exc:
                 failed = failed or exc
         try:
