@@ -35,22 +35,34 @@ SERVER_LOW, SERVER_HIGH = 0.6, 1.6
 
 
 @pytest.fixture
-def demo(real_hbase: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+def cluster(real_hbase: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+    """This process pointed at the real HBase, under a prefix of its own."""
     settings.TWITBASE_HBASE_HOST = real_hbase.host
     settings.TWITBASE_HBASE_PORT = real_hbase.port
     settings.TWITBASE_HBASE_THRIFT2_PORT = real_hbase.thrift2_port
     settings.TWITBASE_PRESPLIT_REGIONS = REGIONS
     settings.TWITBASE_TABLE_PREFIX = "rs" + uuid.uuid4().hex[:10]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_pool()
-    with connection() as conn:
-        create_tables(conn)
     try:
         yield real_hbase
     finally:
+        reset_pool()
+
+
+@pytest.fixture
+def demo(cluster: ServerAddr, settings: Settings) -> Iterator[ServerAddr]:
+    """TwitBase's tables, pre-split as a deployment creates them. Only the
+    test that loads the demo makes them: their 312 regions took 22 s to
+    create and 8 s to drop for the sequential-key test too, which needs none
+    (a full run on a slow day, 2026-11-26)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    with connection() as conn:
+        create_tables(conn)
+    try:
+        yield cluster
+    finally:
         with connection() as conn:
             drop_tables(conn)
-        reset_pool()
 
 
 def test_md5_keys_spread_writes_over_regions_and_servers(
@@ -72,7 +84,7 @@ def test_md5_keys_spread_writes_over_regions_and_servers(
 
 
 def test_a_sequential_key_sends_every_write_to_one_region(
-    demo: ServerAddr, real_hbase_cluster: RealHBase
+    cluster: ServerAddr, real_hbase_cluster: RealHBase
 ) -> None:
     from storage.admin import create_presplit, thrift2_client
 
