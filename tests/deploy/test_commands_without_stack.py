@@ -2,7 +2,8 @@
 that address came from, how to start the app) and exits 1: no traceback.
 
 Each command runs as a real `manage.py` process pointed at a loopback port
-this test holds without listening, so every connection is refused.
+this test holds without listening, so every connection is refused. The
+commands also start without Django's system checks, which load the web app.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.management import get_commands, load_command_class
 
 from devtools.processes import free_port
 from tests.deploy.clone import ROOT, bare_env, hold_port
@@ -103,3 +105,38 @@ def test_other_errors_keep_their_traceback(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert "TWITBASE_HBASE_PORT='not-a-port' is not an integer" in result.stderr
     assert "Traceback" in result.stderr
+
+
+def test_a_command_starts_without_importing_the_web_app(dead_port: int, tmp_path: Path) -> None:
+    """Django's system checks, run before every command by default, import
+    every view and the JSON API's schemas; the commands skip them."""
+    result = manage(
+        "users get alice",
+        {
+            "TWITBASE_DATA_DIR": str(tmp_path),
+            "TWITBASE_HBASE_PORT": str(dead_port),
+            "PYTHONPROFILEIMPORTTIME": "1",
+        },
+    )
+    imported = {
+        line.rsplit("|", 1)[-1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "feeds.services.accounts" in imported, result.stderr[-2000:]  # the trace is there
+    assert not {"twitbase.urls", "feeds.api.views", "ninja"} & imported
+
+
+def test_every_command_of_ours_but_the_web_server_skips_the_checks() -> None:
+    ours = {
+        name: app
+        for name, app in get_commands().items()
+        if app in ("feeds", "devtools") and not name.startswith("_")
+    }
+    assert {"users", "devstack", "loaddemo", "runserver"} <= set(ours)
+    checking = {
+        name
+        for name, app in ours.items()
+        if load_command_class(app, name).requires_system_checks != []
+    }
+    assert checking == {"runserver"}

@@ -8,15 +8,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from bench import console as bench_console
 from devtools.localhbase_process import LocalHBaseProcess
 from devtools.processes import free_port
+from feeds.management.commands._base import TwitBaseCommand
 from feeds.management.commands.loaddemo import ProgressBar
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Time the console's pages on demo graphs of growing size (a fresh local HBase "
         "server with pre-split tables, or --host/--port), and the background job that "

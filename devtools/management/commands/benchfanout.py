@@ -7,14 +7,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
 from bench import fanout as bench_fanout
 from devtools.localhbase_process import LocalHBaseProcess
 from devtools.management.options import add_targets
+from feeds.management.commands._base import TwitBaseCommand
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Measure fan-out rows/s with 1, 2 and 4 worker processes against raw batched "
         "puts, post-to-visible latency for a 10k-follower account, and home-stream "

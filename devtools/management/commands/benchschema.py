@@ -11,17 +11,16 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
 from bench import homepage as bench_homepage
 from bench import schema as bench_schema
 from bench import threads as bench_threads
 from bench import writes as bench_writes
 from devtools.localhbase_process import LocalHBaseProcess
+from feeds.management.commands._base import TwitBaseCommand
 from feeds.management.commands.loaddemo import ProgressBar
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Measure a row per twit (tall) against a column per twit (wide) on a fresh "
         "local HBase server, or on --host/--port."

@@ -8,10 +8,11 @@ import os
 import platform
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from bench import storage as bench
 from devtools.management.options import add_targets
+from feeds.management.commands._base import TwitBaseCommand
 
 
 def _csv_ints(text: str) -> tuple[int, ...]:
@@ -35,7 +36,7 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB, Python {platform.python_version()}"
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = "Benchmark the local HBase server against real HBase and raw in-process RocksDB."
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

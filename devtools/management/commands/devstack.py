@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
 from devtools.devstack import DevStack, parse_hostport
+from feeds.management.commands._base import TwitBaseCommand
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Start the local HBase server, Redis, a Celery worker and the web server "
         "(each a child process), "

@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from feeds.management.commands._base import TwitBaseCommand
 from localhbase.server import build_parser, serve
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Serve a RocksDB directory over HBase's Thrift1 API, so happybase clients "
         "(web, workers, scripts) connect to it as to a real HBase Thrift server."

@@ -1,4 +1,5 @@
-"""What the TwitBase commands share: service errors become clean command errors."""
+"""What the TwitBase commands share: a start without Django's system checks,
+and service errors as clean command errors."""
 
 from __future__ import annotations
 
@@ -44,7 +45,20 @@ def userid_and_switch(switch: str, help_text: str, *, listing: bool = False) -> 
     return configure
 
 
-class ServiceCommand(BaseCommand):
+class TwitBaseCommand(BaseCommand):
+    """A TwitBase command: it starts without Django's system checks.
+
+    Django runs every check before every command, and the URL checks import
+    every view and the JSON API's schemas: 0.4 s of a `users get`'s 1.0 s
+    (measured 2026-11-26). The commands use none of what they check; the web
+    server still checks at its start (runserver), and `manage.py check`
+    checks on demand.
+    """
+
+    requires_system_checks: list[str] = []
+
+
+class ServiceCommand(TwitBaseCommand):
     """A command with sub-commands, each calling services."""
 
     def subcommands(self) -> dict[str, tuple[str, Configure]]:

@@ -6,14 +6,14 @@ import argparse
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
 
+from feeds.management.commands._base import TwitBaseCommand
 from storage.admin import regions_of, thrift2_client
 from storage.connection import connection
 from storage.schema import SCHEMA, create_tables, drop_tables
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = "Create the TwitBase tables that do not exist yet; existing ones are kept."
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:

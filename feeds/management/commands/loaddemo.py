@@ -9,8 +9,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
+from feeds.management.commands._base import TwitBaseCommand
 from feeds.services import bulk
 from storage.connection import connection
 from storage.schema import create_tables
@@ -58,7 +59,7 @@ class ProgressBar:
         self.stream.flush()
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Load N demo users with a power-law follow graph and M twits fanned out to "
         "streams, with replies, likes, reposts, mentions and hashtags. Repeatable: the same "

@@ -6,12 +6,12 @@ import argparse
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
 
+from feeds.management.commands._base import TwitBaseCommand
 from feeds.services import fanout
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Queue again every pending fan-out whose lease expired (e.g. posted while the "
         "broker was down, or its worker died). Reads only the index of pending fan-outs. "

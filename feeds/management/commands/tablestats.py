@@ -7,12 +7,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from django.core.management.base import BaseCommand
-
+from feeds.management.commands._base import TwitBaseCommand
 from feeds.services import console
 
 
-class Command(BaseCommand):
+class Command(TwitBaseCommand):
     help = (
         "Count every table's rows (or one table's) and sample its key spread, and keep "
         "both for the console's tables and key-design pages. Celery beat has the worker "
