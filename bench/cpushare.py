@@ -2,6 +2,7 @@
 
     python -m bench.cpushare --svg docs/benchmarks-ci-cpu.svg -- make test
     python -m bench.cpushare --svg docs/benchmarks-ci-cpu.svg --table saved.md   # redraw
+    python -m bench.cpushare --svg both.svg --table a.md b.md --names before after   # side by side
 
 runs the command, reads every process's CPU time (psutil) once a second
 until it exits, and prints a table of CPU seconds by part: the real HBase's
@@ -104,14 +105,15 @@ def parse_table(text: str) -> dict[str, float]:
     return out
 
 
-def draw(path: Path, title: str, by_part: dict[str, float]) -> None:
-    """The eight largest parts as bars."""
-    parts = sorted(by_part, key=by_part.__getitem__, reverse=True)[:8]
+def draw(path: Path, title: str, runs: dict[str, dict[str, float]]) -> None:
+    """The eight largest parts (of the first run) as bars, a bar per run."""
+    first = next(iter(runs.values()))
+    parts = sorted(first, key=first.__getitem__, reverse=True)[:8]
     bar_chart(
         path,
         title,
         [textwrap.fill(p, 16) for p in parts],
-        {"CPU seconds": [by_part[p] for p in parts]},
+        {name: [by_part.get(p, 0.0) for p in parts] for name, by_part in runs.items()},
         "CPU seconds",
     )
 
@@ -120,12 +122,25 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--svg", help="also draw the parts as a bar chart here")
     parser.add_argument("--title", default="Where the CPU of a run goes")
-    parser.add_argument("--table", help="draw from a table printed before; run nothing")
+    parser.add_argument(
+        "--table",
+        nargs="+",
+        help="draw from tables printed before, a bar per table (named by its file); run nothing",
+    )
+    parser.add_argument("--names", nargs="+", help="the tables' names in the legend, in order")
     parser.add_argument("command", nargs="*", help="the command to run (after --)")
     args = parser.parse_args(argv)
     if args.table:
         if args.svg:
-            draw(Path(args.svg), args.title, parse_table(Path(args.table).read_text()))
+            names = args.names or [Path(t).stem for t in args.table]
+            if len(names) != len(args.table):
+                parser.error("give one name per table")
+            runs = {
+                n: parse_table(Path(t).read_text()) for n, t in zip(names, args.table, strict=True)
+            }
+            if len(runs) == 1:
+                runs = {"CPU seconds": next(iter(runs.values()))}
+            draw(Path(args.svg), args.title, runs)
         return
     if not args.command:
         parser.error("give a command to run (after --), or --table")
@@ -136,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
     for part in sorted(by_part, key=by_part.__getitem__, reverse=True):
         print(f"| {part} | {by_part[part]:.1f} | {100 * by_part[part] / busy:.0f}% |")
     if args.svg:
-        draw(Path(args.svg), args.title, by_part)
+        draw(Path(args.svg), args.title, {"CPU seconds": by_part})
     sys.exit(code)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from bench import cpushare
 
@@ -30,3 +31,31 @@ def test_a_child_that_burns_cpu_is_measured_and_its_exit_code_kept() -> None:
     python = by_part["other Python (manage.py commands, helpers)"]
     assert 0.5 <= python <= wall + 0.5
     assert busy >= python - 0.1
+
+
+def test_saved_runs_are_drawn_side_by_side(tmp_path: Path) -> None:
+    for name, hbase in (("before", 230.8), ("after", 199.9)):
+        (tmp_path / f"{name}.md").write_text(
+            "machine: 1 CPU s busy, 0 idle\n\n| part | CPU s | of busy |\n|---|---:|---:|\n"
+            f"| real HBase: HMaster | {hbase} | 19% |\n| Redis | 2.9 | 0% |\n"
+        )
+    svg = tmp_path / "chart.svg"
+    cpushare.main(
+        ["--svg", str(svg), "--table", str(tmp_path / "before.md"), str(tmp_path / "after.md")]
+    )
+    drawn = svg.read_text()
+    assert "before" in drawn and "after" in drawn
+    cpushare.main(
+        [
+            "--svg",
+            str(svg),
+            "--table",
+            str(tmp_path / "before.md"),
+            str(tmp_path / "after.md"),
+            "--names",
+            "at 76b0be7",
+            "at 3e9fcef",
+        ]
+    )
+    drawn = svg.read_text()
+    assert "76b0be7" in drawn and "3e9fcef" in drawn and "before" not in drawn
