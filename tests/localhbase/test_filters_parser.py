@@ -62,3 +62,21 @@ def test_binary_bytes_survive_parsing() -> None:
 def test_bad_filters_are_refused_with_a_reason(text: str, message: str) -> None:
     with pytest.raises(FilterError, match=message.replace("(", r"\(")):
         parse_filter(text)
+
+
+def test_a_stateless_filter_is_parsed_once_and_a_stateful_one_for_each_scan() -> None:
+    keys_only = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
+    assert parse_filter(keys_only) is parse_filter(keys_only.encode())
+    rows = (b"a1", b"a2", b"b1")
+    for stateful in (
+        "PageFilter(2)",
+        "KeyOnlyFilter() AND PageFilter(2)",
+        "PageFilter(1) OR PrefixFilter('z')",
+        "WHILE PrefixFilter('a')",
+        "SKIP (WHILE PrefixFilter('a'))",
+    ):
+        first, second = parse_filter(stateful), parse_filter(stateful)
+        # One scan's rows do not count against the next's.
+        seen = [apply_filter(first, row, CELLS) is not None for row in rows]
+        assert seen == [apply_filter(second, row, CELLS) is not None for row in rows], stateful
+        assert seen[0] and not seen[2], stateful
