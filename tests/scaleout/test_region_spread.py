@@ -69,8 +69,10 @@ def test_md5_keys_spread_writes_over_regions_and_servers(
     demo: ServerAddr, real_hbase_cluster: RealHBase
 ) -> None:
     call_command("loaddemo", users=300, twits=1500, stdout=io.StringIO(), stderr=io.StringIO())
-    for table in ("users", "twits", "follows", "followedBy", "streams"):
-        loads = settled_loads(real_hbase_cluster, table_name(table), REGIONS)
+    tables = ("users", "twits", "follows", "followedBy", "streams")
+    settled = settled_loads(real_hbase_cluster, [table_name(t) for t in tables], REGIONS)
+    for table in tables:
+        loads = settled[table_name(table)]
         assert [r.start for r in loads] == [b"", *hash_splits(REGIONS)], table
         total = sum(r.writes for r in loads)
         shares = [r.writes * REGIONS / total for r in loads]
@@ -95,7 +97,7 @@ def test_a_sequential_key_sends_every_write_to_one_region(
         with connection() as conn, conn.table(name).batch(batch_size=500) as batch:
             for i in range(2000):
                 batch.put(b"seq%08d" % i, {b"f:v": b"x"})
-        loads = settled_loads(real_hbase_cluster, name, 2000)
+        loads = settled_loads(real_hbase_cluster, [name], 2000)[name]
         hot = [r for r in loads if r.writes]
         assert len(hot) == 1 and hot[0].start == bytes([0x70]), hot  # "s" is 0x73
         assert hot[0].writes >= 2000
