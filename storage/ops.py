@@ -53,6 +53,11 @@ COMPILED = _bulk is not None
 
 WINDOW = 64
 
+# A scan that returns each row's key alone: one cell a row, its value
+# dropped. Spelled once, so every such scan sends the same string (the
+# local server parses a filter string once: localhbase/filters.py).
+KEYS_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
+
 
 def op_id(*parts: bytes) -> bytes:
     """A 16-byte operation id, the same every time the same operation is retried."""
@@ -485,7 +490,7 @@ def row_keys_between(
         startRow=start,
         stopRow=stop,
         caching=fetch,
-        filterString=b"KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+        filterString=KEYS_ONLY.encode(),
     )
     scanner = conn.client.scannerOpenWithScan(table.encode(), scan, {})
     try:
@@ -560,7 +565,7 @@ def row_keys_with_prefixes(
                 startRow=prefix,
                 stopRow=prefix_stop(prefix),
                 caching=expected,
-                filterString=b"KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+                filterString=KEYS_ONLY.encode(),
             ),
             expected,
         )

@@ -32,7 +32,7 @@ from django.conf import settings
 from feeds import jobs
 from feeds.errors import Conflict, InvalidInput, NotFound
 from feeds.types import Page, Twit, User, from_millis
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
 
@@ -40,7 +40,6 @@ from . import _clock, accounts, fanout, metrics, pending, tablestats
 from . import twits as twits_service
 from ._paging import check_limit, scan_page
 
-KEY_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
 BUCKETS = 256
 # A row count (in the background) stops at COUNT_CAP rows and then reads "at
 # least". Keys are not spread evenly over rows (a user with 15,000 followers
@@ -170,7 +169,7 @@ def count_rows(table: happybase.Table) -> tuple[int, bool]:
     FirstKeyOnlyFilter: one empty cell per row crosses the wire), and whether
     the count stopped at COUNT_CAP."""
     n = 0
-    with closing(table.scan(filter=KEY_ONLY, limit=COUNT_CAP + 1, batch_size=5_000)) as found:
+    with closing(table.scan(filter=ops.KEYS_ONLY, limit=COUNT_CAP + 1, batch_size=5_000)) as found:
         for _ in found:
             if n == COUNT_CAP:
                 return n, True
@@ -687,7 +686,9 @@ def _sample(table: happybase.Table) -> tuple[list[bytes], int | None]:
     """Every key if there are at most SAMPLE_CAP, else the first SAMPLE_CAP //
     BUCKETS under each first byte (so that a large table is sampled
     everywhere, not only at its start). Key-only scans."""
-    found = [k for k, _ in table.scan(filter=KEY_ONLY, limit=SAMPLE_CAP + 1, batch_size=10_000)]
+    found = [
+        k for k, _ in table.scan(filter=ops.KEYS_ONLY, limit=SAMPLE_CAP + 1, batch_size=10_000)
+    ]
     if len(found) <= SAMPLE_CAP:
         return found, None
     per = max(1, SAMPLE_CAP // BUCKETS)
@@ -698,7 +699,7 @@ def _sample(table: happybase.Table) -> tuple[list[bytes], int | None]:
             k
             for k, _ in table.scan(
                 row_prefix=start,
-                filter=KEY_ONLY,
+                filter=ops.KEYS_ONLY,
                 limit=per,
                 batch_size=per,
             )

@@ -27,15 +27,13 @@ from django.contrib.auth.hashers import check_password
 
 from feeds.errors import InvalidInput, NotFound
 from feeds.jobs import DeleteAccount, dispatch
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
 from . import accounts, follows, notify, ratelimit, userindex
 from . import likes as likes_service
 from . import reposts as reposts_service
 from . import twits as twits_service
-
-KEYS_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
 
 
 def delete_account(userid: str, password: object, address: str = "") -> None:
@@ -64,7 +62,7 @@ def _keys(table: str, prefix: bytes) -> list[bytes]:
         return [
             k
             for k, _ in conn.table(table_name(table)).scan(
-                row_prefix=prefix, filter=KEYS_ONLY, batch_size=1000
+                row_prefix=prefix, filter=ops.KEYS_ONLY, batch_size=1000
             )
         ]
 
@@ -94,7 +92,7 @@ def _forget_parent(reply: bytes) -> None:
         readers = [author] + [
             k[keys.MD5_LEN :]
             for k, _ in conn.table(table_name("followedBy")).scan(
-                row_prefix=author, filter=KEYS_ONLY, batch_size=1000
+                row_prefix=author, filter=ops.KEYS_ONLY, batch_size=1000
             )
         ]
         streams = conn.table(table_name("streams"))
@@ -186,7 +184,7 @@ def _erase_edges(userid: str) -> int:
 def _erase_tokens(userid: str) -> int:
     """Every token and session naming the user: one filtered scan of the
     table (tokens are keyed by their sha256, so no prefix finds them)."""
-    # Not with KEYS_ONLY: on HBase, FirstKeyOnlyFilter ends each row at its
+    # Not with ops.KEYS_ONLY: on HBase, FirstKeyOnlyFilter ends each row at its
     # first cell (k:created), before the value filter sees k:userid.
     match = f"SingleColumnValueFilter('k', 'userid', =, 'binary:{userid}', true, true)"
     with connection() as conn:

@@ -591,7 +591,7 @@ def remove_followee_from_stream(follower: str, followed: str) -> int:
         by_ts: dict[int, list[bytes]] = {}
         for row, data in streams.scan(
             row_prefix=keys.user_hash(follower),
-            filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+            filter=ops.KEYS_ONLY,
             include_timestamp=True,
             batch_size=1000,
         ):

@@ -11,7 +11,7 @@ import happybase
 from feeds.errors import InvalidInput, Suspended
 from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
 from feeds.types import Page, User, UserRef
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
@@ -283,7 +283,7 @@ def suggest_follows(userid: str, limit: int = 5) -> list[User]:
             k[keys.MD5_LEN :]
             for k, _ in conn.table(table_name("follows")).scan(
                 row_prefix=me,
-                filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+                filter=ops.KEYS_ONLY,
                 limit=FOLLOWING_MAX,
                 batch_size=FOLLOWING_MAX,
             )

@@ -108,7 +108,7 @@ def index_keys(conn: happybase.Connection, limit: int | None = None) -> list[byt
     return [
         keys.twit_key_from_pending_key(key)
         for key, _ in conn.table(table_name(INDEX)).scan(
-            filter="KeyOnlyFilter() AND FirstKeyOnlyFilter()",
+            filter=ops.KEYS_ONLY,
             limit=limit,
             batch_size=min(limit + 1, 1000) if limit else 1000,
         )

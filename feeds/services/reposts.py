@@ -35,7 +35,7 @@ import happybase
 from feeds.errors import Forbidden
 from feeds.jobs import RemoveRepostFromStreams, RepostToStreams, dispatch
 from feeds.types import Twit
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
@@ -45,7 +45,6 @@ from . import twits as twits_service
 
 _state = rows.decode_like_state
 _cell = rows.encode_like_state
-_ONLY_KEYS = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
 
 
 def _finish(conn: happybase.Connection, twit: bytes, reposter: str, cell: bytes) -> None:
@@ -235,7 +234,7 @@ def _readers(conn: happybase.Connection, reposter: str) -> list[bytes]:
         return own
     prefix = keys.user_hash(reposter)
     edges = conn.table(table_name("followedBy")).scan(
-        row_prefix=prefix, filter=_ONLY_KEYS, batch_size=1000
+        row_prefix=prefix, filter=ops.KEYS_ONLY, batch_size=1000
     )
     return own + [edge[keys.MD5_LEN :] for edge, _ in edges]
 
@@ -272,7 +271,7 @@ def remove_repost_from_streams(twit_id: str, reposter: str, ms: int) -> int:
     with connection() as conn:
         own = keys.user_hash(reposter)
         edges = conn.table(table_name("followedBy")).scan(
-            row_prefix=own, filter=_ONLY_KEYS, batch_size=1000
+            row_prefix=own, filter=ops.KEYS_ONLY, batch_size=1000
         )
         readers = [own] + [edge[keys.MD5_LEN :] for edge, _ in edges]
         with conn.table(table_name("streams")).batch(batch_size=1000) as b:

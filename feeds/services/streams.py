@@ -361,7 +361,6 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
 
 # New twits are counted up to this many; more reads as "20+".
 NEW_CAP = 20
-_KEYS_ONLY = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
 # Column names without values: a repost's stream row is told from a twit's by
 # its column (rows.is_repost_row), which FirstKeyOnlyFilter could drop.
 _NAMES_ONLY = "KeyOnlyFilter()"
@@ -447,7 +446,7 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
             for _ in twits.scan(
                 row_start=prefix,
                 row_stop=celeb_stop,
-                filter=_KEYS_ONLY,
+                filter=ops.KEYS_ONLY,
                 limit=cap - found,
                 batch_size=cap,
             ):

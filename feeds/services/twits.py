@@ -19,7 +19,7 @@ import happybase
 from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
 from feeds.jobs import FanOutChunk, RemoveRepostFromStreams, RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, User, from_millis, new_twit
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
 
@@ -345,8 +345,7 @@ def _drop_reply_entries(conn: happybase.Connection, key: bytes) -> None:
     """Delete the replies-table entries under the twit ``key`` (its replies'
     own twits stay). Keys only, in batches."""
     table = conn.table(table_name("replies"))
-    only_keys = "KeyOnlyFilter() AND FirstKeyOnlyFilter()"
-    found = [k for k, _ in table.scan(row_prefix=key, filter=only_keys, batch_size=500)]
+    found = [k for k, _ in table.scan(row_prefix=key, filter=ops.KEYS_ONLY, batch_size=500)]
     with table.batch(batch_size=500) as b:
         for k in found:
             b.delete(k)
