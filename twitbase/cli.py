@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 import sys
 from collections.abc import Sequence
 
@@ -55,6 +56,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         execute_from_command_line(argv)
     except Exception as exc:
+        if isinstance(exc, BrokenPipeError) and _reader_gone():
+            # `manage.py users list | head`: the reader has what it wanted.
+            # Not "cannot reach HBase" (the errno is a network one too); no
+            # message, and none from Python when it flushes stdout at exit.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
         from storage.connection import is_unreachable
 
         chain = [exc, *_causes(exc)]
@@ -62,6 +69,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise
         print(unreachable_line(command, exc), file=sys.stderr)
         sys.exit(1)
+
+
+def _reader_gone() -> bool:
+    """Whether stdout is a pipe nobody reads any more: then a broken pipe
+    is the reader's going, not HBase's (poll reports POLLERR on it)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError):
+        return False
 
 
 def _causes(exc: BaseException) -> list[BaseException]:

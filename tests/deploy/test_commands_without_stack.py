@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from django.core.management import get_commands, load_command_class
 
 from devtools.processes import free_port
 from tests.deploy.clone import ROOT, bare_env, hold_port
+from tests.helpers import ServerAddr
 from twitbase import portsfile
 
 COMMANDS = [
@@ -140,3 +142,37 @@ def test_every_command_of_ours_but_the_web_server_skips_the_checks() -> None:
         if load_command_class(app, name).requires_system_checks != []
     }
     assert checking == {"runserver"}
+
+
+def test_output_cut_short_by_its_reader_is_not_called_an_unreachable_hbase(
+    local_hbase: ServerAddr, tmp_path: Path
+) -> None:
+    """`manage.py users list | head -1`: the pipe breaks because its reader
+    is done, not because HBase went away."""
+    env = {
+        "TWITBASE_DATA_DIR": str(tmp_path),
+        "TWITBASE_HBASE_PORT": str(local_hbase.port),
+        "TWITBASE_TABLE_PREFIX": "bp" + uuid.uuid4().hex[:8],
+    }
+    try:
+        assert manage("createtables", env).returncode == 0
+        add = "users add ada --name Ada --email a@example.com --password correct-horse-7"
+        assert manage(add, env).returncode == 0
+        listing = subprocess.Popen(
+            [sys.executable, "manage.py", "users", "list"],
+            cwd=ROOT,
+            env={**bare_env(), **env},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert listing.stdout is not None and listing.stderr is not None
+        listing.stdout.close()  # the reader is gone before the first line
+        errors = listing.stderr.read().decode()
+        assert listing.wait(timeout=60) == 1
+        assert errors == "", errors
+    finally:
+        conn = local_hbase.connect(table_prefix=env["TWITBASE_TABLE_PREFIX"])
+        for name in conn.tables():
+            conn.delete_table(name, disable=True)
+        conn.close()
