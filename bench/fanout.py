@@ -11,7 +11,9 @@ processes, it measures:
   its rows, the cheapest way happybase's client can send them). That raw
   writes 10,000 rows at a time, and is timed before the flushes and
   compactions they cause; so it is also measured writing a fan-out run's
-  whole volume (``posts`` twits' rows) back to back, timed through its own;
+  whole volume (``posts`` twits' rows) back to back, timed through its own,
+  by one process and by two at once (half the twits each): whether one
+  writer is the server's limit, or two write more;
 - post-to-visible latency for that account: from the post to the last
   follower's stream row (the lag the finishing chunk records), p50 and p99;
 - home-stream read latency (first page of 20), p50 and p99, for readers of
@@ -30,6 +32,8 @@ processes, it measures:
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
 import random
 import statistics
 import sys
@@ -40,6 +44,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import happybase
 import psutil
@@ -187,6 +192,8 @@ def run(
         _progress(f"  raw batched puts, before: {statistics.median(raw_rates):,.0f} rows/s")
         volume = statistics.median(_raw_volume_rate(fans, cells, posts, rep) for rep in (0, 1))
         _progress(f"  raw batched puts, a fan-out's volume: {volume:,.0f} rows/s")
+        pair = statistics.median(_raw_pair_rate(fans, cells, posts, rep) for rep in (2, 3))
+        _progress(f"  raw batched puts, a fan-out's volume, 2 processes: {pair:,.0f} rows/s")
         _settle()  # its flushes and compactions are not the first phase's
 
         fanned: list[tuple[int, float]] = []
@@ -241,6 +248,16 @@ def run(
                 "timed through the flushes and compactions that volume brings",
             )
         )
+        results.append(
+            Row(
+                target,
+                "raw batched puts, a fan-out's volume, 2 processes",
+                pair,
+                "rows/s",
+                f"the same volume, half the twits each, at once, x2: "
+                f"{100 * pair / volume:.0f}% of 1 process",
+            )
+        )
         full_note = f"; streams full ({settings.TWITBASE_STREAM_MAX:,})" if full_streams else ""
         results += [
             Row(
@@ -248,8 +265,8 @@ def run(
                 f"fan-out, {count} worker process(es)",
                 rate,
                 "rows/s",
-                f"{100 * rate / raw:.0f}% of raw, {100 * rate / volume:.0f}% of raw at its volume"
-                + full_note,
+                f"{100 * rate / raw:.0f}% of raw, {100 * rate / volume:.0f}% of raw at its "
+                f"volume, {100 * rate / pair:.0f}% of 2 raw processes" + full_note,
             )
             for count, rate in fanned
         ]
@@ -344,6 +361,62 @@ def _raw_volume_rate(fans: list[str], cells: dict[bytes, bytes], posts: int, rep
         for stream_keys in by_twit:
             _put_by_chunk(conn, stream_keys, cells, ms)
     return posts * len(fans) / (time.perf_counter() - t0)
+
+
+def _raw_pair_rate(fans: list[str], cells: dict[bytes, bytes], posts: int, rep: int) -> float:
+    """Rows/s of two processes writing together what :func:`_raw_volume_rate`
+    writes alone, half the twits each (the first the odd one out): the most
+    two writers, as two workers are, get the server to take. Each makes its
+    keys, then waits for the other; the clock runs from the first start to
+    the last end (CLOCK_MONOTONIC, shared by the processes)."""
+    ms = int(time.time() * 1000)
+    twits = [
+        keys.twit_key("star", ms - i, b"p" + bytes([rep]) + i.to_bytes(2, "big"))
+        for i in range(posts)
+    ]
+    ctx = mp.get_context("fork")  # the child inherits Django's settings as set
+    barrier = ctx.Barrier(2)
+    spans = ctx.Queue()
+    halves = [twits[: (posts + 1) // 2], twits[(posts + 1) // 2 :]]
+    procs = [
+        ctx.Process(target=_raw_writer, args=(fans, half, cells, ms, barrier, spans))
+        for half in halves
+    ]
+    for p in procs:
+        p.start()
+    got = [spans.get(timeout=600) for _ in procs]
+    for p in procs:
+        p.join()
+    failed = [g for g in got if isinstance(g, str)]
+    if failed:
+        raise RuntimeError("; ".join(failed))
+    spans_s: list[tuple[float, float]] = got
+    return posts * len(fans) / (max(e for _, e in spans_s) - min(s for s, _ in spans_s))
+
+
+def _raw_writer(
+    fans: list[str],
+    twits: list[bytes],
+    cells: dict[bytes, bytes],
+    ms: int,
+    barrier: Any,
+    spans: Any,
+) -> None:
+    """One of :func:`_raw_pair_rate`'s writers, in a forked process."""
+    try:
+        reset_pool()  # the parent's connections are the parent's
+        by_twit = [[keys.stream_key(f, t) for f in fans] for t in twits]
+        with connection() as conn:
+            conn.table(table_name("streams")).row(b"\0")  # connected before the clock
+            barrier.wait(timeout=600)
+            start = time.monotonic()
+            for stream_keys in by_twit:
+                _put_by_chunk(conn, stream_keys, cells, ms)
+            spans.put((start, time.monotonic()))
+    except BaseException as e:
+        barrier.abort()  # the other writer stops waiting
+        spans.put(f"raw writer {os.getpid()}: {e!r}")
+        raise
 
 
 def _put_by_chunk(
