@@ -127,6 +127,13 @@ def _internal_error(call: str, reason: str) -> TApplicationException:
     )
 
 
+def _row_given(row: bytes) -> None:
+    """HBase's Get, Increment and Append refuse an empty row when made, a Java
+    runtime exception that its Thrift1 server sends as an internal error."""
+    if not row:
+        raise RefusedArgument("Row length is 0")
+
+
 def _columns(columns: Sequence[bytes] | None) -> dict[bytes, frozenset[bytes] | None] | None:
     """Thrift column list (``cf`` or ``cf:q``) -> :class:`ReadSpec` columns.
 
@@ -371,6 +378,7 @@ class Handler:
     def _cells(
         self, table: bytes, row: bytes, column: bytes, versions: int, max_ts: int | None
     ) -> list[Any]:
+        _row_given(row)
         if versions < 1:
             raise T.IOError(message="java.io.IOException: versions must be positive", canRetry=True)
         spec = ReadSpec(columns=_columns([column]), max_ts=max_ts, versions=versions)
@@ -405,6 +413,8 @@ class Handler:
         columns: Sequence[bytes] | None,
         timestamp: int | None,
     ) -> list[Any]:
+        for row in rows:
+            _row_given(row)
         spec = ReadSpec(columns=_columns(columns), max_ts=_max_ts(timestamp))
         return Rows(self.store.get_rows(table, rows, spec))
 
@@ -475,8 +485,9 @@ class Handler:
 
     @staticmethod
     def _check_row(row: bytes) -> None:
-        # mutateRow and mutateRowTs refuse an empty row as IllegalArgument;
-        # mutateRows lets the Java exception through (an internal error).
+        # mutateRow, mutateRowTs and checkAndPut refuse an empty row as
+        # IllegalArgument; mutateRows lets the Java exception through (an
+        # internal error), as do gets, increments and appends (_row_given).
         if not row:
             raise T.IllegalArgument(message="java.lang.IllegalArgumentException: Row length is 0")
 
@@ -546,9 +557,19 @@ class Handler:
         self._batch(tableName, rowBatches, timestamp)
 
     def atomicIncrement(self, tableName: bytes, row: bytes, column: bytes, value: int) -> int:
+        if not row:
+            # HBase's region server refuses it with a plain IOException, which
+            # its client retries until it gives up (13 s on the test HBase).
+            raise T.IOError(
+                message="org.apache.hadoop.hbase.client.RetriesExhaustedException: Failed "
+                "after attempts=16, exceptions:\njava.io.IOException: java.io.IOException: "
+                "Row length is 0",
+                canRetry=True,
+            )
         return self.store.increment(tableName, row, column, value)
 
     def increment(self, increment: Any) -> None:
+        _row_given(increment.row)
         self.store.increment(increment.table, increment.row, increment.column, increment.ammount)
 
     def incrementRows(self, increments: list[Any]) -> None:
@@ -578,9 +599,11 @@ class Handler:
         mput: Any,
         attributes: Any,
     ) -> bool:
+        self._check_row(row)
         return self.store.check_and_put(tableName, row, column, value, self._mutations([mput])[0])
 
     def append(self, append: Any) -> list[Any]:
+        _row_given(append.row)
         cells = self.store.append(append.table, append.row, append.columns, append.values)
         return [T.TCell(value=v, timestamp=ts) for v, ts in cells]
 

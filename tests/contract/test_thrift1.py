@@ -189,6 +189,42 @@ def test_mutate_row_refuses_an_empty_row_as_illegal_argument(
     assert client.scannerGetList(scanner, 10) == []
 
 
+def test_reads_increments_and_appends_refuse_an_empty_row_and_write_nothing(
+    conn: happybase.Connection, client: Any
+) -> None:
+    """HBase makes a Get, Increment or Append of the row first, and its
+    constructor throws: an internal error, where the local server answered
+    a get with no row and wrote an increment's or an append's empty row.
+    (atomicIncrement is refused too, after the HBase client's 13 s of
+    retries: tests/localhbase/test_empty_row.py.)"""
+    conn.create_table("t", {"cf": dict()})
+    t = _prefixed(conn, "t")
+    refused = {
+        "getRow": lambda: client.getRow(t, b"", {}),
+        "getRowWithColumns": lambda: client.getRowWithColumns(t, b"", [b"cf:a"], {}),
+        "getRowsWithColumnsTs": lambda: client.getRowsWithColumnsTs(t, [b"r", b""], [b"cf"], 5, {}),
+        "getVer": lambda: client.getVer(t, b"", b"cf:a", 0, {}),
+        "increment": lambda: client.increment(
+            H.TIncrement(table=t, row=b"", column=b"cf:n", ammount=1)
+        ),
+        "append": lambda: client.append(
+            H.TAppend(table=t, row=b"", columns=[b"cf:a"], values=[b"z"])
+        ),
+    }
+    for call, refuse in refused.items():
+        with pytest.raises(TApplicationException) as err:
+            refuse()
+        assert err.value.type == TApplicationException.INTERNAL_ERROR
+        assert err.value.message.startswith(f"Internal error processing {call}")
+    with pytest.raises(H.IllegalArgument) as illegal:
+        put = H.Mutation(column=b"cf:a", value=b"1")
+        client.checkAndPut(t, b"", b"cf:a", None, put, {})
+    assert illegal.value.message.splitlines()[0] == (
+        "java.lang.IllegalArgumentException: Row length is 0"
+    )
+    assert list(conn.table("t").scan()) == []
+
+
 def test_a_region_is_named_as_hbase_names_it(conn: happybase.Connection, client: Any) -> None:
     conn.create_table("t", {"cf": dict()})
     t = _prefixed(conn, "t")
