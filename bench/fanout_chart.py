@@ -3,7 +3,8 @@
     python -m bench.fanout_chart --before docs/bench-data/fanout-old-*.md \\
         --after docs/bench-data/fanout-new-*.md --svg docs/benchmarks-fanout
 
-writes PREFIX-throughput.svg (raw puts and fan-out, rows/s) and
+writes PREFIX-throughput.svg (raw puts and fan-out, rows/s; a raw measure
+the tables lack has no bar) and
 PREFIX-latency.svg (post-to-visible p50 and p99, with the 500 ms goal). Each
 bar is the median of the runs given.
 """
@@ -19,6 +20,8 @@ from .charts import bar_chart
 
 THROUGHPUT = (
     ("raw batched puts", "raw batched puts, 1 process"),
+    ("raw at volume", "raw batched puts, a fan-out's volume, 1 process"),
+    ("2 raw writers", "raw batched puts, a fan-out's volume, 2 processes"),
     ("fan-out, 1 worker", "fan-out, 1 worker process(es)"),
     ("fan-out, 2 workers", "fan-out, 2 worker process(es)"),
     ("fan-out, 4 workers", "fan-out, 4 worker process(es)"),
