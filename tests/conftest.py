@@ -17,6 +17,7 @@ import shutil
 import tempfile
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -147,9 +148,10 @@ def server(request: pytest.FixtureRequest) -> ServerAddr:
     return addr
 
 
-@pytest.fixture
-def conn(server: ServerAddr) -> Iterator[happybase.Connection]:
-    """A connection whose tables are this test's alone (a unique table prefix)."""
+@contextmanager
+def _own_tables(server: ServerAddr) -> Iterator[happybase.Connection]:
+    """A connection whose tables are the test's alone (a unique table
+    prefix), dropped after it."""
     prefix = "t" + uuid.uuid4().hex[:10]
     connection = server.connect(table_prefix=prefix)
     try:
@@ -158,6 +160,20 @@ def conn(server: ServerAddr) -> Iterator[happybase.Connection]:
         for name in connection.tables():
             connection.delete_table(name, disable=True)
         connection.close()
+
+
+@pytest.fixture
+def conn(server: ServerAddr) -> Iterator[happybase.Connection]:
+    """A connection whose tables are this test's alone, on each server in turn."""
+    with _own_tables(server) as connection:
+        yield connection
+
+
+@pytest.fixture
+def local_conn(local_hbase: ServerAddr) -> Iterator[happybase.Connection]:
+    """:func:`conn` on the local server only."""
+    with _own_tables(local_hbase) as connection:
+        yield connection
 
 
 @pytest.fixture

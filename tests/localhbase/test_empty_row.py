@@ -12,31 +12,21 @@ without the wait, and writes nothing.
 
 from __future__ import annotations
 
-import uuid
-
+import happybase
 import pytest
 from Hbase_thrift import IOError as HBaseIOError
 
-from tests.helpers import ServerAddr
-
 
 def test_an_empty_rows_atomic_increment_is_refused_and_writes_nothing(
-    local_hbase: ServerAddr,
+    local_conn: happybase.Connection,
 ) -> None:
-    conn = local_hbase.connect(table_prefix="er" + uuid.uuid4().hex[:8])
-    try:
-        conn.create_table("t", {"cf": {}})
-        with pytest.raises(HBaseIOError) as err:
-            conn.table("t").counter_inc(b"", b"cf:n")
-        message = err.value.message.decode()  # happybase's IDL says binary
-        first = message.splitlines()[0]
-        assert first == (
-            "org.apache.hadoop.hbase.client.RetriesExhaustedException: "
-            "Failed after attempts=16, exceptions:"
-        )
-        assert "Row length is 0" in message
-        assert list(conn.table("t").scan()) == []
-    finally:
-        for name in conn.tables():
-            conn.delete_table(name, disable=True)
-        conn.close()
+    local_conn.create_table("t", {"cf": {}})
+    with pytest.raises(HBaseIOError) as err:
+        local_conn.table("t").counter_inc(b"", b"cf:n")
+    message = err.value.message.decode()  # happybase's IDL says binary
+    assert message.splitlines()[0] == (
+        "org.apache.hadoop.hbase.client.RetriesExhaustedException: "
+        "Failed after attempts=16, exceptions:"
+    )
+    assert "Row length is 0" in message
+    assert list(local_conn.table("t").scan()) == []
