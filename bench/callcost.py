@@ -112,7 +112,7 @@ def _measure(table: happybase.Table, kind: Kind, first: int, idle: float) -> tup
 
 
 @contextmanager
-def _server(target: str, work: Path) -> Iterator[int]:
+def fresh_server(target: str, work: Path) -> Iterator[int]:
     """The Thrift1 port of a fresh server."""
     if target == "local":
         from devtools.localhbase_process import LocalHBaseProcess
@@ -129,7 +129,10 @@ def _server(target: str, work: Path) -> Iterator[int]:
 def run(target: str, repeats: int) -> list[tuple[str, str, float, float, float]]:
     """(target, kind, wall ms, CPU ms, CPU ms per row) per kind."""
     found = []
-    with tempfile.TemporaryDirectory(prefix="callcost-") as tmp, _server(target, Path(tmp)) as port:
+    with (
+        tempfile.TemporaryDirectory(prefix="callcost-") as tmp,
+        fresh_server(target, Path(tmp)) as port,
+    ):
         conn = happybase.Connection("127.0.0.1", port, timeout=120_000)
         conn.create_table(TABLE, {"cf": {"max_versions": 1}})
         table = conn.table(TABLE)

@@ -7,7 +7,12 @@ from .store import Cell, FamilyDescriptor, ReadSpec
 
 class RowReader:
     def __init__(
-        self, families: dict[bytes, FamilyDescriptor], spec: ReadSpec, now: int, it: RdictIter
+        self,
+        families: dict[bytes, FamilyDescriptor],
+        spec: ReadSpec,
+        now: int,
+        it: RdictIter,
+        seek_columns: bool = False,
     ) -> None: ...
     def collect(self, pre: bytes) -> list[Cell]: ...
 

@@ -33,6 +33,10 @@ cdef enum:
 
 cdef int64_t MAX_TS = 0x7FFFFFFFFFFFFFFF
 cdef bytes EMPTY = b""
+# As encoding.STAMP_LEN and encoding.PAST_STAMPS: a cell key's timestamp and
+# type, and what sorts past every version of a column after its key prefix.
+cdef Py_ssize_t STAMP_LEN = 9
+cdef bytes PAST_STAMPS = b"\xff" * 10
 
 
 cdef inline Py_ssize_t part_end(const char* k, Py_ssize_t i, Py_ssize_t n, bint* escaped):
@@ -130,11 +134,13 @@ cdef class RowReader:
     cdef object key
     cdef object value
     cdef object step
+    cdef object seek
     cdef dict known  # escaped family name -> _Family
     cdef bint first_only
     cdef bint keys_only
+    cdef bint seek_columns  # as Store._collect_row's
 
-    def __init__(self, dict families, spec, int64_t now, it):
+    def __init__(self, dict families, spec, int64_t now, it, bint seek_columns=False):
         self.families = families
         self.spec = spec
         self.now = now
@@ -143,6 +149,8 @@ cdef class RowReader:
         self.key = it.key
         self.value = it.value
         self.step = it.next
+        self.seek = it.seek
+        self.seek_columns = seek_columns
         self.known = {}
         self.first_only = spec.first_cell_only
         self.keys_only = spec.keys_only
@@ -259,6 +267,14 @@ cdef class RowReader:
                     while valid() and starts_with(get_key(), pre):
                         step()
                     return out
+            if (
+                self.seek_columns
+                and kind == TYPE_PUT
+                and PyBytes_GET_SIZE(qualifier) > 0
+                and (count >= fam.limit or (fam.wanted is not None and qualifier not in fam.wanted))
+            ):
+                self.seek(PyBytes_FromStringAndSize(k, n - STAMP_LEN) + PAST_STAMPS)
+                continue
             step()
         return out
 

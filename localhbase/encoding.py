@@ -40,6 +40,11 @@ NAMESPACE = b"S"  # + name -> the namespace's configuration (JSON)
 
 _TERM = b"\x00\x01"
 _TS = struct.Struct(">QB")
+# A cell key ends with its column's versions' part: timestamp and type.
+STAMP_LEN = _TS.size
+# After a column's key prefix, sorts past every version of that column and
+# before the next column's (no escaped part holds its terminator within).
+PAST_STAMPS = b"\xff" * (STAMP_LEN + 1)
 
 
 def esc(part: bytes) -> bytes:

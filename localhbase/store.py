@@ -872,25 +872,41 @@ class Store:
 
     def _read_row(self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter) -> list[Cell]:
         it.seek(pre)
-        return self._row_reader(info, spec, it, now_ms())(pre)
+        return self._row_reader(info, spec, it, now_ms(), seek_columns=True)(pre)
 
     def _row_reader(
-        self, info: TableInfo, spec: ReadSpec, it: RdictIter, now: int
+        self, info: TableInfo, spec: ReadSpec, it: RdictIter, now: int, seek_columns: bool = False
     ) -> Callable[[bytes], list[Cell]]:
         """Reads one row at a time as :meth:`_collect_row` does: compiled
         (``localhbase._rows``) where it is built."""
         if _rows is not None:
-            return _rows.RowReader(info.families, spec, now, it).collect
-        return lambda pre: self._collect_row(info, pre, spec, it, now)
+            return _rows.RowReader(info.families, spec, now, it, seek_columns).collect
+        return lambda pre: self._collect_row(info, pre, spec, it, now, seek_columns)
 
     def _collect_row(
-        self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter, now: int
+        self,
+        info: TableInfo,
+        pre: bytes,
+        spec: ReadSpec,
+        it: RdictIter,
+        now: int,
+        seek_columns: bool = False,
     ) -> list[Cell]:
         """Visible cells of the row whose keys start with ``pre``.
 
         Leaves ``it`` on the first key past the row. Cells come in HBase order:
         family, qualifier, newest first; at most ``versions`` per column and
         never more than the family keeps.
+
+        ``seek_columns`` (gets and the reads of a read-modify-write): once a
+        column has given all it may, or is not asked for, seek past the rest
+        of it rather than stepping, as HBase's reads seek to the next column.
+        A counter's increment deletes the version it replaces, and RocksDB
+        steps over each such delete internally until a compaction drops it:
+        stepping past a counter incremented 30,000 times took 2.8 ms, a seek
+        past it a few microseconds. Scans step: a seek per row would cost
+        them more than the versions they skip. The empty qualifier is never
+        sought past: a family's delete markers sort among its cells.
         """
         out: list[Cell] = []
         start = len(pre)
@@ -975,6 +991,14 @@ class Store:
                     while it.valid() and it.key().startswith(pre):
                         it.next()
                     return out
+            if (
+                seek_columns
+                and kind == TYPE_PUT
+                and qualifier
+                and (count >= limit or (wanted is not None and qualifier not in wanted))
+            ):
+                it.seek(key[: -enc.STAMP_LEN] + enc.PAST_STAMPS)
+                continue
             it.next()
         return out
 
@@ -989,7 +1013,7 @@ class Store:
         info = self._enabled_table(table)
         self._spec_families(info, spec)
         it = self._db.iter()
-        collect = self._row_reader(info, spec, it, now_ms())
+        collect = self._row_reader(info, spec, it, now_ms(), seek_columns=True)
         out = []
         for row in rows:
             pre = enc.row_prefix(info.table_id, row)

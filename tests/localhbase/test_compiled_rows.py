@@ -15,9 +15,11 @@ import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from localhbase import encoding as enc
 from localhbase import store as store_module
 from localhbase.encoding import TYPE_PUT
 from localhbase.store import Cell, FamilyDescriptor, ReadSpec, Store
@@ -135,4 +137,66 @@ def test_the_compiled_scan_reads_at_its_first_row_not_at_its_call(tmp_path: Path
     rows = store.scan(b"t")
     store.write_edits(b"t", [(b"r", [(TYPE_PUT, b"a", b"q", 5, b"v")])])
     assert list(rows) == [(b"r", [(b"a", b"q", 5, b"v")])]
+    store.close()
+
+
+def test_gets_which_seek_past_columns_return_what_scans_return(
+    stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gets seek past a column once it has given what the read may take
+    (Store._collect_row's ``seek_columns``); scans step through every key.
+    Over the random histories both return the same cells for a row."""
+    compiled, python = stores
+    rng = random.Random(27)
+    now = int(time.time() * 1000)
+    for store, compiled_reads in ((compiled, True), (python, False)):
+        with monkeypatch.context() as m:
+            if not compiled_reads:
+                python_reads(m)
+            for _ in range(100):
+                spec = random_spec(rng, now)
+                scanned = dict(store.scan(b"t", spec=spec))
+                wanted = [*rng.sample(ROWS, 30), b"missing"]
+                expected = [(row, scanned[row]) for row in wanted if row in scanned]
+                assert store.get_rows(b"t", wanted, spec) == expected, (compiled_reads, spec)
+
+
+class _CountingIter:
+    """A RocksDB iterator that counts its steps and seeks."""
+
+    def __init__(self, it: Any) -> None:
+        self.it, self.steps, self.seeks = it, 0, 0
+        self.valid, self.key, self.value = it.valid, it.key, it.value
+
+    def next(self) -> None:
+        self.steps += 1
+        self.it.next()
+
+    def seek(self, key: bytes) -> None:
+        self.seeks += 1
+        self.it.seek(key)
+
+
+@pytest.mark.parametrize("compiled_reads", [True, False])
+def test_a_get_seeks_past_a_columns_hidden_versions_where_a_scan_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiled_reads: bool
+) -> None:
+    if not compiled_reads:
+        python_reads(monkeypatch)
+    store = Store(tmp_path / "db")
+    store.create_table(b"t", [FamilyDescriptor(b"a", max_versions=1)])
+    history = [(TYPE_PUT, b"a", b"n", ts, b"%d" % ts) for ts in range(1, 501)]
+    store.write_edits(b"t", [(b"r", [*history, (TYPE_PUT, b"a", b"z", 7, b"last")])])
+    info = store.table(b"t")
+    pre = enc.row_prefix(info.table_id, b"r")
+    expected = [(b"a", b"n", 500, b"500"), (b"a", b"z", 7, b"last")]
+    counts = {}
+    for seek_columns in (True, False):
+        it = _CountingIter(store._db.iter())
+        it.seek(pre)
+        reader = store._row_reader(info, ReadSpec(), it, 10**13, seek_columns=seek_columns)
+        assert reader(pre) == expected
+        counts[seek_columns] = (it.steps, it.seeks - 1)
+    assert counts[True] == (0, 2), "a seek past each column, no step"
+    assert counts[False] == (501, 0)
     store.close()
