@@ -61,6 +61,35 @@ def bar_chart(
     plt.close(fig)
 
 
+def line_chart(
+    path: str | Path,
+    title: str,
+    series: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    xlabel: str,
+    ylabel: str,
+) -> None:
+    """One line with markers per series of (xs, ys): a cost against a count."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "twitbase"
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    from matplotlib import pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=100)
+    for name, (xs, ys) in series.items():
+        ax.plot(xs, ys, marker="o", markersize=3, linewidth=1.2, label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8, frameon=False)
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)
+
+
 def _short(v: float) -> str:
     if v >= 10_000:
         return f"{v / 1000:,.0f}k"

@@ -2,6 +2,7 @@
 often the counter has been incremented?
 
     python -m bench.hotcounter [--targets local,hbase] [--increments 30000] [--every 5000]
+    python -m bench.hotcounter --chart before.md after.md --names before after --svg FILE
 
 One client (happybase) increments three counters of one row in turn, on a
 fresh server, and every ``every`` increments times 500 more and 500 gets of
@@ -24,6 +25,7 @@ from pathlib import Path
 import happybase
 
 from .callcost import fresh_server
+from .charts import line_chart
 
 COLUMNS = (b"cf:a", b"cf:b", b"cf:c")
 ROW = b"counters"
@@ -67,12 +69,43 @@ def run(target: str, increments: int, every: int) -> list[tuple[str, int, float,
     return out
 
 
+def chart(tables: list[str], names: list[str], svg: str) -> None:
+    """The increments' cost against the count, from saved tables: a line per
+    table and target, named ``names[i]`` (and the target, if it has more)."""
+    series = {}
+    for table, name in zip(tables, names, strict=True):
+        found: dict[str, tuple[list[float], list[float]]] = {}
+        for line in Path(table).read_text().splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 4 and cells[1].replace(",", "").isdigit():
+                xs, ys = found.setdefault(cells[0], ([], []))
+                xs.append(float(cells[1].replace(",", "")))
+                ys.append(float(cells[2].replace(",", "")))
+        for target, xy in found.items():
+            series[name if len(found) == 1 else f"{name}, {target}"] = xy
+    line_chart(
+        svg,
+        "A hot counter: an increment's cost as the counter is incremented",
+        series,
+        "increments of the row so far",
+        "µs an increment (mean of 500)",
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--targets", default="local,hbase")
     parser.add_argument("--increments", type=int, default=30_000)
     parser.add_argument("--every", type=int, default=5_000)
+    parser.add_argument("--chart", nargs="+", help="draw these saved tables instead of running")
+    parser.add_argument("--names", nargs="+", help="the tables' names in the chart's key")
+    parser.add_argument("--svg", help="the chart's file")
     args = parser.parse_args(argv)
+    if args.chart:
+        if not args.svg or not args.names or len(args.names) != len(args.chart):
+            parser.error("--chart needs --svg and a name for each table")
+        chart(args.chart, args.names, args.svg)
+        return
     if args.every <= TIMED:
         parser.error(f"--every must be more than the {TIMED} timed increments")
     rows = [r for t in args.targets.split(",") for r in run(t, args.increments, args.every)]
