@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 
 def bar_chart(
@@ -23,14 +24,7 @@ def bar_chart(
     """Grouped bars: one group per entry of ``groups``, one bar per series
     (its values in the groups' order; None: no bar). ``line`` draws a
     labelled horizontal line (a goal or a limit) at its value."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "twitbase"
-    matplotlib.rcParams["svg.fonttype"] = "none"
-    from matplotlib import pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=100)
+    fig, ax = _axes()
     width = 0.8 / max(1, len(series))
     for i, (name, values) in enumerate(series.items()):
         xs = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
@@ -53,12 +47,7 @@ def bar_chart(
     ax.set_ylabel(ylabel)
     if log:
         ax.set_yscale("log")
-    ax.set_title(title, fontsize=11)
-    ax.legend(fontsize=8, frameon=False)
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    fig.savefig(path, format="svg", metadata={"Date": None})
-    plt.close(fig)
+    _save(fig, ax, path, title)
 
 
 def line_chart(
@@ -69,6 +58,17 @@ def line_chart(
     ylabel: str,
 ) -> None:
     """One line with markers per series of (xs, ys): a cost against a count."""
+    fig, ax = _axes()
+    for name, (xs, ys) in series.items():
+        ax.plot(xs, ys, marker="o", markersize=3, linewidth=1.2, label=name)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    _save(fig, ax, path, title)
+
+
+def _axes() -> tuple[Any, Any]:
+    """A figure of the docs' size, drawn without a display."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -76,12 +76,14 @@ def line_chart(
     matplotlib.rcParams["svg.fonttype"] = "none"
     from matplotlib import pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=100)
-    for name, (xs, ys) in series.items():
-        ax.plot(xs, ys, marker="o", markersize=3, linewidth=1.2, label=name)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_ylim(bottom=0)
+    return plt.subplots(figsize=(9, 4.2), dpi=100)
+
+
+def _save(fig: Any, ax: Any, path: str | Path, title: str) -> None:
+    """Title, key and the docs' style, then the SVG (no date in it: the same
+    figures give the same file)."""
+    from matplotlib import pyplot as plt
+
     ax.set_title(title, fontsize=11)
     ax.legend(fontsize=8, frameon=False)
     ax.spines[["top", "right"]].set_visible(False)
