@@ -46,6 +46,8 @@ ELSEWHERE = {
     "python manage.py benchschema": "starts its own servers",
     "python manage.py benchconsole": "starts its own server; minutes",
     "python -m bench.cpushare -- make test": "the whole suite; test_cpushare runs a small one",
+    "python -m bench.callcost": "starts its own servers; minutes",
+    "python -m bench.hotcounter": "starts its own servers",
     "locust -f loadtest/locustfile.py --headless -u 50 -r 10 -t 60s --host http://127.0.0.1:8000": (
         "a 60 s load test (docs/reliability.md)"
     ),
