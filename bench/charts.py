@@ -6,9 +6,16 @@ fixed hash salt so that the same figures give the same file.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+
+def table_cells(text: str) -> Iterator[list[str]]:
+    """The cells of each line of a table a benchmark printed (any line, split
+    on its bars): what the chart commands read their saved runs from."""
+    for line in text.splitlines():
+        yield [c.strip() for c in line.strip().strip("|").split("|")]
 
 
 def bar_chart(

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import psutil
 
-from .charts import bar_chart
+from .charts import bar_chart, table_cells
 
 # (part, a substring of its command line), first match wins.
 PARTS = (
@@ -98,8 +98,7 @@ def _processes() -> list[tuple[tuple[int, float], str, float]]:
 def parse_table(text: str) -> dict[str, float]:
     """part -> CPU s, from a table this module printed."""
     out = {}
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    for cells in table_cells(text):
         if len(cells) == 3 and cells[1].replace(".", "", 1).isdigit():
             out[cells[0]] = float(cells[1])
     return out

@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Callable
 from pathlib import Path
 
-from .charts import bar_chart
+from .charts import bar_chart, table_cells
 
 THROUGHPUT = (
     ("raw batched puts", "raw batched puts, 1 process"),
@@ -32,8 +32,7 @@ LATENCY = (("p50", ", p50"), ("p99", ", p99"))
 def parse(text: str, target: str = "local") -> dict[str, float]:
     """measure -> value, from one printed table (one target's rows)."""
     out = {}
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    for cells in table_cells(text):
         if len(cells) >= 3 and cells[0] == target:
             out[cells[1]] = float(cells[2].replace(",", ""))
     return out

@@ -24,7 +24,7 @@ import argparse
 import statistics
 from pathlib import Path
 
-from .charts import bar_chart
+from .charts import bar_chart, table_cells
 
 READS = (
     ("page of 20", "home page, first 20"),
@@ -61,8 +61,7 @@ ONE_RUN = {
 def parse(text: str) -> dict[str, float]:
     """read -> p50 ms, from one printed home-page table."""
     out = {}
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    for cells in table_cells(text):
         if len(cells) == 5 and cells[0].startswith(("home page", "raw scan", "stream read")):
             out[cells[0]] = float(cells[3])
     return out

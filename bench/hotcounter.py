@@ -25,7 +25,7 @@ from pathlib import Path
 import happybase
 
 from .callcost import fresh_server
-from .charts import line_chart
+from .charts import line_chart, table_cells
 
 COLUMNS = (b"cf:a", b"cf:b", b"cf:c")
 ROW = b"counters"
@@ -75,8 +75,7 @@ def chart(tables: list[str], names: list[str], svg: str) -> None:
     series = {}
     for table, name in zip(tables, names, strict=True):
         found: dict[str, tuple[list[float], list[float]]] = {}
-        for line in Path(table).read_text().splitlines():
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        for cells in table_cells(Path(table).read_text()):
             if len(cells) == 4 and cells[1].replace(",", "").isdigit():
                 xs, ys = found.setdefault(cells[0], ([], []))
                 xs.append(float(cells[1].replace(",", "")))

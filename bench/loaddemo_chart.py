@@ -18,7 +18,7 @@ import re
 import statistics
 from pathlib import Path
 
-from .charts import bar_chart
+from .charts import bar_chart, table_cells
 
 RATE = re.compile(r"\(([\d,]+) rows/s\)")
 
@@ -26,8 +26,7 @@ RATE = re.compile(r"\(([\d,]+) rows/s\)")
 def runs(text: str) -> dict[str, list[float]]:
     """Rows/s by version, from one table of runs."""
     out: dict[str, list[float]] = {}
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    for cells in table_cells(text):
         found = RATE.search(cells[-1]) if len(cells) >= 2 else None
         if found:
             version = cells[0].split(" (")[0]

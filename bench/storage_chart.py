@@ -15,15 +15,14 @@ import argparse
 import statistics
 from pathlib import Path
 
-from .charts import bar_chart
+from .charts import bar_chart, table_cells
 from .storage import OPS
 
 
 def parse(text: str) -> dict[tuple[str, int], float]:
     """(op, clients) -> the local server's % of raw, from one printed table."""
     out = {}
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    for cells in table_cells(text):
         if len(cells) >= 9 and cells[0] == "local":
             out[cells[2], int(cells[1])] = float(cells[7].rstrip("%"))
     return out
