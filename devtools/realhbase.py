@@ -54,6 +54,8 @@ from types import FrameType, TracebackType
 from typing import IO, Any
 from xml.sax.saxutils import escape
 
+from hbasethrift import HBASE2_IDL
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 HBASE_DIR = REPO_ROOT / "hbase"
 POM = HBASE_DIR / "pom.xml"
@@ -66,7 +68,7 @@ LOG4J2_CONFIG = HBASE_DIR / "conf" / "log4j2.properties"
 MASTER_CLASS = "org.apache.hadoop.hbase.master.HMaster"
 THRIFT_CLASS = "org.apache.hadoop.hbase.thrift.ThriftServer"
 THRIFT2_CLASS = "org.apache.hadoop.hbase.thrift2.ThriftServer"
-THRIFT2_IDL = REPO_ROOT / "localhbase" / "idl" / "hbase2.thrift"
+THRIFT2_IDL = HBASE2_IDL
 THRIFT_JVMS = ("thrift", "thrift2")
 
 # What HBase 2.6's bin/hbase adds on JDK 11+ (its add_jdk11_jvm_flags).

@@ -1,6 +1,6 @@
 """The local HBase server: HBase's Thrift1 API over :class:`Store`.
 
-It serves ``idl/hbase1.thrift``, the wire interface of HBase 2.6.1's own
+It serves ``hbasethrift/idl/hbase1.thrift``, the wire interface of HBase 2.6.1's own
 ``Hbase.thrift`` (every method, struct and field id), with the binary
 protocol and buffered transport happybase uses by default, so
 ``happybase.Connection(host, port)`` and any client generated from HBase's
@@ -33,6 +33,8 @@ from typing import Any
 
 import thriftpy2
 from thriftpy2.thrift import TApplicationException, TProcessor
+
+from hbasethrift import HBASE1_IDL
 
 from . import store as store_module
 from .encoding import MAX_TS
@@ -67,7 +69,7 @@ COMPILED = _wire is not None
 
 log = logging.getLogger("localhbase")
 
-IDL = Path(__file__).with_name("idl") / "hbase1.thrift"
+IDL = HBASE1_IDL
 T: Any = thriftpy2.load(str(IDL), module_name="localhbase_hbase1_thrift")
 
 _JAVA_NAMES: dict[type[StoreError], str] = {

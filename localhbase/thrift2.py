@@ -1,4 +1,4 @@
-"""HBase's Thrift2 API (THBaseService, ``idl/hbase2.thrift``) over :class:`Store`.
+"""HBase's Thrift2 API (THBaseService, ``hbasethrift/idl/hbase2.thrift``) over :class:`Store`.
 
 The local server serves it on a second port (``--thrift2-port``), as HBase
 serves it from its own ``thrift2.ThriftServer``: same binary protocol and
@@ -42,6 +42,9 @@ from typing import Any
 
 from thriftpy2.thrift import TApplicationException, TProcessor
 
+from hbasethrift import HBASE2_IDL as IDL
+from hbasethrift.thrift2 import T2
+
 from .encoding import (
     MAX_TS,
     TYPE_DELETE,
@@ -66,7 +69,6 @@ from .store import (
     TableNotFound,
 )
 from .thrift2_admin import AdminCalls
-from .thrift2_idl import IDL, T2
 
 __all__ = ["IDL", "T2", "Thrift2Handler", "thrift2_processor"]
 

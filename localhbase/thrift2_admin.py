@@ -29,6 +29,8 @@ import re
 import time
 from typing import Any
 
+from hbasethrift.thrift2 import T2
+
 from .store import (
     REGION_SERVER,
     REGION_SERVER_PORT,
@@ -48,7 +50,6 @@ from .store import (
     TableNotFound,
     namespace_order,
 )
-from .thrift2_idl import T2
 
 FOREVER = 2**31 - 1  # HBase's HConstants.FOREVER, a TTL of "never"
 _MASTER_ERRORS: dict[type[StoreError], str] = {

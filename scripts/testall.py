@@ -101,7 +101,17 @@ CHECKS = (
 # PYTHONDONTWRITEBYTECODE is set, as on these machines, every process the
 # tests start (hammers, workers, servers, commands) would compile each of
 # them it imports again.
-PACKAGES = ("twitbase", "feeds", "storage", "worker", "localhbase", "devtools", "bench", "tests")
+PACKAGES = (
+    "twitbase",
+    "feeds",
+    "storage",
+    "worker",
+    "hbasethrift",
+    "localhbase",
+    "devtools",
+    "bench",
+    "tests",
+)
 
 
 class Checks(threading.Thread):

@@ -21,7 +21,7 @@ tables are created through Thrift2 (THBaseService.createTable), which both
 the local server and HBase's own thrift2 server serve on a second port
 (``TWITBASE_HBASE_THRIFT2_PORT``). Everything else still goes through
 happybase. The client is thriftpy2 built from the project's one copy of
-HBase's IDL (``localhbase/idl/hbase2.thrift``).
+HBase's IDL (``hbasethrift/idl/hbase2.thrift``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from typing import Any
 from django.conf import settings
 from thriftpy2.rpc import make_client
 
-from localhbase.thrift2_idl import T2
+from hbasethrift.thrift2 import T2
 
 from .keys import LAYOUTS, TREND_SALTS
 

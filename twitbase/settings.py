@@ -4,6 +4,7 @@ users and everything else live in HBase."""
 
 from __future__ import annotations
 
+from importlib.util import find_spec
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -40,11 +41,13 @@ INSTALLED_APPS = [
     "storage",
     "feeds",
     "worker",
-    # Development tooling (devstack, localhbase, the benchmarks' commands).
-    "devtools",
     "django.contrib.staticfiles",
     "csp",
 ]
+# Development tooling (devstack, localhbase, the benchmarks' commands) where a
+# checkout has it; the app image holds only the product, and so runs without.
+if find_spec("devtools") is not None:
+    INSTALLED_APPS.insert(INSTALLED_APPS.index("django.contrib.staticfiles"), "devtools")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -1,6 +1,6 @@
 """Our IDLs have the wire facts of HBase 2.6.1's own, read from the
-hbase-thrift jar Maven fetches: localhbase/idl/hbase1.thrift those of the
-Thrift1 ``Hbase.thrift``, localhbase/idl/hbase2.thrift those of the Thrift2
+hbase-thrift jar Maven fetches: hbasethrift/idl/hbase1.thrift those of the
+Thrift1 ``Hbase.thrift``, hbasethrift/idl/hbase2.thrift those of the Thrift2
 ``thrift2/hbase.thrift``. Every method (argument ids, types and names; return
 type; exceptions), struct, exception and enum is compared. Comments and
 wording may differ; any drift on the wire fails here with one line per
