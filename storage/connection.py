@@ -17,6 +17,10 @@ breaks under it anyway (a half-open socket that the poll cannot see).
 
 happybase's own pool already replaces a connection that failed mid-call, but
 only after failing that call; the checks here are the few lines it lacks.
+
+Every storage call goes through :func:`connection`, so its failures are
+counted here, by kind, in the Prometheus counter :data:`ERRORS`
+(``twitbase_hbase_errors_total``, served by ``/metrics``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from typing import ParamSpec, TypeVar
 
 import happybase
 from django.conf import settings
+from prometheus_client import Counter
+from thriftpy2.thrift import TException
 from thriftpy2.transport import TTransportException
 
 log = logging.getLogger(__name__)
@@ -63,6 +69,22 @@ _NETWORK_ERRNOS = {
     errno.ENETDOWN,
     errno.EHOSTDOWN,
 }
+
+
+# Failed storage calls, by kind: "refused" (no connection could be opened),
+# "timeout" (the server did not answer in time), "broken" (an open connection
+# broke), "rejected" (HBase answered with an error: an IOError,
+# IllegalArgument or an internal error). An error of the code inside the
+# ``with connection()`` block (a NotFound, a KeyError) is no storage failure.
+ERRORS = Counter(
+    "twitbase_hbase_errors",
+    "Storage (HBase Thrift) calls that failed, by kind: refused, timeout, broken, rejected",
+    ["kind"],
+)
+ERROR_KINDS = ("refused", "timeout", "broken", "rejected")
+for _kind in ERROR_KINDS:
+    # Every kind is a series from the start, so that rate() sees the first error.
+    ERRORS.labels(_kind)
 
 
 class StorageUnavailable(Exception):
@@ -196,16 +218,23 @@ def connection() -> Iterator[happybase.Connection]:
             finally:
                 _last_used[id(conn)] = time.monotonic()
     except StorageUnavailable:
+        # Raised by a connection() nested in this one's block: counted there.
         raise
     except Exception as exc:
         if not is_unreachable(exc):
+            if isinstance(exc, TException):
+                ERRORS.labels("rejected").inc()
             raise
         where = f"{settings.TWITBASE_HBASE_HOST}:{settings.TWITBASE_HBASE_PORT}"
-        raise StorageUnavailable(
+        unavailable = StorageUnavailable(
             f"HBase at {where} is unreachable: {type(exc).__name__}: {exc}",
             timed_out=_timed_out(exc),
             refused=_refused(exc),
-        ) from exc
+        )
+        ERRORS.labels(
+            "timeout" if unavailable.timed_out else "refused" if unavailable.refused else "broken"
+        ).inc()
+        raise unavailable from exc
 
 
 def read_only(service: Callable[P, R]) -> Callable[P, R]:
