@@ -7,10 +7,13 @@ so a typo in a deployment fails at start-up with a message that says where.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Sequence
 
 from django.core.exceptions import ImproperlyConfigured
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -89,3 +92,21 @@ def env_header(name: str) -> tuple[str, str] | None:
             f"{name}={value!r} is not a header and value; write it as 'X-Forwarded-Proto: https'"
         )
     return "HTTP_" + header.upper().replace("-", "_"), expected
+
+
+def env_networks(name: str, default: Sequence[str]) -> list[IPNetwork]:
+    """Comma-separated IP networks (``10.0.0.0/8``, ``::1``: an address is
+    a network of one); ``none`` is no network at all."""
+    value = _raw(name)
+    if value is not None and value.lower() == "none":
+        return []
+    networks = []
+    for item in env_list(name, default):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}={value!r}: {item!r} is not an IP network such as 10.0.0.0/8; "
+                "use 'none' for no network"
+            ) from None
+    return networks
