@@ -311,6 +311,28 @@ class Pipeline:
         else:
             self._add("mutateRowTs", _none, timestamp=timestamp, **args)
 
+    def put_rows(
+        self,
+        table: str,
+        rows: list[tuple[bytes, dict[bytes, bytes]]],
+        timestamp: int | None = None,
+    ) -> None:
+        """:func:`put_rows`, in the pipeline: many timestamps' batches in
+        one round trip (an import puts each cell at its own timestamp)."""
+        if not rows:
+            return
+        call = "mutateRows" if timestamp is None else "mutateRowsTs"
+        if _compiled(self._conn):
+            seqid = self._conn.client._seqid
+            self._buf.write(_bulk.mutate_rows(seqid, table.encode(), rows, timestamp))
+            self._calls.append((call, _none))
+            return
+        batches = _put_batches(rows)
+        args: dict[str, Any] = dict(tableName=table.encode(), rowBatches=batches, attributes={})
+        if timestamp is not None:
+            args["timestamp"] = timestamp
+        self._add(call, _none, **args)
+
     def delete(self, table: str, row: bytes, columns: list[bytes] | None = None) -> None:
         """``Table.delete``: the whole row (deleteAllRow), or ``columns`` of it."""
         if columns is None:
@@ -409,14 +431,19 @@ def put_rows(
         request = _bulk.mutate_rows(conn.client._seqid, name, rows, timestamp)
         _call(conn, "mutateRows" if timestamp is None else "mutateRowsTs", request)
         return
-    batches = [
-        BatchMutation(row, [Mutation(isDelete=False, column=c, value=v) for c, v in cells.items()])
-        for row, cells in rows
-    ]
+    batches = _put_batches(rows)
     if timestamp is None:
         conn.client.mutateRows(name, batches, {})
     else:
         conn.client.mutateRowsTs(name, batches, timestamp, {})
+
+
+def _put_batches(rows: list[tuple[bytes, dict[bytes, bytes]]]) -> list[BatchMutation]:
+    """The puts of ``rows`` as happybase's Thrift objects (no compiled encoder)."""
+    return [
+        BatchMutation(row, [Mutation(isDelete=False, column=c, value=v) for c, v in cells.items()])
+        for row, cells in rows
+    ]
 
 
 def delete_rows(
