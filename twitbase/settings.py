@@ -9,8 +9,17 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from . import portsfile
-from .env import env_bool, env_choice, env_header, env_int, env_is_set, env_list, env_str
+from . import logconfig, portsfile
+from .env import (
+    env_bool,
+    env_choice,
+    env_header,
+    env_int,
+    env_is_set,
+    env_list,
+    env_networks,
+    env_str,
+)
 from .secret_key import data_dir_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -50,6 +59,8 @@ if find_spec("devtools") is not None:
     INSTALLED_APPS.insert(INSTALLED_APPS.index("django.contrib.staticfiles"), "devtools")
 
 MIDDLEWARE = [
+    # First: times every request (Prometheus, /metrics) and names it in log lines.
+    "feeds.observability.middleware.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Inside the two above, so that its 413 and 503 answers carry their headers.
@@ -115,16 +126,20 @@ STATIC_ROOT = BASE_DIR / "var" / "static"
 if not DEBUG:
     # The app serves its own static files in production too (no CDN), from
     # STATIC_ROOT (collectstatic); in development runserver serves them.
-    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+    )
 
 # -- Security -------------------------------------------------------------------
 # Production (DJANGO_DEBUG=0) defaults pass `manage.py check --deploy` with no
 # warning; each can be changed for a deployment that needs it.
 # Cookies (session, CSRF, messages) only over HTTPS.
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
-# Redirect http:// to https://, except the health check (probes speak plain HTTP).
+# Redirect http:// to https://, except the health check and the metrics
+# (probes and Prometheus speak plain HTTP on the private network).
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 # Behind a TLS-terminating proxy: the header (and value) that says the
 # client's request was HTTPS, e.g. "X-Forwarded-Proto: https". Set it only
 # if the proxy always sets or strips that header.
@@ -290,10 +305,18 @@ TWITBASE_SWEEP_AFTER_S = env_int("TWITBASE_SWEEP_AFTER_S", 60, minimum=0)
 # arrived; the page backs off from this when hidden or when requests fail.
 TWITBASE_LIVE_POLL_MS = env_int("TWITBASE_LIVE_POLL_MS", 20_000, minimum=100)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("TWITBASE_LOG_LEVEL", "INFO")},
-}
+# -- Logs and metrics (docs/deploy-observability.md) -------------------------------
+# One JSON object per line in production, plain text lines in development
+# (twitbase/logconfig.py).
+TWITBASE_LOG_FORMAT = logconfig.log_format(DEBUG)
+LOGGING = logconfig.logging_config(TWITBASE_LOG_FORMAT, logconfig.log_level())
+# /metrics answers requests from these networks (made directly, not through
+# a proxy), and any request with "Authorization: Bearer <this token>".
+TWITBASE_METRICS_NETWORKS = env_networks(
+    "TWITBASE_METRICS_NETWORKS",
+    ["127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"],
+)
+TWITBASE_METRICS_TOKEN = env_str("TWITBASE_METRICS_TOKEN", "")
+# How long a scrape waits for HBase's and Redis's figures before it reports
+# that source as down (twitbase_scrape_source_up 0) and answers without them.
+TWITBASE_METRICS_TIMEOUT_MS = env_int("TWITBASE_METRICS_TIMEOUT_MS", 2000, minimum=10)
