@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from celery import Celery
 
+from twitbase.env import exit_on_bad_settings
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
+if Path(sys.argv[0]).name == "celery":
+    # Celery's command line (worker, beat): a bad setting stops it with one
+    # line. Elsewhere the program that imported this module checks.
+    exit_on_bad_settings("celery")
 
 app = Celery("twitbase")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -48,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     from django.core.management import execute_from_command_line
 
+    from twitbase.env import exit_on_bad_settings
+
+    exit_on_bad_settings("manage.py")
+
     command = argv[1] if len(argv) > 1 else ""
     if command != "runserver":
         # happybase says at INFO that it replaced the connection that failed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import sys
 from collections.abc import Sequence
 
 from django.core.exceptions import ImproperlyConfigured
@@ -110,3 +111,18 @@ def env_networks(name: str, default: Sequence[str]) -> list[IPNetwork]:
                 "use 'none' for no network"
             ) from None
     return networks
+
+
+def exit_on_bad_settings(program: str) -> None:
+    """Load the settings now; if a value is missing or bad, print one line
+    naming it and exit with status 2, instead of a traceback from wherever
+    the settings were first read. Each entry point (manage.py, gunicorn,
+    the web application, Celery's command line) calls it first."""
+    from django.conf import settings
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
+    try:
+        settings.INSTALLED_APPS  # noqa: B018  (reading one setting loads them all)
+    except ImproperlyConfigured as exc:
+        print(f"{program}: configuration error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None

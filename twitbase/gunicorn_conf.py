@@ -34,6 +34,11 @@ if not os.environ.get(MULTIPROC_DIR):
 # one of its settings, and "logconfig" is one.
 from twitbase import logconfig as _logs  # noqa: E402  (after the directory is set)
 from twitbase.env import env_bool as _env_bool  # noqa: E402
+from twitbase.env import exit_on_bad_settings as _exit_on_bad_settings  # noqa: E402
+
+# In the master, before any worker forks: a bad setting stops gunicorn with
+# one line, not a traceback per worker and a "Worker failed to boot".
+_exit_on_bad_settings("gunicorn")
 
 logconfig_dict = _logs.logging_config(
     _logs.log_format(_env_bool("DJANGO_DEBUG", True)), _logs.log_level()

@@ -19,6 +19,27 @@ from django.core.management.utils import get_random_secret_key
 FILE_NAME = "secret_key"
 
 
+def unsafe_secret_key(key: str) -> str:
+    """Why ``key`` is unsafe for production, or "" if it is not: the rules
+    of Django's own deployment check (security.W009), applied at start-up so
+    that a weak key stops the service instead of warning once."""
+    from django.core.checks.security.base import (
+        SECRET_KEY_INSECURE_PREFIX,
+        SECRET_KEY_MIN_LENGTH,
+        SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+    )
+
+    if key.startswith(SECRET_KEY_INSECURE_PREFIX):
+        return (
+            f"it starts with {SECRET_KEY_INSECURE_PREFIX!r}, Django's mark of a generated dev key"
+        )
+    if len(key) < SECRET_KEY_MIN_LENGTH:
+        return f"{len(key)} characters, under {SECRET_KEY_MIN_LENGTH}"
+    if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS:
+        return f"fewer than {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different characters"
+    return ""
+
+
 def data_dir_secret_key(data_dir: Path) -> str:
     """The key in ``data_dir/secret_key``; a new random one (mode 0600) if absent.
 

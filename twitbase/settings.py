@@ -20,7 +20,7 @@ from .env import (
     env_networks,
     env_str,
 )
-from .secret_key import data_dir_secret_key
+from .secret_key import data_dir_secret_key, unsafe_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -39,6 +39,8 @@ if not SECRET_KEY:
         )
     # Never a constant: one random key per data directory, kept there.
     SECRET_KEY = data_dir_secret_key(TWITBASE_DATA_DIR)
+elif not DEBUG and (unsafe := unsafe_secret_key(SECRET_KEY)):
+    raise ImproperlyConfigured(f"DJANGO_SECRET_KEY is unsafe: {unsafe}")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [

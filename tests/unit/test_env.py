@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
@@ -74,3 +76,49 @@ def test_a_malformed_proxy_header_names_the_variable(
     monkeypatch.setenv("TB_X", value)
     with pytest.raises(ImproperlyConfigured, match="TB_X"):
         env_header("TB_X")
+
+
+@pytest.mark.parametrize(
+    ("entry", "key", "line"),
+    [
+        (
+            ["manage.py", "check"],
+            "",
+            "manage.py: configuration error: DJANGO_SECRET_KEY is not set",
+        ),
+        (
+            ["-c", "import twitbase.wsgi"],
+            "short-key",
+            "twitbase.wsgi: configuration error: DJANGO_SECRET_KEY is unsafe: 9 characters, "
+            "under 50",
+        ),
+        (
+            ["-m", "celery", "-A", "twitbase", "worker"],
+            "django-insecure-" + "x1y2z3w4v5" * 5,
+            "celery: configuration error: DJANGO_SECRET_KEY is unsafe: it starts with",
+        ),
+        (
+            ["-m", "gunicorn", "-c", "python:twitbase.gunicorn_conf", "twitbase.wsgi"],
+            "ab" * 30,
+            "gunicorn: configuration error: DJANGO_SECRET_KEY is unsafe: fewer than 5 different",
+        ),
+    ],
+)
+def test_a_bad_secret_key_stops_each_entry_point_with_one_line(
+    entry: list[str], key: str, line: str
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": key}
+    if entry[:2] == ["-m", "celery"]:
+        # Celery's own command line is how the check knows it runs as celery.
+        entry = [str(Path(sys.executable).with_name("celery")), *entry[2:]]
+        cmd = entry
+    else:
+        cmd = [sys.executable, *entry]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().splitlines() == [proc.stderr.strip()], proc.stderr
+    assert proc.stderr.startswith(line), proc.stderr
