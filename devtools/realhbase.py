@@ -433,6 +433,7 @@ class RealHBase:
         *,
         thrift_port: int | None = None,
         thrift2: bool = True,
+        thrift2_port: int | None = None,
         region_servers: int = 3,
         site: Mapping[str, str] | None = None,
         master_heap: Sequence[str] = MASTER_HEAP,
@@ -443,6 +444,7 @@ class RealHBase:
         self.workdir = Path(workdir).resolve()
         self.host = host
         self._requested_thrift_port = thrift_port
+        self._requested_thrift2_port = thrift2_port
         self._with_thrift2 = thrift2
         self.region_servers = region_servers
         self._site_overrides = dict(site or {})
@@ -659,6 +661,10 @@ class RealHBase:
             thrift = self._requested_thrift_port
             if not port_is_free(self.host, thrift):
                 raise RealHBaseError(f"thrift port {self.host}:{thrift} is already in use")
+        if self._requested_thrift2_port:
+            thrift2 = self._requested_thrift2_port
+            if not port_is_free(self.host, thrift2):
+                raise RealHBaseError(f"thrift2 port {self.host}:{thrift2} is already in use")
         self.ports = {
             "zookeeper": zk,
             "master": master,
@@ -978,7 +984,13 @@ def _cmd_fetch(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    hb = RealHBase(Path(args.workdir), host=args.host, thrift_port=args.thrift_port)
+    hb = RealHBase(
+        Path(args.workdir),
+        host=args.host,
+        thrift_port=args.thrift_port,
+        thrift2_port=args.thrift2_port,
+        region_servers=args.region_servers,
+    )
     stop_requested = threading.Event()
 
     def interrupt(signum: int, frame: FrameType | None) -> None:
@@ -1013,7 +1025,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m devtools.realhbase",
-        description="Fetch and run a real standalone Apache HBase with its Thrift1 server.",
+        description="Fetch and run a real standalone Apache HBase with its Thrift servers.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p_fetch = sub.add_parser("fetch", help="download the HBase jars into hbase/target/lib")
@@ -1024,7 +1036,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_run.add_argument(
         "--thrift-port", type=int, default=None, help="Thrift port (default: a free one)"
     )
-    p_run.add_argument("--host", default="127.0.0.1", help="loopback address to bind")
+    p_run.add_argument(
+        "--thrift2-port", type=int, default=None, help="Thrift2 port (default: a free one)"
+    )
+    p_run.add_argument(
+        "--region-servers", type=int, default=3, help="RegionServers in the one JVM (default 3)"
+    )
+    p_run.add_argument("--host", default="127.0.0.1", help="address to bind (loopback here)")
     p_run.add_argument("--timeout", type=float, default=300.0, help="start-up timeout in seconds")
     p_run.set_defaults(func=_cmd_run)
     args = parser.parse_args(argv)
