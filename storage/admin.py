@@ -22,6 +22,9 @@ the local server and HBase's own thrift2 server serve on a second port
 (``TWITBASE_HBASE_THRIFT2_PORT``). Everything else still goes through
 happybase. The client is thriftpy2 built from the project's one copy of
 HBase's IDL (``hbasethrift/idl/hbase2.thrift``).
+
+The same client adds and alters column families for ``createtables``
+(storage/upgrade.py): Thrift1 has no call that alters a table either.
 """
 
 from __future__ import annotations
@@ -87,6 +90,45 @@ def _family(name: str, options: Mapping[str, int]) -> Any:
         maxVersions=options.get("max_versions", 1),
         timeToLive=ttl if ttl is not None else None,
     )
+
+
+def table_descriptors(client: Any, full_names: list[str]) -> list[Any]:
+    """The TTableDescriptor of each of ``full_names`` (tables that exist)."""
+    if not full_names:
+        return []
+    return list(
+        client.getTableDescriptors([T2.TTableName(qualifier=n.encode()) for n in full_names])
+    )
+
+
+def add_family(
+    client: Any, full_name: str, family: str, max_versions: int, time_to_live: int
+) -> None:
+    """Add ``family`` to the existing table ``full_name``, keeping
+    ``max_versions`` for ``time_to_live`` seconds (HBase's FOREVER for none)."""
+    options = {"max_versions": max_versions, "time_to_live": time_to_live}
+    client.addColumnFamily(T2.TTableName(qualifier=full_name.encode()), _family(family, options))
+
+
+def modify_family(
+    client: Any, full_name: str, family: str, max_versions: int, time_to_live: int
+) -> None:
+    """Set the versions kept and the TTL (seconds; HBase's FOREVER for none) of
+    ``full_name``'s ``family``, and nothing else of it.
+
+    HBase builds the new family from the descriptor sent, with its defaults
+    for whatever that omits: a descriptor of the name, versions and TTL alone
+    would also reset the family's compression, bloom filter and block cache
+    (seen on HBase 2.6). So the family's current descriptor is read back and
+    sent with only these two fields changed.
+    """
+    table = T2.TTableName(qualifier=full_name.encode())
+    (current,) = [
+        cd for cd in client.getTableDescriptor(table).columns if cd.name == family.encode()
+    ]
+    current.maxVersions = max_versions
+    current.timeToLive = time_to_live
+    client.modifyColumnFamily(table, current)
 
 
 def create_presplit(
