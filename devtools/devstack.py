@@ -250,7 +250,7 @@ class DevStack:
             "PYTHONUNBUFFERED": "1",
         }
         created = subprocess.run(
-            [sys.executable, "manage.py", "createtables"],
+            [sys.executable, "manage.py", "createtables", "--apply"],
             cwd=PROJECT_ROOT,
             env={**os.environ, **env},
             capture_output=True,

@@ -385,7 +385,9 @@ def browse_rows(
             raise InvalidInput("cursor", f"invalid cursor: {exc}") from None
     with connection() as conn:
         if table_name(table).encode() not in conn.tables():
-            raise NotFound(f"Table {table} does not exist in HBase: run manage.py createtables.")
+            raise NotFound(
+                f"Table {table} does not exist in HBase: run manage.py createtables --apply."
+            )
         found = list(
             conn.table(table_name(table)).scan(
                 row_start=start,
@@ -734,7 +736,9 @@ def key_spread(table: str) -> KeySpread:
     started = time.monotonic()
     with connection() as conn:
         if table_name(table).encode() not in conn.tables():
-            raise NotFound(f"Table {table} does not exist in HBase: run manage.py createtables.")
+            raise NotFound(
+                f"Table {table} does not exist in HBase: run manage.py createtables --apply."
+            )
         hbase_table = conn.table(table_name(table))
         sample, per = _sample(hbase_table)
         regions = _regions(hbase_table, sample)

@@ -155,7 +155,7 @@ def test_output_cut_short_by_its_reader_is_not_called_an_unreachable_hbase(
         "TWITBASE_TABLE_PREFIX": "bp" + uuid.uuid4().hex[:8],
     }
     try:
-        assert manage("createtables", env).returncode == 0
+        assert manage("createtables --apply", env).returncode == 0
         add = "users add ada --name Ada --email a@example.com --password correct-horse-7"
         assert manage(add, env).returncode == 0
         listing = subprocess.Popen(

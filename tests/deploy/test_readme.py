@@ -97,12 +97,17 @@ EXPECTED: dict[str, list[Run]] = {
             r"followers=\d+ following=\d+  \[staff\]\n\Z",
         )
     ],
-    "python manage.py createtables": [
+    "python manage.py createtables [--apply]": [
         (
             "python manage.py createtables",
             None,
-            r"\A0 created, \d+ already there \(prefix 'twitbase'",
-        )
+            rf"\Athe tables match the schema: {len(SCHEMA)} tables \(prefix 'twitbase', ",
+        ),
+        (
+            "python manage.py createtables --apply",
+            None,
+            rf"\Athe tables match the schema: {len(SCHEMA)} tables \(prefix 'twitbase', ",
+        ),
     ],
     'python manage.py users add alice --name "Alice" --email alice@example.com': [
         (
@@ -254,7 +259,8 @@ def test_devstack_runs_against_real_hbase(real_hbase: ServerAddr, tmp_path: Path
         assert (ports.hbase_host, ports.hbase_port) == ("127.0.0.1", real_hbase.port)
         assert "local HBase server" not in stack.output, stack.output
         assert re.search(
-            rf"created, \d+ already there \(prefix 'twitbase', 127.0.0.1:{real_hbase.port}\)",
+            rf"the tables match the schema(: \d+ tables)? \(prefix 'twitbase', "
+            rf"127.0.0.1:{real_hbase.port}\)",
             stack.output,
         ), stack.output
 

@@ -381,11 +381,14 @@ def test_createtables_adds_the_pending_index_to_existing_tables(twitbase: Server
     with connection() as conn:
         conn.delete_table(table_name("pendingFanouts"), disable=True)
     out = io.StringIO()
-    call_command("createtables", stdout=out)
+    call_command("createtables", "--apply", stdout=out)
     # Created pre-split (its key starts with md5(author)), through Thrift2.
-    assert f"created {table_name('pendingFanouts')} (16 regions)\n1 created" in out.getvalue()
-    call_command("createtables", stdout=out)
-    assert "0 created" in out.getvalue()
+    assert (
+        f"created table {table_name('pendingFanouts')} (16 regions)\n"
+        "1 change(s) made; the tables match the schema"
+    ) in out.getvalue()
+    call_command("createtables", "--apply", stdout=out)
+    assert "\nthe tables match the schema: " in out.getvalue()
     with connection() as conn:
         assert table_name("pendingFanouts").encode() in conn.tables()
 
