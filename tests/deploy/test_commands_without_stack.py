@@ -43,9 +43,10 @@ def dead_port() -> Iterator[int]:
     held.close()
 
 
-def manage(args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def manage(args: str, env: dict[str, str], *last: str) -> subprocess.CompletedProcess[str]:
+    """``manage.py ARGS LAST``: ARGS split on spaces, each of LAST one argument."""
     return subprocess.run(
-        [sys.executable, "manage.py", *args.split()],
+        [sys.executable, "manage.py", *args.split(), *last],
         cwd=ROOT,
         env={**bare_env(), **env},
         stdin=subprocess.DEVNULL,
@@ -100,12 +101,21 @@ def test_the_line_names_the_ports_file_it_followed(dead_port: int, tmp_path: Pat
     assert f"at 127.0.0.1:{dead_port} (from devstack's ports file {tmp_path}" in line, line
 
 
-def test_other_errors_keep_their_traceback(tmp_path: Path) -> None:
-    """Only an unreachable HBase is shortened: a bug still shows where it is."""
+def test_a_bad_setting_is_one_line_naming_it(tmp_path: Path) -> None:
     env = {"TWITBASE_DATA_DIR": str(tmp_path), "TWITBASE_HBASE_PORT": "not-a-port"}
     result = manage("users list", env)
+    assert result.returncode == 2
+    assert result.stderr == (
+        "manage.py: configuration error: TWITBASE_HBASE_PORT='not-a-port' is not an integer\n"
+    )
+
+
+def test_other_errors_keep_their_traceback(tmp_path: Path) -> None:
+    """Only an unreachable HBase and a bad setting are shortened: a bug
+    still shows where it is."""
+    result = manage("shell -c", {"TWITBASE_DATA_DIR": str(tmp_path)}, "raise ValueError('a bug')")
     assert result.returncode != 0
-    assert "TWITBASE_HBASE_PORT='not-a-port' is not an integer" in result.stderr
+    assert "ValueError: a bug" in result.stderr
     assert "Traceback" in result.stderr
 
 
