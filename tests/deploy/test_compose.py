@@ -76,7 +76,7 @@ def test_each_healthcheck_tests_what_the_service_serves(
     assert check(services["redis"]) == "redis-cli ping"
     assert "http://127.0.0.1:8000/healthz" in check(services["web"])
     assert "celery -A twitbase inspect ping" in check(services["worker"])
-    assert "$$HOSTNAME" in check(services["worker"])  # this container's worker, escaped
+    assert "$$(hostname)" in check(services["worker"])  # this container's worker, escaped
     assert "/beat/schedule" in check(services["beat"])
     assert "/beat/schedule" in command(services["beat"])
 
