@@ -32,7 +32,8 @@ COPY manage.py ./
 # Editable: the code runs from /app (templates and static files are found
 # beside it), with the compiled module built in place.
 RUN pip install --no-cache-dir --no-deps -e . \
- && DJANGO_DEBUG=0 DJANGO_SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+ && DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$(python3 -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+    python manage.py collectstatic --noinput \
  && python -m compileall -q twitbase feeds storage worker hbasethrift
 
 FROM ${PYTHON_IMAGE}
