@@ -37,10 +37,10 @@ every deployment serves (``TWITBASE_HBASE_THRIFT2_PORT`` is optional).
   leaves the same tables.
 
 An import merges into what is there. For an exact copy, import into tables
-just created (``createtables`` on a new prefix, or ``createtables
---reset``), not into tables emptied by deleting rows: HBase's delete markers
-hide every cell at or before their timestamp, imported ones included, until
-a major compaction.
+just made (``createtables --apply`` on a new prefix, or ``createtables
+--reset --apply``), not into tables emptied by deleting rows: HBase's
+delete markers hide every cell at or before their timestamp, imported ones
+included, until a major compaction.
 
 The directory
 -------------
@@ -273,7 +273,7 @@ def _run_createtables(missing: list[str], where: str) -> str:
     shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
     return (
         f"{len(missing)} table(s) missing at {where}: {shown}; "
-        "run `python manage.py createtables` first"
+        "run `python manage.py createtables --apply` first"
     )
 
 

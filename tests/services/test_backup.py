@@ -367,7 +367,8 @@ def test_bad_directories_are_one_line_and_lose_nothing(
             call_command("exportdata", str(dump))
         # No tables under this prefix: createtables first, and nothing is written.
         with pytest.raises(
-            CommandError, match=r"table\(s\) missing .*run `python manage.py createtables` first"
+            CommandError,
+            match=r"table\(s\) missing .*run `python manage.py createtables --apply` first",
         ):
             call_command("importdata", str(dump))
         assert {p.name: p.read_bytes() for p in dump.iterdir()} == before

@@ -21,7 +21,7 @@ from storage.connection import connection
 class Command(TwitBaseCommand):
     help = (
         "Import the export in DIR (made by exportdata) into the TwitBase tables of this "
-        "prefix, each cell at its own timestamp; run createtables first. Interrupted, run "
+        "prefix, each cell at its own timestamp; run createtables --apply first. Interrupted, run "
         "it again: it goes on from the last chunk put. Importing twice writes the same cells."
     )
 
