@@ -150,6 +150,25 @@ EXPECTED: dict[str, list[Run]] = {
     "python manage.py sweepfanout": [
         ("python manage.py sweepfanout", None, r"queued \d+ pending fan-out\(s\)\n\Z")
     ],
+    # After the demo: every table of it out to files, then back into the same
+    # tables, which an import at the cells' own timestamps leaves as they were.
+    "python manage.py exportdata var/backup": [
+        (
+            "python manage.py exportdata var/backup",
+            None,
+            r"\Ausers +[\d,]+ rows +[\d,]+ cells .* rows/s\)\n(?:.*\n)*"
+            r"streams +[1-9][\d,]+ rows (?:.*\n)*"
+            rf"exported {len(SCHEMA)} table\(s\), [\d,]+ rows, [\d,]+ cells to var/backup in ",
+        )
+    ],
+    "python manage.py importdata var/backup": [
+        (
+            "python manage.py importdata var/backup",
+            None,
+            rf"\A(?:.*\n)*imported {len(SCHEMA)} table\(s\), [\d,]+ rows, [\d,]+ cells from "
+            r"var/backup in ",
+        )
+    ],
     "python manage.py tablestats": [
         (
             "python manage.py tablestats",
