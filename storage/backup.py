@@ -14,7 +14,7 @@ have.
 It is not a snapshot: each table is read row by row while the app may be
 writing, so a copy of a live deployment can hold a twit without all of its
 stream rows. Stop the web and worker processes first for a consistent copy,
-or use HBase's snapshots on a cluster (docs/deploy-backup.md).
+or use HBase's snapshots on a cluster (docs/deploy.md, "Backup and restore").
 
 How it reads and writes
 -----------------------

@@ -307,7 +307,7 @@ TWITBASE_SWEEP_AFTER_S = env_int("TWITBASE_SWEEP_AFTER_S", 60, minimum=0)
 # arrived; the page backs off from this when hidden or when requests fail.
 TWITBASE_LIVE_POLL_MS = env_int("TWITBASE_LIVE_POLL_MS", 20_000, minimum=100)
 
-# -- Logs and metrics (docs/deploy-observability.md) -------------------------------
+# -- Logs and metrics (docs/deploy.md, "Observability") -------------------------------
 # One JSON object per line in production, plain text lines in development
 # (twitbase/logconfig.py).
 TWITBASE_LOG_FORMAT = logconfig.log_format(DEBUG)

@@ -1,5 +1,5 @@
 """Observability for production: the Prometheus endpoint ``/metrics`` and the
-request timing and log fields behind it (docs/deploy-observability.md).
+request timing and log fields behind it (docs/deploy.md, "Observability").
 
 - :mod:`.middleware` times every request into a histogram labelled by the
   URL pattern (not the path: a label per user or twit would be unbounded),
