@@ -36,6 +36,14 @@ FAILED = "hbase-failed.txt"
 KEY = "twitbase_shared_hbase"  # in each process's workerinput
 
 
+def write_ready(workdir: Path, described: dict[str, object]) -> None:
+    """Say HBase is ready: its description, written whole or not at all (a
+    process waiting in :func:`attach` never reads half of it)."""
+    ready = workdir / (READY + ".tmp")
+    ready.write_text(json.dumps(described))
+    ready.rename(workdir / READY)
+
+
 class SharedHBase(threading.Thread):
     """Starts real HBase in ``workdir`` / "hbase", says so in ``workdir``,
     and stops it when :meth:`finish` is called."""
@@ -54,9 +62,7 @@ class SharedHBase(threading.Thread):
             (self.workdir / FAILED).write_text(traceback.format_exc())
             return
         try:
-            ready = self.workdir / (READY + ".tmp")
-            ready.write_text(json.dumps(hbase.describe()))
-            ready.rename(self.workdir / READY)  # whole or not at all
+            write_ready(self.workdir, hbase.describe())
             self._finish.wait()
         finally:
             hbase.kill()  # its data goes with the run: no orderly shutdown

@@ -3,14 +3,13 @@ process makes of the controller's files."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.sharedhbase import FAILED, READY, attach
+from tests.sharedhbase import FAILED, attach, write_ready
 
 DESCRIBED = {
     "host": "127.0.0.1",
@@ -23,7 +22,7 @@ DESCRIBED = {
 def test_a_process_waits_for_the_hbase_and_gets_its_ports(tmp_path: Path) -> None:
     def ready_later() -> None:
         time.sleep(0.3)
-        (tmp_path / READY).write_text(json.dumps(DESCRIBED))
+        write_ready(tmp_path, DESCRIBED)
 
     threading.Thread(target=ready_later).start()
     hbase = attach(tmp_path, timeout=10)
