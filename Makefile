@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml setup.py localhbase/_wire.pyx localhbase/_rows.pyx storage/_bulk.pyx | cksum | cut -d' ' -f1)
 
-.PHONY: run test install redis-server lint typecheck hbase-fetch bench loadtest clean
+.PHONY: run test test-fast install redis-server lint typecheck hbase-fetch bench loadtest clean
 
 $(STAMP): pyproject.toml setup.py localhbase/_wire.pyx localhbase/_rows.pyx storage/_bulk.pyx
 	@echo "==> installing TwitBase and its dependencies into $(VENV)"
@@ -36,6 +36,10 @@ run: $(STAMP) redis-server
 ## test: install, fetch Apache HBase, then run the whole suite, lint and type checks beside it
 test: $(STAMP)
 	$(BIN)/python scripts/testall.py $(ARGS)
+
+## test-fast: what a developer runs while editing: the tests that start no server (about 20 s)
+test-fast: $(STAMP)
+	TWITBASE_SKIP_HBASE=1 $(BIN)/python -m pytest -m "not servers" -n 2 -q $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -68,6 +68,30 @@ def _no_real_hbase() -> str | None:
 _SHARED: pytest.StashKey[SharedHBase] = pytest.StashKey()
 
 
+# Tests marked `servers` start or need a server or a tree of processes; the
+# fast tier (`make test-fast`) runs the rest, in well under a minute. Every
+# test of these directories is one; elsewhere (unit/, deploy/) a test is one
+# if it asks for a fixture that starts a server, or its module says so with
+# `pytestmark = pytest.mark.servers`.
+SERVER_DIRS = frozenset(
+    {"api", "console", "contract", "localhbase", "reliability", "scaleout", "services", "web",
+     "worker"}
+)  # fmt: skip
+SERVER_FIXTURES = frozenset(
+    {"server", "local_hbase", "redis_broker", "real_hbase_cluster", "browser", "deployed"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    tests_dir = Path(__file__).resolve().parent
+    for item in items:
+        where = item.path.resolve().relative_to(tests_dir).parts
+        if where[0] in SERVER_DIRS or SERVER_FIXTURES.intersection(
+            getattr(item, "fixturenames", ())
+        ):
+            item.add_marker(pytest.mark.servers)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The xdist controller starts the run's one real HBase (tests/sharedhbase.py)."""
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):

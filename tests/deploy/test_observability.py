@@ -22,6 +22,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from devtools.processes import free_port
 from tests.deploy.test_production import ROOT, production_env
 
+# Starts a devstack, gunicorn or Redis: not in the fast tier.
+pytestmark = pytest.mark.servers
+
 WORKERS = 3
 REQUESTS = 40
 

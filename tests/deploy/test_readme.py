@@ -36,6 +36,9 @@ from tests.deploy.clone import ROOT, Devstack, hold_port, make_clone, sh
 from tests.helpers import ServerAddr
 from twitbase import portsfile
 
+# Starts a devstack, gunicorn or Redis: not in the fast tier.
+pytestmark = pytest.mark.servers
+
 README = (ROOT / "README.md").read_text()
 ACTIVATE = ". .venv/bin/activate"
 ALICE_PASSWORD = "correct-horse-7\n"
