@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import logging.config
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from celery import Celery
+from celery.signals import setup_logging
 
 from twitbase.env import exit_on_bad_settings
 
@@ -19,6 +22,16 @@ if Path(sys.argv[0]).name == "celery":
 app = Celery("twitbase")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@setup_logging.connect
+def _log_as_django_does(**_: Any) -> None:
+    """Workers and beat log as the web does: Django's LOGGING (JSON lines in
+    production, twitbase/logconfig.py), not Celery's own format. Connecting
+    this receiver is what stops Celery from installing its handlers."""
+    from django.conf import settings
+
+    logging.config.dictConfig(settings.LOGGING)
 
 
 def use_broker(url: str) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -141,3 +142,39 @@ def test_every_log_line_is_a_json_object_with_the_request_fields(gunicorn: Gunic
     down = next(r for r in records if r["message"] == "Service Unavailable: /healthz")
     assert down["level"] == "ERROR" and down["route"] == "/healthz"
     assert len(down["request_id"]) == 16  # made up when the client sends none
+
+
+@pytest.mark.parametrize(("debug", "json_lines"), [("0", True), ("1", False)])
+def test_a_celery_worker_logs_as_the_web_does(
+    redis_broker: Any, tmp_path: Path, debug: str, json_lines: bool
+) -> None:
+    """Production: the worker's lines are JSON objects too (Celery's own
+    format otherwise); development: plain lines, with Celery's "ready" line
+    that devstack waits for."""
+    log = tmp_path / "worker.log"
+    env = {**production_env(CELERY_BROKER_URL=redis_broker.url), "DJANGO_DEBUG": debug}
+    celery = str(Path(sys.executable).with_name("celery"))
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [celery, "-A", "twitbase", "worker", "-l", "info", "-c", "1", "--without-gossip",
+             "--without-mingle", "--hostname", f"logs{debug}@%h"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while b" ready." not in log.read_bytes():
+                assert proc.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    logged = [line for line in log.read_text().splitlines() if line.startswith("{")]
+    ready = [line for line in logged if " ready." in line]
+    if json_lines:
+        records = [json.loads(line) for line in logged]
+        assert any(r["message"].endswith(" ready.") for r in records), records
+        assert {r["level"] for r in records} >= {"INFO"}
+    else:
+        assert logged == [] and ready == []
+        assert any(" ready." in line and " INFO " in line for line in log.read_text().splitlines())
