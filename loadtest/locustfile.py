@@ -14,24 +14,32 @@ loopback, for 60 s, stopping by itself::
 
 The devstack's posting limit is 30 twits a minute per user; the waits below
 keep each simulated user well under it. docs/reliability.md records a run.
+
+With ``TWITBASE_LOADTEST_ROUNDS=N`` the run ends by itself once every user
+has signed up, logged in, read its stream and run N more tasks (``-t`` is
+then only a bound): what tests/reliability/test_loadtest.py waits for, on a
+machine however loaded, instead of a fixed time.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import time
 import uuid
 
-from locust import HttpUser, between, task
+import gevent
+from locust import HttpUser, task
 
 PASSWORD = "Vq7-lantern-orbit-52"  # passes Django's password validators
 RUN = uuid.uuid4().hex[:6]  # userids unique to this run: a devstack keeps its data
 signed_up: list[str] = []  # userids of this locust process, to follow
 _counter = iter(range(1, 1_000_000))
+ROUNDS = int(os.environ.get("TWITBASE_LOADTEST_ROUNDS", "0"))  # 0: until -t
+_done: set[str] = set()  # users that have run their ROUNDS
 
 
 class TwitBaseUser(HttpUser):
-    wait_time = between(0.5, 2.0)
 
     def on_start(self) -> None:
         self.userid = f"lt{RUN}_{next(_counter)}"
@@ -50,6 +58,18 @@ class TwitBaseUser(HttpUser):
         for other in random.sample(signed_up, min(5, len(signed_up))):
             self.follow(other)
         signed_up.append(self.userid)
+        self.read_stream()
+
+    def wait_time(self) -> float:
+        """Between tasks, 0.5 to 2 s; with ROUNDS set, the run ends once
+        every user has run that many tasks."""
+        self.rounds = getattr(self, "rounds", 0) + 1
+        if ROUNDS and self.rounds == ROUNDS:
+            _done.add(self.userid)
+            runner = self.environment.runner
+            if runner is not None and len(_done) >= runner.target_user_count:
+                gevent.spawn(runner.quit)
+        return random.uniform(0.5, 2.0)
 
     def _login(self) -> str:
         """A token; a throttled login (429) waits its Retry-After and tries again."""

@@ -15,6 +15,7 @@ no podman and no root to install it, it skips.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -23,7 +24,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import pytest
@@ -70,6 +71,7 @@ class Stack:
     https: str  # through the TLS proxy
     proxy_http: str  # the proxy's plain HTTP port
     ca: str  # the self-signed certificate, trusted by this test's requests
+    createtables_output: list[str] = field(default_factory=list)  # one per start
 
     def compose(self, *args: str, timeout: float = 600) -> str:
         return stack.compose(self.project, *args, env=self.env, timeout=timeout).stdout
@@ -93,6 +95,7 @@ class Stack:
         code = stack.podman("wait", self.container("createtables")).strip()
         logs = stack.podman("logs", self.container("createtables"), check=False)
         assert code == "0", f"createtables exited {code}:\n{logs}"
+        self.createtables_output.append(logs)
         self.up("web", "worker", "beat")
         self.healthy("web", "worker")
         self.up("proxy")
@@ -203,6 +206,11 @@ def _sees(s: Stack, token: str, twit_id: str, timeout: float) -> None:
 
 def test_the_stack_serves_fans_out_survives_faults_and_keeps_its_rows(deployed: Stack) -> None:
     s = deployed
+    # -- createtables pre-split the hash-keyed tables through Thrift2 ----------
+    first_start = s.createtables_output[0]
+    assert re.search(r"^created table twitbase_users \(16 regions\)$", first_start, re.M), (
+        first_start
+    )
     # -- the parts answer, in production mode, behind TLS ----------------------
     health = requests.get(s.http + "/healthz", timeout=10)
     assert health.status_code == 200, health.text
@@ -278,5 +286,7 @@ def test_the_stack_serves_fans_out_survives_faults_and_keeps_its_rows(deployed: 
         timeout=60,
     )
     assert _stream_ids(s, bob_again) == before
+    # The second createtables found every table as the schema has it.
+    assert "the tables match the schema" in s.createtables_output[-1], s.createtables_output[-1]
     shown = s.api("GET", f"/api/twits/{first}", bob_again).json()
     assert (shown["likes"], shown["replies"], shown["liked"]) == (1, 1, True)
