@@ -79,22 +79,36 @@ def engine_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return {**os.environ, "CONTAINERS_CONF": str(CONTAINERS_CONF), **(extra or {})}
 
 
-def podman(*args: str, check: bool = True, capture: bool = True) -> str:
-    """Run ``podman ARGS``; its standard output. A failure raises
-    :class:`StackError` with the command and what it printed."""
+def run(
+    cmd: Sequence[str],
+    env: Mapping[str, str],
+    *,
+    check: bool = True,
+    capture: bool = True,
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``cmd`` in the repository with ``env``. With ``check``, a failure
+    raises :class:`StackError` with the command and the end of what it printed."""
     done = subprocess.run(
-        ["podman", *args],
-        env=engine_env(),
+        list(cmd),
+        cwd=REPO_ROOT,
+        env=dict(env),
         capture_output=capture,
         text=True,
         check=False,
+        timeout=timeout,
     )
     if check and done.returncode != 0:
         raise StackError(
-            f"podman {' '.join(args)} failed (exit {done.returncode}):\n"
-            f"{(done.stderr or '')[-3000:]}"
+            f"{' '.join(cmd)} failed (exit {done.returncode}):\n"
+            f"{(done.stdout or '')[-2000:]}\n{(done.stderr or '')[-3000:]}"
         )
-    return done.stdout or ""
+    return done
+
+
+def podman(*args: str, check: bool = True) -> str:
+    """Run ``podman ARGS``; its standard output."""
+    return run(["podman", *args], engine_env(), check=check).stdout or ""
 
 
 def install_engine() -> None:
@@ -104,35 +118,17 @@ def install_engine() -> None:
         return
     say(f"installing {', '.join(missing)} (Debian packages)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    for cmd in (
-        ["apt-get", "update", "-q"],
-        ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing],
-    ):
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise StackError(
-                f"{' '.join(cmd)} failed (exit {done.returncode}); install "
-                f"{' '.join(missing)} as root:\n{done.stderr[-2000:]}"
-            )
+    run(["apt-get", "update", "-q"], env)
+    run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], env)
 
 
 def _installed(package: str) -> bool:
-    done = subprocess.run(
-        ["dpkg-query", "-W", "-f", "${Status}", package],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run(["dpkg-query", "-W", "-f", "${Status}", package], os.environ, check=False)
     return done.returncode == 0 and done.stdout.endswith("installed")
 
 
 def image_exists(name: str) -> bool:
-    return (
-        subprocess.run(
-            ["podman", "image", "exists", name], env=engine_env(), check=False
-        ).returncode
-        == 0
-    )
+    return run(["podman", "image", "exists", name], engine_env(), check=False).returncode == 0
 
 
 def ensure_debian_image() -> None:
@@ -144,28 +140,16 @@ def ensure_debian_image() -> None:
     say(f"making {DEBIAN_IMAGE} with debootstrap (about 30 s)")
     with tempfile.TemporaryDirectory(prefix="twitbase-rootfs-") as tmp:
         root = Path(tmp) / "rootfs"
-        done = subprocess.run(
-            [
-                "debootstrap",
-                "--variant=minbase",
-                "--include=ca-certificates",
-                "bookworm",
-                str(root),
-                DEBIAN_MIRROR,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            raise StackError(f"debootstrap failed (exit {done.returncode}):\n{done.stdout[-2000:]}")
+        run(
+            ["debootstrap", "--variant=minbase", "--include=ca-certificates", "bookworm",
+             str(root), DEBIAN_MIRROR],
+            os.environ,
+        )  # fmt: skip
         local_cas = sorted(Path("/usr/local/share/ca-certificates").glob("*.crt"))
         for ca in local_cas:
             shutil.copy(ca, root / "usr/local/share/ca-certificates" / ca.name)
         if local_cas:
-            subprocess.run(
-                ["chroot", str(root), "update-ca-certificates"], capture_output=True, check=True
-            )
+            run(["chroot", str(root), "update-ca-certificates"], os.environ)
         for leftover in ("var/lib/apt/lists", "var/cache/apt/archives"):
             for path in (root / leftover).glob("*"):
                 if path.is_file():
@@ -235,21 +219,7 @@ def compose(
 ) -> subprocess.CompletedProcess[str]:
     """``podman-compose -p PROJECT -f docker-compose.yml ARGS``."""
     cmd = [podman_compose(), "-p", project, "-f", str(COMPOSE_FILE), *args]
-    done = subprocess.run(
-        cmd,
-        cwd=REPO_ROOT,
-        env=compose_env(env),
-        capture_output=capture,
-        text=True,
-        check=False,
-        timeout=timeout,
-    )
-    if check and done.returncode != 0:
-        raise StackError(
-            f"{' '.join(cmd[1:])} failed (exit {done.returncode}):\n"
-            f"{(done.stdout or '')[-2000:]}\n{(done.stderr or '')[-3000:]}"
-        )
-    return done
+    return run(cmd, compose_env(env), check=check, capture=capture, timeout=timeout)
 
 
 def container(project: str, service: str) -> str:
@@ -264,13 +234,7 @@ def wait_healthy(project: str, service: str, timeout: float) -> float:
     name = container(project, service)
     t0 = time.monotonic()
     while True:
-        done = subprocess.run(
-            ["podman", "healthcheck", "run", name],
-            env=engine_env(),
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = run(["podman", "healthcheck", "run", name], engine_env(), check=False)
         if done.returncode == 0:
             return time.monotonic() - t0
         if time.monotonic() - t0 > timeout:

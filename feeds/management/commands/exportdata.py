@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import happybase
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
 
 from feeds.management.commands._base import TwitBaseCommand
 from storage import backup
@@ -39,26 +41,44 @@ class Command(TwitBaseCommand):
         directory = Path(o["directory"])
         prefix = settings.TWITBASE_TABLE_PREFIX
         source = f"{settings.TWITBASE_HBASE_HOST}:{settings.TWITBASE_HBASE_PORT}"
-        started = time.monotonic()
-        finished: list[backup.Progress] = []
-        try:
-            with connection() as conn:
-                events = backup.export_tables(
-                    conn, directory, prefix, source=source, chunk_rows=o["chunk_rows"]
-                )
-                for event in backup.throttled(events):
-                    self.stdout.write(backup.line(event))
-                    self.stdout.flush()
-                    if event.done:
-                        finished.append(event)
-        except backup.BackupError as exc:
-            raise CommandError(str(exc)) from None
-        except KeyboardInterrupt:
-            raise CommandError(
-                f"interrupted; run `python manage.py exportdata {directory}` again to go on "
-                "from the last chunk written"
-            ) from None
-        self.stdout.write(summary("exported", finished, time.monotonic() - started, directory))
+        show_progress(
+            self,
+            "exported",
+            directory,
+            lambda conn: backup.export_tables(
+                conn, directory, prefix, source=source, chunk_rows=o["chunk_rows"]
+            ),
+            "from the last chunk written",
+        )
+
+
+def show_progress(
+    command: BaseCommand,
+    verb: str,
+    directory: Path,
+    events: Callable[[happybase.Connection], Iterator[backup.Progress]],
+    resumes: str,
+) -> None:
+    """Run an export or import (``events`` of a connection), printing its
+    progress lines and, at the end, :func:`summary`; its errors, and Ctrl-C,
+    as one line (Ctrl-C's saying how to go on, ``resumes``)."""
+    started = time.monotonic()
+    finished: list[backup.Progress] = []
+    try:
+        with connection() as conn:
+            for event in backup.throttled(events(conn)):
+                command.stdout.write(backup.line(event))
+                command.stdout.flush()
+                if event.done:
+                    finished.append(event)
+    except backup.BackupError as exc:
+        raise CommandError(str(exc)) from None
+    except KeyboardInterrupt:
+        name = "exportdata" if verb == "exported" else "importdata"
+        raise CommandError(
+            f"interrupted; run `python manage.py {name} {directory}` again to go on {resumes}"
+        ) from None
+    command.stdout.write(summary(verb, finished, time.monotonic() - started, directory))
 
 
 def summary(verb: str, finished: list[backup.Progress], seconds: float, directory: Path) -> str:

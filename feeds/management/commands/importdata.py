@@ -5,17 +5,14 @@ DIR to continue an import that was cut short; importing twice is harmless."""
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError
 
 from feeds.management.commands._base import TwitBaseCommand
-from feeds.management.commands.exportdata import summary
+from feeds.management.commands.exportdata import show_progress
 from storage import backup
-from storage.connection import connection
 
 
 class Command(TwitBaseCommand):
@@ -32,21 +29,10 @@ class Command(TwitBaseCommand):
         directory = Path(o["directory"])
         prefix = settings.TWITBASE_TABLE_PREFIX
         target = f"{settings.TWITBASE_HBASE_HOST}:{settings.TWITBASE_HBASE_PORT}"
-        started = time.monotonic()
-        finished: list[backup.Progress] = []
-        try:
-            with connection() as conn:
-                events = backup.import_tables(conn, directory, prefix, target=target)
-                for event in backup.throttled(events):
-                    self.stdout.write(backup.line(event))
-                    self.stdout.flush()
-                    if event.done:
-                        finished.append(event)
-        except backup.BackupError as exc:
-            raise CommandError(str(exc)) from None
-        except KeyboardInterrupt:
-            raise CommandError(
-                f"interrupted; run `python manage.py importdata {directory}` again to go on "
-                "from the last chunk put"
-            ) from None
-        self.stdout.write(summary("imported", finished, time.monotonic() - started, directory))
+        show_progress(
+            self,
+            "imported",
+            directory,
+            lambda conn: backup.import_tables(conn, directory, prefix, target=target),
+            "from the last chunk put",
+        )
