@@ -54,6 +54,9 @@ INSTALLED_APPS = [
     "worker",
     "django.contrib.staticfiles",
     "csp",
+    # django-ninja's templates and static files: /api/docs (Swagger UI) from
+    # this site, not a CDN.
+    "ninja",
 ]
 # Development tooling (devstack, localhbase, the benchmarks' commands) where a
 # checkout has it; the app image holds only the product, and so runs without.

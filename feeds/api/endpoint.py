@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -192,7 +193,7 @@ api = Api(
     description=DESCRIPTION,
     parser=AnyJson(),
     # GET /api/schema is an operation of its own (views.py), documented like
-    # the rest; no HTML docs page.
+    # the rest; its HTML page, /api/docs, is docs.py's.
     openapi_url=None,
     docs_url=None,
     urls_namespace="api",
@@ -335,11 +336,11 @@ def get(path: str, **kwargs: Any) -> Callable[[F], F]:
     return register
 
 
-def json_refusals(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A ninja view whose 405 is JSON, with ``Allow`` sorted."""
+def json_refusals(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+    """A view under /api/ whose 405 is JSON, with ``Allow`` sorted."""
 
     @functools.wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         response = view(request, *args, **kwargs)
         if isinstance(response, HttpResponseNotAllowed):
             allow = ", ".join(sorted(m.strip() for m in response["Allow"].split(",")))

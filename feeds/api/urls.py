@@ -1,10 +1,12 @@
-"""The JSON API under /api/; ``GET /api/schema`` describes it (OpenAPI)."""
+"""The JSON API under /api/; ``GET /api/schema`` describes it (OpenAPI),
+``GET /api/docs`` shows that as a page."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path, re_path
 
 from . import views  # noqa: F401  (registers the operations on the api)
+from .docs import docs
 from .endpoint import api, json_refusals, not_found
 
 
@@ -21,6 +23,7 @@ def _routes() -> list[URLPattern | URLResolver]:
 
 urlpatterns: list[URLPattern | URLResolver] = [
     *_routes(),
+    path("docs", json_refusals(docs), name="api-docs"),
     # Last: the rest of /api/ answers a JSON 404, not the web UI's HTML page.
     re_path(r"^", not_found),
 ]
