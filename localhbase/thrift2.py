@@ -157,6 +157,16 @@ def _check_ts(ts: int) -> int:
     return ts
 
 
+def _write_ts(ts: int | None) -> int | None:
+    """A mutation's timestamp as the store takes it: None ("now") for none and
+    for HConstants.LATEST_TIMESTAMP, which HBase's Java client sends for every
+    cell its caller gave no timestamp and HBase's region replaces with its own
+    time (a Delete of one version: with the latest version's)."""
+    if ts is None:
+        return None
+    return None if _check_ts(ts) == MAX_TS else ts
+
+
 def _columns(columns: Sequence[Any] | None) -> dict[bytes, frozenset[bytes] | None] | None:
     """TColumns as HBase's Get/Scan addFamily and addColumn, in order: a
     family alone reads the whole family, a column after it narrows the
@@ -253,9 +263,7 @@ def _put_edits(tput: Any) -> tuple[bytes, list[Edit]]:
         _check_ts(put_ts)
     edits: list[Edit] = []
     for cv in tput.columnValues:
-        ts = cv.timestamp if cv.timestamp is not None else put_ts
-        if ts is not None:
-            _check_ts(ts)
+        ts = _write_ts(cv.timestamp if cv.timestamp is not None else put_ts)
         edits.append((TYPE_PUT, cv.family, cv.qualifier or b"", ts, cv.value or b""))
     return row, edits
 
@@ -266,9 +274,7 @@ def _delete_edits(tdelete: Any, families: Sequence[bytes]) -> tuple[bytes, list[
         # The whole row: a family marker per family, at the delete's
         # timestamp; but an empty column list (set, so HBase builds its Delete
         # without the timestamp) deletes everything up to now.
-        ts = tdelete.timestamp if tdelete.columns is None else None
-        if ts is not None:
-            _check_ts(ts)
+        ts = _write_ts(tdelete.timestamp if tdelete.columns is None else None)
         return row, [(TYPE_DELETE_FAMILY, f, b"", ts, b"") for f in families]
     # A missing deleteType is DELETE_COLUMNS: Java's TDelete defaults it. Odd
     # but HBase's: a column without a qualifier is the column "family:" for
@@ -279,9 +285,9 @@ def _delete_edits(tdelete: Any, families: Sequence[bytes]) -> tuple[bytes, list[
     ]
     edits: list[Edit] = []
     for c in tdelete.columns:
-        ts = _check_ts(c.timestamp) if c.timestamp is not None else None
-        if kind == TYPE_DELETE_FAMILY_VERSION and ts is None:
+        if kind == TYPE_DELETE_FAMILY_VERSION and c.timestamp is None:
             raise _Internal("Timestamp is required for TDelete with DeleteFamilyVersion type")
+        ts = _write_ts(c.timestamp)
         qualifier = (c.qualifier or b"") if kind in (TYPE_DELETE, TYPE_DELETE_COLUMN) else b""
         edits.append((kind, c.family, qualifier, ts, b""))
     return row, edits
