@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from feeds.errors import InvalidInput, NotFound
+from feeds.errors import InvalidInput
 from feeds.types import User
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
@@ -133,9 +133,9 @@ def remove_avatar(userid: str) -> User:
 @read_only
 def get_avatar(userid: str) -> Avatar | None:
     """``userid``'s avatar, None if they have none (NotFound if no such user,
-    Suspended while suspended)."""
-    if not isinstance(userid, str) or not accounts.USERID_RE.fullmatch(userid):
-        raise NotFound(f"No user {userid!r}.")
+    Suspended while suspended, as their profile is)."""
+    # The profile's own check: a suspended account's picture hides with it.
+    accounts.public_user(userid)
     with connection() as conn:
         found = rows.decode_avatar(conn.table(table_name("avatars")).row(keys.avatar_key(userid)))
     if found is None:

@@ -13,6 +13,7 @@ from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
 from tests.helpers import PASSWORD
+from tests.images import image
 
 
 def test_a_suspended_accounts_pages_say_so_with_404(alice: User, bob_client: Client) -> None:
@@ -100,3 +101,24 @@ def test_a_suspended_large_accounts_twits_leave_home_streams_too(
     assert "the twit that lists alice" not in home
     services.set_disabled("alice", False)
     assert "merged at read time" in bob_client.get("/").content.decode()
+
+
+def test_a_suspended_accounts_avatar_is_a_404_like_its_profile(
+    alice: User, bob: User, bob_client: Client
+) -> None:
+    services.set_avatar("alice", image())
+    version = services.get_user("alice").avatar
+    urls = ["/u/alice/avatar", f"/u/alice/avatar?v={version}", "/u/bob/avatar"]
+    for url in urls:
+        assert Client().get(url).status_code == 200, url
+    services.set_disabled("alice")
+    services.set_disabled("bob")  # no upload: the default picture hides too
+    for client in (Client(), bob_client):
+        for url in urls:
+            response = client.get(url)
+            assert response.status_code == 404, url
+            assert response["Content-Type"].startswith("text/html"), url
+            assert "This account is suspended." in response.content.decode(), url
+    services.set_disabled("alice", False)
+    shown = Client().get(f"/u/alice/avatar?v={version}")
+    assert shown.status_code == 200 and shown["Content-Type"] == "image/webp"
