@@ -656,8 +656,8 @@ def _default_avatar(user: User) -> bytes:
 @service_errors
 def avatar(request: HttpRequest, userid: str) -> HttpResponse:
     """A user's avatar (WebP), or their default (SVG) if they have none; 404
-    for no such user, and for a suspended one, as their profile. Cached for good under ``?v=`` with its version, else
-    revalidated by ETag."""
+    for no such user, and for a suspended one, as their profile. Cached for
+    good under ``?v=`` with its version, else revalidated by ETag."""
     found = services.get_avatar(userid)
     if found is None:
         user = services.find_user(userid)
