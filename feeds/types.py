@@ -141,6 +141,16 @@ class Page(Generic[T]):
 
 
 @dataclass(frozen=True)
+class Thread:
+    """A twit's page: the twit, the chain it replies to (oldest first; None
+    for a deleted twit, see services.ancestors) and a page of its replies."""
+
+    twit: Twit
+    chain: tuple[Twit | None, ...]
+    replies: Page[Twit]
+
+
+@dataclass(frozen=True)
 class TagCount:
     """A hashtag (normalised) and how often it was used in the trending window."""
 

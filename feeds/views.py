@@ -40,7 +40,7 @@ from .forms import (
 )
 from .services import avatars
 from .templatetags.ui import hue
-from .types import Page, Twit, User
+from .types import Twit, User
 from .viewhelpers import (
     Explain,
     client_address,
@@ -389,9 +389,8 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
     if moved is not None:
         return moved
     cursor = cursor_param(request)
-    page = services.timeline(user.userid, cursor)
     me = visitor(request)
-    page = _flagged(request, page)
+    page = services.timeline(user.userid, cursor, reader=_reader(request))
     is_me = me.is_authenticated and me.userid.lower() == user.userid.lower()
     follows = me.is_authenticated and not is_me and services.is_following(me.userid, user.userid)
     return render(
@@ -464,14 +463,10 @@ unfollow = _follow_view(
 # -- twits ------------------------------------------------------------------------------
 
 
-def _with_flags(request: HttpRequest, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
-    """``found`` with the logged-in reader's liked/reposted (one read each)."""
+def _reader(request: HttpRequest) -> str | None:
+    """Whose ``liked``/``reposted`` a list shows: the logged-in visitor's."""
     me = visitor(request)
-    return services.with_flags(me.userid if me.is_authenticated else None, found)
-
-
-def _flagged(request: HttpRequest, page: Page[Twit]) -> Page[Twit]:
-    return Page(_with_flags(request, page.items), page.next_cursor)
+    return me.userid if me.is_authenticated else None
 
 
 def _explain_twit_action(verb: str) -> Explain:
@@ -550,14 +545,12 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
                 messages.success(request, "Your reply is posted.")
                 return redirect("twit", reply.userid, reply.id)
     cursor = None if request.method == "POST" else cursor_param(request)
-    chain = services.ancestors(found)
-    page = services.replies(found.id, cursor)
-    # The reader's flags for everything the page shows: one read.
-    flagged = {t.id: t for t in _with_flags(request, (found, *filter(None, chain), *page.items))}
+    # The twit, its chain and its replies, hydrated in one step.
+    thread = services.thread(found, cursor, _reader(request))
     context = {
-        "twit": flagged[found.id],
-        "chain": tuple(None if t is None else flagged[t.id] for t in chain),
-        "page": Page(tuple(flagged[t.id] for t in page.items), page.next_cursor),
+        "twit": thread.twit,
+        "chain": thread.chain,
+        "page": thread.replies,
         "cursor": cursor,
         "form": form,
     }
@@ -609,7 +602,7 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
         query = request.GET.urlencode()
         return redirect(f"{url}?{query}" if query else url)
     cursor = cursor_param(request)
-    page = services.tag_twits(normal, cursor)
+    page = services.tag_twits(normal, cursor, reader=_reader(request))
     return render(request, "tag.html", {"tag": normal, "page": page, "cursor": cursor})
 
 

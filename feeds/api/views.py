@@ -42,14 +42,33 @@ NoContent = Status[None]
 NO_CONTENT: NoContent = Status(204, None)
 
 
-def _flagged(request: HttpRequest, page: Page[Twit]) -> Page[Twit]:
-    """``page`` with the reader's ``liked`` and ``reposted`` (one multi-get
-    each) when the request is signed in."""
-    return Page(services.with_flags(reader(request), page.items), page.next_cursor)
-
-
 def _one(request: HttpRequest, twit: Twit) -> Twit:
-    return services.with_flags(reader(request), (twit,))[0]
+    """One twit read whole from its row (counts and all, its author checked),
+    with the reader's ``liked`` and ``reposted`` when the request is signed in."""
+    return services.hydrate((twit,), reader(request), counted=True, suspended=frozenset())[0]
+
+
+def _as_read(
+    listing: Callable[[str, str | None, int, str | None], Page[Twit]],
+) -> Callable[[HttpRequest, str, str | None, int], Page[Twit]]:
+    """A list of twits as the request's reader sees it (the service
+    hydrates it: counts, suspensions, the reader's flags)."""
+
+    def read(request: HttpRequest, key: str, cursor: str | None, limit: int) -> Page[Twit]:
+        return listing(key, cursor, limit, reader(request))
+
+    return read
+
+
+def _for_anyone(
+    listing: Callable[[str, str | None, int], Page[T]],
+) -> Callable[[HttpRequest, str, str | None, int], Page[T]]:
+    """A list that is the same whoever reads it."""
+
+    def read(request: HttpRequest, key: str, cursor: str | None, limit: int) -> Page[T]:
+        return listing(key, cursor, limit)
+
+    return read
 
 
 def created(response: HttpResponse, location: str, body: T) -> Status[T]:
@@ -190,12 +209,11 @@ def _user_list(
     summary: str,
     page: type[Any],
     description: str,
-    listing: Callable[[str, str | None, int], Page[T]],
-    shown: Callable[[HttpRequest, Page[T]], Page[T]] = lambda _, page: page,
+    listing: Callable[[HttpRequest, str, str | None, int], Page[T]],
 ) -> Callable[..., Page[T]]:
-    """``GET /users/{userid}/<items>``: one page of ``listing``, a 404 for a
-    user that does not exist (or is suspended) rather than an empty page.
-    ``shown`` finishes the page for the request (a reader's flags on twits)."""
+    """``GET /users/{userid}/<items>``: one page of ``listing`` for the
+    request, a 404 for a user that does not exist (or is suspended) rather
+    than an empty page."""
 
     @get(
         f"/users/{{str:userid}}/{items}",
@@ -205,7 +223,7 @@ def _user_list(
     )
     def endpoint(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[T]:
         services.public_user(userid)
-        return shown(request, listing(userid, cursor, limit))
+        return listing(request, userid, cursor, limit)
 
     endpoint.__name__ = endpoint.__qualname__ = items
     return endpoint
@@ -217,8 +235,7 @@ timeline = _user_list(
     "A user's own twits, newest first",
     schemas.TwitPage,
     _PAGE,
-    services.timeline,
-    _flagged,
+    _as_read(services.timeline),
 )
 followers = _user_list(
     "followers",
@@ -226,7 +243,7 @@ followers = _user_list(
     "Who follows a user",
     schemas.UserPage,
     "One page of users.",
-    services.followers,
+    _for_anyone(services.followers),
 )
 following = _user_list(
     "following",
@@ -234,7 +251,7 @@ following = _user_list(
     "Whom a user follows",
     schemas.UserPage,
     "One page of users.",
-    services.following,
+    _for_anyone(services.following),
 )
 
 
@@ -302,7 +319,7 @@ def twit(request: HttpRequest, twit_id: TwitId) -> Twit:
     **operation({200: schemas.TwitPage}, 400, 404, descriptions={200: _PAGE}),
 )
 def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    return _flagged(request, services.replies(twit_id, cursor, limit))
+    return services.replies(twit_id, cursor, limit, reader(request))
 
 
 @api.put(
@@ -335,7 +352,7 @@ def unlike(request: HttpRequest, twit_id: TwitId) -> Twit:
 )
 def user_likes(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[Twit]:
     services.public_user(userid)
-    return _flagged(request, services.user_likes(userid, cursor, limit))
+    return services.user_likes(userid, cursor, limit, reader(request))
 
 
 @api.put(
@@ -408,7 +425,7 @@ SearchQuery = Annotated[
     **operation({200: schemas.TwitPage}, 400, descriptions={200: _PAGE}),
 )
 def tag_twits(request: HttpRequest, tag: Tag, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    return services.tag_twits(tag, cursor, limit)
+    return services.tag_twits(tag, cursor, limit, reader(request))
 
 
 @get(

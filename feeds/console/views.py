@@ -10,7 +10,9 @@ know what went wrong.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -22,6 +24,7 @@ from django.views.decorators.http import require_POST
 from feeds import auth, services
 from feeds.errors import InvalidInput, NotFound, ServiceError
 from feeds.services import console
+from feeds.types import Page
 from feeds.viewhelpers import cursor_param, redirect_to_login, safe_next, visitor
 from feeds.views import View
 
@@ -353,11 +356,12 @@ def user(request: HttpRequest, userid: str) -> HttpResponse:
     if tab not in USER_TABS:
         raise InvalidInput("tab", f"Pick one of: {', '.join(USER_TABS)}.")
     cursor = cursor_param(request)
-    lister = {
+    listers: dict[str, Callable[[str, str | None], Page[Any]]] = {
         "twits": services.timeline,
         "following": services.following,
         "followers": services.followers,
-    }[tab]
+    }
+    lister = listers[tab]
     return _page(
         request,
         "console/user.html",

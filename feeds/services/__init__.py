@@ -34,7 +34,8 @@ from .follows import (
     unfollow,
 )
 from .health import Health, health
-from .likes import like, like_count, liked, likers, unlike, user_likes, with_likes
+from .hydration import hydrate
+from .likes import like, like_count, liked, likers, unlike
 from .notify import (
     mark_read,
     notifications,
@@ -43,7 +44,7 @@ from .notify import (
     unread_count,
 )
 from .ratelimit import RateLimited
-from .reposts import repost, repost_count, reposted, reposters, unrepost, with_flags
+from .reposts import repost, repost_count, reposted, reposters, unrepost
 from .search import search_users
 from .streams import NEW_CAP, NewTwits, home_stream, new_in_stream
 from .tags import check_tag, tag_twits, trending
@@ -56,6 +57,7 @@ from .tokens import (
     start_session,
     token_user,
 )
+from .twitlists import replies, thread, timeline, user_likes
 from .twits import (
     THREAD_DEPTH,
     TWIT_ID_LEN,
@@ -65,8 +67,6 @@ from .twits import (
     own_twit,
     post_twit,
     public_twit,
-    replies,
-    timeline,
 )
 
 __all__ = [
@@ -96,6 +96,7 @@ __all__ = [
     "get_user",
     "health",
     "home_stream",
+    "hydrate",
     "is_following",
     "is_unreachable",
     "issue_token",
@@ -131,6 +132,7 @@ __all__ = [
     "start_session",
     "suggest_follows",
     "tag_twits",
+    "thread",
     "timeline",
     "token_user",
     "trending",
@@ -141,6 +143,4 @@ __all__ = [
     "unrepost",
     "update_profile",
     "user_likes",
-    "with_flags",
-    "with_likes",
 ]

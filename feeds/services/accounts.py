@@ -12,8 +12,10 @@ import dataclasses
 import re
 import time
 import unicodedata
+from collections.abc import Iterable
 from types import SimpleNamespace
 
+import happybase
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -217,6 +219,43 @@ def public_user(userid: str) -> User:
     if user.disabled:
         raise Suspended()
     return user
+
+
+def suspended(conn: happybase.Connection, userids: Iterable[str]) -> frozenset[str]:
+    """Which of ``userids`` are suspended (disabled), lower-cased: one
+    multi-get of their users rows' flags. The one answer to that question
+    for every list that hides a suspended account's twits or reposts."""
+    wanted = sorted({u.lower() for u in userids})
+    if not wanted:
+        return frozenset()
+    found = dict(
+        conn.table(table_name("users")).rows(
+            [keys.user_key(u) for u in wanted], columns=[rows.DISABLED]
+        )
+    )
+    return frozenset(
+        u for u in wanted if rows.decode_flag(found.get(keys.user_key(u), {}).get(rows.DISABLED))
+    )
+
+
+def enabled(conn: happybase.Connection, userids: Iterable[str]) -> list[str]:
+    """Of ``userids`` (lower-cased), those with an account that is not
+    suspended, as they spell their userid, in the order given: one multi-get."""
+    wanted = list(dict.fromkeys(userids))
+    if not wanted:
+        return []
+    got = dict(
+        conn.table(table_name("users")).rows(
+            [keys.user_key(u) for u in wanted], columns=[rows.ACCOUNT, rows.DISABLED]
+        )
+    )
+    found = []
+    for u in wanted:
+        row = got.get(keys.user_key(u), {})
+        userid = rows.account_userid(row.get(rows.ACCOUNT, b""))
+        if userid and not rows.decode_flag(row.get(rows.DISABLED)):
+            found.append(userid)
+    return found
 
 
 def ref(userid: str) -> UserRef:

@@ -29,7 +29,7 @@ from feeds.services import twits as twits_service
 from feeds.services._paging import scan_page
 from feeds.types import Page, Twit
 from storage import keys, rows
-from storage.connection import connection, table_name
+from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
 _state = rows.decode_like_state
@@ -96,7 +96,7 @@ def set_like(userid: str, twit_id: str, on: bool) -> Twit:
                 likers.put(row, {rows.LIKER_USERID: userid.encode()})
                 _finish(conn, key, userid, new)
                 break
-    return with_likes(userid, (twits_service.get_twit(twit.id),))[0]
+    return dataclasses.replace(twits_service.get_twit(twit.id), liked=on)
 
 
 def like(userid: str, twit_id: str) -> Twit:
@@ -125,14 +125,6 @@ def liked(userid: str, twit_ids: list[str]) -> set[str]:
     return {keys.twit_id(k) for k in on}
 
 
-def with_likes(userid: str | None, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
-    """``found`` with ``liked`` set for the reader ``userid`` (one multi-get)."""
-    if userid is None:
-        return found
-    mine = liked(userid, [t.id for t in found])
-    return tuple(dataclasses.replace(t, liked=t.id in mine) for t in found)
-
-
 def likers(twit_id: str) -> list[str]:
     """Who likes the twit (a prefix scan of its likers rows)."""
     key = keys.twit_key_from_id(twit_id)
@@ -145,34 +137,46 @@ def likers(twit_id: str) -> list[str]:
         ]
 
 
-def user_likes(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
-    """The twits ``userid`` likes, newest like first; deleted twits drop out."""
-    prefix = keys.user_hash(userid)
-
-    def decode(key: bytes, _: dict[bytes, bytes]) -> Twit | None:
-        # A racing twin's late finish can leave a stale row: the likers
-        # state (on, at this row's ms) is the truth.
-        twit = keys.twit_key_from_like_key(key)
-        ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
-        with connection() as c:
-            cell = c.table(table_name("likers")).row(keys.liker_key(twit, userid))
-        on, _gen, at, _counted = _state(cell.get(rows.LIKE_STATE))
-        if not on or at != ms:
-            return None
-        try:
-            return twits_service.get_twit(keys.twit_id(keys.twit_key_from_like_key(key)))
-        except Exception:  # a deleted twit: its like rows go with its delete
-            return None
-
+@read_only
+def liked_page(userid: str, cursor: str | None = None, limit: int = 20) -> Page[str]:
+    """The ids of the twits ``userid`` likes, newest like first: one prefix
+    scan of their likes rows (one small cell each) and one multi-get of the pairs'
+    likers rows, whose state (on, at the like row's ms) is the truth: a
+    racing twin's late finish can leave a stale likes row, which is left
+    out, so a page may hold fewer than ``limit``. A deleted twit's rows go
+    with its delete (feeds.services.twitlists.user_likes drops one deleted
+    meanwhile)."""
     with connection() as conn:
-        return scan_page(
+        page = scan_page(
             conn.table(table_name("likes")),
-            prefix,
+            keys.user_hash(userid),
             keys.MD5_LEN + keys.RTS_LEN + keys.TWIT_KEY_LEN,
             cursor,
             limit,
-            decode,
+            _like_row,
         )
+        if not page.items:
+            return Page((), page.next_cursor)
+        states = dict(
+            conn.table(table_name("likers")).rows(
+                [keys.liker_key(twit, userid) for twit, _ in page.items],
+                columns=[rows.LIKE_STATE],
+            )
+        )
+    kept = []
+    for twit, ms in page.items:
+        on, _gen, at, _counted = _state(
+            states.get(keys.liker_key(twit, userid), {}).get(rows.LIKE_STATE)
+        )
+        if on and at == ms:
+            kept.append(keys.twit_id(twit))
+    return Page(tuple(kept), page.next_cursor)
+
+
+def _like_row(key: bytes, _: dict[bytes, bytes]) -> tuple[bytes, int]:
+    """A likes row's twit key and like time, from its key."""
+    ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
+    return keys.twit_key_from_like_key(key), ms
 
 
 # -- account deletion (account branch) -------------------------------------------------

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterable
 
 import happybase
 
@@ -87,25 +86,6 @@ def _put(
     _unread_add(conn, recipient_hash, op_id(b"notify", key), change)
 
 
-def _existing(conn: happybase.Connection, userids: Iterable[str]) -> list[str]:
-    """Of ``userids`` (lower-cased), those with an enabled account, as they spell it."""
-    wanted = list(dict.fromkeys(userids))
-    if not wanted:
-        return []
-    got = dict(
-        conn.table(table_name("users")).rows(
-            [keys.user_key(u) for u in wanted], columns=[rows.ACCOUNT, rows.DISABLED]
-        )
-    )
-    found = []
-    for u in wanted:
-        row = got.get(keys.user_key(u), {})
-        userid = rows.account_userid(row.get(rows.ACCOUNT, b""))
-        if userid and not rows.decode_flag(row.get(rows.DISABLED)):
-            found.append(userid)
-    return found
-
-
 def _twit_recipients(author: str, text: str, reply_userid: str) -> tuple[str | None, list[str]]:
     """Whom a twit notifies: the author it replies to, and whom it mentions
     (lower-cased; the replied-to author only once, as a reply), never its author."""
@@ -127,7 +107,7 @@ def notify_twit(conn: happybase.Connection, key: bytes, twit: rows.TwitRow) -> N
     )
     if replied is not None:
         _put(conn, keys.user_hash(replied), millis, keys.NOTIFY_REPLY, key, row)
-    for userid in _existing(conn, mentioned):
+    for userid in accounts.enabled(conn, mentioned):
         _put(conn, keys.user_hash(userid), millis, keys.NOTIFY_MENTION, key, row)
 
 

@@ -108,7 +108,7 @@ def set_repost(userid: str, twit_id: str, on: bool) -> Twit:
     if twit.userid.lower() == userid.lower():
         if on:
             raise Forbidden("You cannot repost your own twit.")
-        return with_flags(userid, (twit,))[0]
+        return _flagged(userid, twit, False)
     reposter = accounts.get_user(userid)
     key = keys.twit_key_from_id(twit.id)
     row = keys.reposter_key(key, reposter.userid)
@@ -141,7 +141,15 @@ def set_repost(userid: str, twit_id: str, on: bool) -> Twit:
             ):
                 _finish(conn, key, reposter.userid, new)
                 break
-    return with_flags(reposter.userid, (twits_service.get_twit(twit.id),))[0]
+    return _flagged(reposter.userid, twits_service.get_twit(twit.id), on)
+
+
+def _flagged(userid: str, twit: Twit, on: bool) -> Twit:
+    """``twit`` as ``userid`` now sees it: ``reposted`` as this change left
+    it, ``liked`` looked up."""
+    return dataclasses.replace(
+        twit, liked=twit.id in likes_service.liked(userid, [twit.id]), reposted=on
+    )
 
 
 def withdraw_repost(userid: str, twit: bytes) -> None:
@@ -199,18 +207,6 @@ def reposted(userid: str, twit_ids: list[str]) -> set[str]:
         found = conn.table(table_name("reposters")).rows(wanted, columns=[rows.REPOST_STATE])
     on = {k[: keys.TWIT_KEY_LEN] for k, d in found if _state(d.get(rows.REPOST_STATE))[0]}
     return {keys.twit_id(k) for k in on}
-
-
-def with_flags(userid: str | None, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
-    """``found`` with ``liked`` and ``reposted`` set for the reader ``userid``
-    (one multi-get of likers and one of reposters for the whole page); as it
-    is when there is no reader."""
-    if userid is None or not found:
-        return found
-    ids = sorted({t.id for t in found})
-    mine = reposted(userid, ids)
-    flagged = likes_service.with_likes(userid, found)
-    return tuple(dataclasses.replace(t, reposted=t.id in mine) for t in flagged)
 
 
 def reposters(twit_id: str) -> list[str]:

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-import os
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
-from typing import Any, TypeVar
 
 import happybase
 from django.conf import settings
@@ -20,12 +15,10 @@ from feeds.types import Page, Twit, User, from_millis, new_twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 
-from . import accounts, reposts
-from . import likes as likes_service
+from . import accounts
 from ._paging import check_limit, scan_page, start_row
-from .twits import twit_of, with_counts
-
-T = TypeVar("T")
+from .hydration import hydrate
+from .twits import twit_of
 
 
 def _stream_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
@@ -197,108 +190,13 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
     Reposts by whom the reader follows are items too, at the repost's time,
     with ``reposted_by``; a repost by a suspended user is hidden as their
     twits are. No twit shows twice in one page: its newest appearance stays.
-    ``liked`` and ``reposted`` are the reader's (one multi-get each)."""
+    Counts, flags and suspensions come from :func:`hydration.hydrate`, as
+    for every list of twits."""
     user = accounts.loaded(reader)
     page = _stream_page(user, cursor, limit)
-    if not page.items:
-        return page
-    authors = sorted(
-        {t.userid.lower() for t in page.items}
-        | {t.reposted_by.lower() for t in page.items if t.reposted_by}
-    )
-    # Counts and flags by twit id, for every twit the page read; which of its
-    # rows show is decided below, once the suspended flags are in.
-    distinct = _once_each(page.items)
-    ids = sorted(t.id for t in distinct)
-    lookups = _lookup_threads()
-    suspended = lookups.submit(_suspended, authors)
-    counted = lookups.submit(_with_counts, distinct)
-    liked = lookups.submit(likes_service.liked, user.userid, ids)
-    mine = reposts.reposted(user.userid, ids)
-    hidden = suspended.result()
-    shown = _once_each(
-        tuple(
-            t
-            for t in page.items
-            if keys.user_key(t.userid) not in hidden
-            and (t.reposted_by is None or keys.user_key(t.reposted_by) not in hidden)
-        )
-    )
-    # Stream rows carry a twit's content, not its counts, which change.
-    counts = {t.id: t for t in counted.result()}
-    likes = liked.result()
-    return Page(
-        tuple(
-            dataclasses.replace(
-                t,
-                replies=counts[t.id].replies,
-                likes=counts[t.id].likes,
-                reposts=counts[t.id].reposts,
-                liked=t.id in likes,
-                reposted=t.id in mine,
-            )
-            for t in shown
-        ),
-        page.next_cursor,
-    )
-
-
-# The four lookups a page makes after its scan (suspended authors, counts,
-# the reader's likes and reposts) are each one multi-get that needs only the
-# page's ids, so three run on these threads while the request's thread makes
-# the fourth: on HBase, about a millisecond a round trip, the page then waits
-# for the slowest instead of the sum. Each takes a connection of its own from
-# the pool, and the request's thread holds none while it waits, so a full
-# pool makes them queue, never deadlock. One set of threads per process: a
-# forked child (a Celery or test worker) starts its own, as threads do not
-# survive a fork. With TWITBASE_PAGE_LOOKUP_THREADS=0 (devstack's local
-# server, which answers one request at a time) they run one after another.
-_lookups: tuple[int, int, ThreadPoolExecutor] | None = None
-_lookups_lock = threading.Lock()
-
-
-class _OnThisThread(Executor):
-    """Runs each call at once, on the caller's thread: the page's lookups
-    one after another. (concurrent.futures has no such executor.)"""
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        future: Future[T] = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except Exception as exc:
-            future.set_exception(exc)
-        return future
-
-
-_ON_THIS_THREAD = _OnThisThread()
-
-
-def _lookup_threads() -> Executor:
-    global _lookups
-    threads = settings.TWITBASE_PAGE_LOOKUP_THREADS
-    if not threads:
-        return _ON_THIS_THREAD
-    with _lookups_lock:
-        if _lookups is None or _lookups[:2] != (os.getpid(), threads):
-            if _lookups is not None and _lookups[0] == os.getpid():
-                _lookups[2].shutdown(wait=False)  # the setting changed (tests)
-            pool = ThreadPoolExecutor(threads, thread_name_prefix="page-lookups")
-            _lookups = (os.getpid(), threads, pool)
-        return _lookups[2]
-
-
-def _suspended(authors: list[str]) -> set[bytes]:
-    """The users rows (keys) of the suspended among ``authors``: one multi-get."""
-    with connection() as conn:
-        found = conn.table(table_name("users")).rows(
-            [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
-        )
-    return {key for key, row in found if rows.decode_flag(row.get(rows.DISABLED))}
-
-
-def _with_counts(found: tuple[Twit, ...]) -> tuple[Twit, ...]:
-    with connection() as conn:
-        return with_counts(conn, found)
+    # Hidden rows first, then each twit once: a twit whose newest row is a
+    # hidden repost still shows at its own row.
+    return Page(_once_each(hydrate(page.items, user.userid)), page.next_cursor)
 
 
 def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:

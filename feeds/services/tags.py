@@ -1,19 +1,17 @@
 """Hashtag pages and trending hashtags: reads of the rows tagindex writes.
 
 A tag page is one prefix scan of ``hashtags`` under md5(tag), newest first,
-paged by cursor; then one multi-get of the twits rows (their counts, and
-whether each twit still exists: see tagindex) and one of the authors'
-suspensions. Trending sums the per-bucket counters of the last hour: one
-short scan per salt range of ``tagCounts``.
+paged by cursor; then the hydrate step (feeds.services.hydration): the
+authors' suspensions, the counts (and whether each twit still exists: see
+tagindex) and the reader's flags, a multi-get each. Trending sums the
+per-bucket counters of the last hour: one short scan per salt range of
+``tagCounts``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import time
-
-import happybase
 
 from feeds.errors import InvalidInput
 from feeds.types import Page, TagCount, Twit
@@ -22,8 +20,9 @@ from storage.connection import connection, read_only, table_name
 
 from . import tagindex
 from ._paging import scan_page
+from .hydration import hydrate
 from .textparse import MAX_TAG, normalise_tag
-from .twits import _suspended, twit_of
+from .twits import twit_of
 
 # Case folding can make a tag longer (ß -> ss): at most three characters for one.
 TAG_MAX = 3 * MAX_TAG
@@ -57,32 +56,12 @@ def _tag_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     return twit_of(keys.twit_key_from_tag_key(key), stored)
 
 
-def _still_there(conn: happybase.Connection, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
-    """``found`` without twits whose twit row has no text (deleted, or a post
-    that died before writing it), with each one's counts: one multi-get."""
-    if not found:
-        return found
-    got = dict(
-        conn.table(table_name("twits")).rows(
-            [keys.twit_key_from_id(t.id) for t in found],
-            columns=[rows.TEXT, rows.COUNT_REPLIES, rows.COUNT_LIKES],
-        )
-    )
-    kept = []
-    for t in found:
-        row = got.get(keys.twit_key_from_id(t.id), {})
-        if rows.TEXT in row:
-            kept.append(
-                dataclasses.replace(
-                    t, replies=rows.decode_replies(row), likes=rows.decode_likes(row)
-                )
-            )
-    return tuple(kept)
-
-
 @read_only
-def tag_twits(tag: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
-    """The twits with hashtag ``tag`` (any case, '#' optional), newest first.
+def tag_twits(
+    tag: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+) -> Page[Twit]:
+    """The twits with hashtag ``tag`` (any case, '#' optional), newest first,
+    as ``reader`` (a userid, or None) sees them (:func:`hydration.hydrate`).
 
     Twits since deleted and twits of suspended authors are left out, so a
     page may hold fewer than ``limit``; its cursor still goes on from the
@@ -98,9 +77,7 @@ def tag_twits(tag: str, cursor: str | None = None, limit: int = 20) -> Page[Twit
             limit,
             _tag_twit,
         )
-        hidden = _suspended(conn, page.items)
-        shown = tuple(t for t in page.items if t.userid.lower() not in hidden)
-        return Page(_still_there(conn, shown), page.next_cursor)
+    return Page(hydrate(page.items, reader), page.next_cursor)
 
 
 @read_only

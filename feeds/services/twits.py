@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import happybase
 
@@ -76,26 +77,48 @@ def twit_of(
     )
 
 
-def with_counts(conn: happybase.Connection, found: tuple[Twit, ...]) -> tuple[Twit, ...]:
-    """``found`` with each twit's counts as its twits row holds them: one
-    multi-get, for lists whose rows do not carry counts (streams, replies)."""
-    if not found:
-        return found
-    got = dict(
-        conn.table(table_name("twits")).rows(
-            [keys.twit_key_from_id(t.id) for t in found],
-            columns=[rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS],
-        )
+@dataclass(frozen=True)
+class Counts:
+    """A twit's counts as its twits row holds them."""
+
+    replies: int
+    likes: int
+    reposts: int
+
+
+def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Counts]:
+    """The counts of each of ``twit_ids`` whose twit row is there, by id: one
+    multi-get. A twit whose row has no text (deleted, or a post that died
+    before writing it; see :func:`storage.rows.decode_twit`) is left out,
+    so a list built on other tables' rows (streams, hashtags, replies,
+    likes) can drop it."""
+    wanted = sorted(set(twit_ids))
+    if not wanted:
+        return {}
+    got = conn.table(table_name("twits")).rows(
+        [keys.twit_key_from_id(t) for t in wanted],
+        columns=[rows.TEXT, rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS],
     )
-    return tuple(
-        dataclasses.replace(
-            t,
-            replies=rows.decode_replies(got.get(keys.twit_key_from_id(t.id), {})),
-            likes=rows.decode_likes(got.get(keys.twit_key_from_id(t.id), {})),
-            reposts=rows.decode_reposts(got.get(keys.twit_key_from_id(t.id), {})),
+    return {
+        keys.twit_id(key): Counts(
+            rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
         )
-        for t in found
+        for key, row in got
+        if rows.TEXT in row
+    }
+
+
+def twits_of(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Twit]:
+    """Each of ``twit_ids`` whose twit row is there, with its counts, by id:
+    one multi-get of the whole rows (for a list whose rows carry only ids)."""
+    wanted = sorted(set(twit_ids))
+    if not wanted:
+        return {}
+    got = conn.table(table_name("twits")).rows(
+        [keys.twit_key_from_id(t) for t in wanted], columns=[rows.TWIT]
     )
+    found = (_timeline_twit(key, row) for key, row in got)
+    return {t.id: t for t in found if t is not None}
 
 
 def write_own_stream_row(
@@ -392,10 +415,9 @@ def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     )
 
 
-@read_only
-def timeline(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
-    """A user's own twits, newest first: one prefix scan of the twits table."""
-    user = accounts.get_user(userid)
+def timeline_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
+    """``user``'s own twits, newest first, with their counts: one prefix
+    scan of the twits table (feeds.services.twitlists.timeline hydrates it)."""
     with connection() as conn:
         return scan_page(
             conn.table(table_name("twits")),
@@ -421,38 +443,19 @@ def _reply_decoder(
     return decode
 
 
-def _suspended(conn: happybase.Connection, found: tuple[Twit, ...]) -> set[str]:
-    """The authors of ``found`` whose accounts are suspended (lower-cased): one multi-get."""
-    authors = sorted({t.userid.lower() for t in found})
-    if not authors:
-        return set()
-    got = conn.table(table_name("users")).rows(
-        [keys.user_key(a) for a in authors], columns=[rows.DISABLED]
-    )
-    hidden = {key for key, row in got if rows.decode_flag(row.get(rows.DISABLED))}
-    return {a for a in authors if keys.user_key(a) in hidden}
-
-
-@read_only
-def replies(twit_id: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
-    """The replies to ``twit_id``, oldest first: one prefix scan of the
-    replies table under the twit's key, one multi-get for their counts and
-    one for their authors' suspensions: a suspended author's replies are
-    hidden while they are (a page may then hold fewer than ``limit``).
-    NotFound if the twit does not exist (or was deleted)."""
-    parent = public_twit(twit_id)
+def replies_page(parent: Twit, cursor: str | None, limit: int) -> Page[Twit]:
+    """The replies to ``parent``, oldest first, without their counts: one
+    prefix scan of the replies table under the parent's key
+    (feeds.services.twitlists.replies hydrates it)."""
     with connection() as conn:
-        page = scan_page(
+        return scan_page(
             conn.table(table_name("replies")),
-            _key(twit_id),
+            _key(parent.id),
             keys.REPLY_KEY_LEN,
             cursor,
             limit,
             _reply_decoder(parent),
         )
-        hidden = _suspended(conn, page.items)
-        shown = tuple(t for t in page.items if t.userid.lower() not in hidden)
-        return Page(with_counts(conn, shown), page.next_cursor)
 
 
 @read_only
@@ -475,5 +478,5 @@ def ancestors(twit: Twit, depth: int = THREAD_DEPTH) -> tuple[Twit | None, ...]:
         chain.append(found)
         parent = found.reply_to
     with connection() as conn:
-        hidden = _suspended(conn, tuple(t for t in chain if t is not None))
+        hidden = accounts.suspended(conn, (t.userid for t in chain if t is not None))
     return tuple(t for t in reversed(chain) if t is None or t.userid.lower() not in hidden)

@@ -34,9 +34,9 @@ def test_users_likes_newest_first_paged_and_liked_flags(alice: User, bob: User) 
     assert services.liked("bob", [t.id for t in posted]) == {
         t.id for i, t in enumerate(posted) if i != 1
     }
-    flags = services.with_likes("bob", tuple(posted))
+    flags = services.hydrate(tuple(posted), "bob")
     assert [t.liked for t in flags] == [True, False, True, True, True]
-    assert all(t.liked is None for t in services.with_likes(None, tuple(posted)))
+    assert all(t.liked is None for t in services.hydrate(tuple(posted), None))
 
 
 def test_deleting_a_twit_removes_its_likes(alice: User, bob: User) -> None:

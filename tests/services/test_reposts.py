@@ -135,12 +135,9 @@ def test_liked_and_reposted_flags_in_one_read_per_page(
         posted[1].id: (False, True),
         posted[2].id: (False, False),
     }
-    timeline = services.with_flags("bob", services.timeline("alice").items)
+    timeline = services.timeline("alice", reader="bob").items
     assert {t.id: (t.liked, t.reposted) for t in timeline} == flags
-    assert all(
-        (t.liked, t.reposted) == (None, None)
-        for t in services.with_flags(None, services.timeline("alice").items)
-    )
+    assert all((t.liked, t.reposted) == (None, None) for t in services.timeline("alice").items)
     assert services.reposted("bob", [t.id for t in posted]) == {posted[1].id}
 
 

@@ -9,7 +9,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
-from feeds.services import _clock, streams
+from feeds.services import _clock, hydration
 from feeds.services import follows as follows_service
 from feeds.types import Twit, User
 from storage import keys
@@ -292,7 +292,7 @@ def test_a_home_page_is_whole_with_its_lookups_in_turn_or_side_by_side(
 
 
 def test_a_forked_process_reads_a_home_stream_after_its_parent_did(alice: User, bob: User) -> None:
-    """A page's lookups run on threads of the process's own (streams): a
+    """A page's lookups run on threads of the process's own (hydration): a
     child forked after its parent read a page, as Celery's and the tests'
     workers are, starts threads of its own instead of waiting forever on
     its parent's, which did not survive the fork."""
@@ -305,7 +305,7 @@ def test_a_forked_process_reads_a_home_stream_after_its_parent_did(alice: User, 
     # which a child reusing them would queue its lookups for threads it
     # does not have.
     barrier = threading.Barrier(3)
-    list(streams._lookup_threads().map(lambda _: barrier.wait(timeout=5), range(3)))
+    list(hydration._lookup_threads().map(lambda _: barrier.wait(timeout=5), range(3)))
     with multiprocessing.get_context("fork").Pool(1) as pool:
         ids = pool.apply_async(_home_ids_in_child, ("bob",)).get(timeout=30)
     assert ids == [liked.id]

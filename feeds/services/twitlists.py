@@ -1,0 +1,75 @@
+"""The lists of twits kept in the twits, replies and likes tables, as a
+reader sees them: each one read by the module that owns its table
+(services.twits, services.likes), then hydrated (services.hydration).
+
+The home stream (services.streams) and a hashtag's page (services.tags)
+are built the same way, in their own modules.
+"""
+
+from __future__ import annotations
+
+from feeds.types import Page, Thread, Twit
+from storage.connection import connection, read_only
+
+from . import accounts, likes, twits
+from .hydration import NOBODY, hydrate
+
+
+@read_only
+def timeline(
+    userid: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+) -> Page[Twit]:
+    """A user's own twits, newest first, as ``reader`` (a userid, or None)
+    sees them: one prefix scan of the twits table, whose rows carry the
+    counts. The user's own suspension is their caller's to check: a public
+    page asks ``public_user`` first (a 404), the staff console lists a
+    suspended user's twits on purpose."""
+    user = accounts.get_user(userid)
+    page = twits.timeline_page(user, cursor, limit)
+    return Page(hydrate(page.items, reader, counted=True, suspended=NOBODY), page.next_cursor)
+
+
+@read_only
+def replies(
+    twit_id: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+) -> Page[Twit]:
+    """The replies to ``twit_id``, oldest first, as ``reader`` sees them: one
+    prefix scan of the replies table under the twit's key, then the hydrate
+    step; a suspended author's replies are hidden while they are (a page may
+    then hold fewer than ``limit``). NotFound if the twit does not exist
+    (or was deleted); Suspended if its author is."""
+    parent = twits.public_twit(twit_id)
+    page = twits.replies_page(parent, cursor, limit)
+    return Page(hydrate(page.items, reader), page.next_cursor)
+
+
+@read_only
+def thread(twit: Twit, cursor: str | None = None, reader: str | None = None) -> Thread:
+    """A twit's page: ``twit`` (read already, by ``public_twit``), the chain
+    it replies to (services.ancestors) and a page of its replies, as
+    ``reader`` sees them, hydrated together in one step."""
+    chain = twits.ancestors(twit)
+    page = twits.replies_page(twit, cursor, 20)
+    listed = (twit, *(t for t in chain if t is not None), *page.items)
+    seen = {t.id: t for t in hydrate(listed, reader)}
+    return Thread(
+        seen.get(twit.id, twit),
+        tuple(None if t is None else seen.get(t.id, t) for t in chain),
+        Page(tuple(seen[t.id] for t in page.items if t.id in seen), page.next_cursor),
+    )
+
+
+@read_only
+def user_likes(
+    userid: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+) -> Page[Twit]:
+    """The twits ``userid`` likes, newest like first, as ``reader`` sees
+    them: the ids from services.likes.liked_page, the twits (counts and
+    all) in one multi-get of their rows, then the hydrate step. Deleted
+    twits and those of suspended authors drop out, so a page may hold
+    fewer than ``limit``."""
+    page = likes.liked_page(userid, cursor, limit)
+    with connection() as conn:
+        found = twits.twits_of(conn, page.items)
+    listed = tuple(found[i] for i in page.items if i in found)
+    return Page(hydrate(listed, reader, counted=True), page.next_cursor)
