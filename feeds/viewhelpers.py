@@ -3,7 +3,8 @@ redirects, the visitor, and the 405 page of a POST-only URL."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import ipaddress
+from collections.abc import Callable, Iterable
 from functools import wraps
 from typing import TypeAlias, cast
 
@@ -46,6 +47,33 @@ def client_address(request: HttpRequest) -> str:
     limit then counts everyone together; the per-account limit still holds.
     """
     return str(request.META.get("REMOTE_ADDR") or "")
+
+
+# A request that came through a proxy carries one of these: its peer is then
+# the proxy, not the client.
+PROXY_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
+Network: TypeAlias = ipaddress.IPv4Network | ipaddress.IPv6Network
+LOOPBACK: tuple[Network, ...] = (
+    ipaddress.ip_network("127.0.0.0/8"),
+    ipaddress.ip_network("::1/128"),
+)
+
+
+def direct_from(request: HttpRequest, networks: Iterable[Network]) -> bool:
+    """Whether ``request`` came straight from an address in ``networks``:
+    its peer (REMOTE_ADDR) is in one, and it has no proxy header. Behind a
+    reverse proxy on the same host or network, the peer is the proxy's
+    address for everyone on the internet, so a forwarded request never counts.
+    """
+    if any(header in request.headers for header in PROXY_HEADERS):
+        return False
+    try:
+        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
+    except ValueError:  # none (a Unix socket), or not an address
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return any(address in network for network in networks)
 
 
 def cursor_param(request: HttpRequest) -> str | None:

@@ -13,7 +13,6 @@ Everything else gets 403.
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import os
 from collections.abc import Iterable
 
@@ -29,9 +28,9 @@ from prometheus_client.exposition import choose_encoder
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
-from .collector import STACK
+from feeds.viewhelpers import direct_from
 
-PROXY_HEADERS = ("Forwarded", "X-Forwarded-For", "X-Real-IP")
+from .collector import STACK
 
 # No "_created" series beside each counter and histogram (when each series
 # began): Prometheus does not need them, and they would double the page.
@@ -48,15 +47,7 @@ def allowed(request: HttpRequest) -> bool:
             given.strip().encode(), token.encode()
         ):
             return True
-    if any(header in request.headers for header in PROXY_HEADERS):
-        return False
-    try:
-        address = ipaddress.ip_address(request.META.get("REMOTE_ADDR", ""))
-    except ValueError:  # none (a Unix socket), or not an address
-        return False
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return any(address in network for network in settings.TWITBASE_METRICS_NETWORKS)
+    return direct_from(request, settings.TWITBASE_METRICS_NETWORKS)
 
 
 class _Exposition(Collector):

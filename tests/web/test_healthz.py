@@ -4,6 +4,7 @@ what is down. Posting goes on while only the broker is down."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -12,7 +13,9 @@ from pytest_django.fixtures import Settings
 from devtools.processes import RedisProcess, free_port
 from feeds import services
 from feeds.types import User
+from tests.helpers import register
 from tests.outage import storage_down
+from tests.web.helpers import logged_in
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
 
@@ -71,3 +74,56 @@ def test_broker_down_is_503_naming_the_broker_and_posting_still_works(
     )
     assert posted.status_code == 201
     assert services.timeline("alice").items[0].text == "the broker is down"
+
+
+# An address on the internet (TEST-NET-3), as a client's peer address.
+STRANGER = "203.0.113.9"
+
+
+def _parts(client: Client, **headers: str) -> tuple[int, dict[str, Any]]:
+    response = client.get("/healthz", headers=headers)
+    return response.status_code, response.json()
+
+
+def test_the_public_sees_ok_or_down_per_part_and_no_details(
+    web: object, broker: str, settings: Settings
+) -> None:
+    status, body = _parts(Client(REMOTE_ADDR=STRANGER))
+    assert status == 200
+    assert body == {"status": "ok", "down": [], "storage": {"ok": True}, "broker": {"ok": True}}
+    with storage_down(settings) as dead_port:
+        status, body = _parts(Client(REMOTE_ADDR=STRANGER))
+        # Through a proxy on this host, the peer is loopback for everyone.
+        proxied = [
+            _parts(Client(), **{header: STRANGER})
+            for header in ("X-Forwarded-For", "Forwarded", "X-Real-IP")
+        ]
+        _, local = _parts(Client())
+    assert status == 503
+    assert body == {
+        "status": "down",
+        "down": ["storage"],
+        "storage": {"ok": False},
+        "broker": {"ok": True},
+    }
+    assert proxied == [(503, body)] * 3
+    assert str(dead_port) in str(local["storage"]["detail"])
+
+
+@pytest.fixture
+def sam(alice: User) -> User:
+    register("sam")
+    return services.set_staff("sam")
+
+
+def test_staff_and_this_host_see_the_details(web: object, broker: str, sam: User) -> None:
+    staff = logged_in("sam")
+    staff.defaults["REMOTE_ADDR"] = STRANGER
+    for client in (staff, Client(REMOTE_ADDR="::1"), Client(REMOTE_ADDR="127.0.0.1")):
+        status, body = _parts(client)
+        assert status == 200
+        assert body["storage"]["tables"] >= 10
+        assert body["broker"]["detail"]
+    alice = logged_in("alice")
+    alice.defaults["REMOTE_ADDR"] = STRANGER
+    assert "detail" not in _parts(alice)[1]["storage"]
