@@ -22,7 +22,8 @@ thrift2 server:
 * calls HBase runs through its client's batch machinery (putMultiple,
   deleteMultiple, getMultiple's family errors, mutateRow, checkAndMutate)
   fail with its ``RetriesExhaustedWithDetailsException`` text,
-  ``Failed N actions: <cause>: N times, servers with issues: ...``;
+  ``Failed N actions: <cause>: N times, servers with issues: ...``, whose
+  first line ends with the cause where the cause is a region server's;
 * what the Java client refuses before sending (an empty row, a put without
   columns, a bad time range or filter string) dies as a Java runtime
   exception, which Thrift answers with ``TApplicationException``
@@ -56,6 +57,8 @@ from .encoding import (
 from .filters import Filter, FilterError, apply_filter, next_row, parse_filter, push_down
 from .store import (
     COMPARE_OPS,
+    REGION_SERVER,
+    REGION_SERVER_PORT,
     BadArgument,
     Cell,
     Edit,
@@ -68,7 +71,7 @@ from .store import (
     TableNotEnabled,
     TableNotFound,
 )
-from .thrift2_admin import AdminCalls
+from .thrift2_admin import START_CODE, AdminCalls
 
 __all__ = ["IDL", "T2", "Thrift2Handler", "thrift2_processor"]
 
@@ -114,8 +117,9 @@ def _plural(n: int, noun: str) -> str:
 
 def _io_error(exc: StoreError) -> Exception:
     """The TIOError of a call HBase runs on its own (not batched)."""
-    if isinstance(exc, TableNotFound):
-        # TableNotFoundException's message is the table name, nothing more.
+    if isinstance(exc, (TableNotFound, TableNotEnabled)):
+        # HBase's client raises these itself, before asking a region server:
+        # the message is its own, unprefixed ("t", "t is disabled.").
         error: Exception = T2.TIOError(message=str(exc), canRetry=False)
         return error
     name = _JAVA.get(type(exc))
@@ -127,16 +131,25 @@ def _io_error(exc: StoreError) -> Exception:
 
 
 def _batch_error(exc: StoreError, n: int) -> Exception:
-    """HBase's RetriesExhaustedWithDetailsException for ``n`` failed actions."""
+    """HBase's RetriesExhaustedWithDetailsException for ``n`` failed actions:
+    ``Failed N actions: <cause>: N times, servers with issues: <servers>``.
+
+    A region server's refusal comes back with its Java stack trace inside the
+    cause, so the first line, all we send, ends with the cause's message.
+    """
+    failed = f"Failed {_plural(n, 'action')}"
     if isinstance(exc, TableNotFound):
-        cause, servers = str(exc), "null"  # no region server was ever asked
+        # No region server was ever asked.
+        message = f"{failed}: {exc}: {_plural(n, 'time')}, servers with issues: null"
+    elif isinstance(exc, TableNotEnabled):
+        # A disabled table's regions are closed; HBase names the server asked.
+        message = (
+            f"{failed}: NotServingRegionException: {_plural(n, 'time')}, "
+            f"servers with issues: {REGION_SERVER.decode()},{REGION_SERVER_PORT},{START_CODE}"
+        )
     else:
-        cause, servers = f"{_JAVA.get(type(exc), 'java.io.IOException')}: {exc}", "localhost"
-    error: Exception = T2.TIOError(
-        message=f"Failed {_plural(n, 'action')}: {cause}: {_plural(n, 'time')}, "
-        f"servers with issues: {servers}",
-        canRetry=True,
-    )
+        message = f"{failed}: {_JAVA.get(type(exc), 'java.io.IOException')}: {exc}"
+    error: Exception = T2.TIOError(message=message, canRetry=True)
     return error
 
 

@@ -9,6 +9,7 @@ takes a plain table-name string.
 
 from __future__ import annotations
 
+import re
 import struct
 import time
 from collections.abc import Callable
@@ -595,6 +596,66 @@ def test_an_unknown_family(t2: Any, table: bytes) -> None:
     with pytest.raises(T2.TIOError) as err:
         t2.getScannerRows(sid, 1)
     assert err.value.message.startswith(NO_SUCH_FAMILY)
+
+
+def test_a_disabled_table(t2: Any, conn: happybase.Connection, table: bytes) -> None:
+    conn.disable_table("t")
+    name = table.decode()
+    put = T2.TPut(row=b"r", columnValues=[CV(b"a", b"q", b"v")])
+    # HBase's client finds the table disabled before asking a region: its words.
+    alone: list[Callable[[], object]] = [
+        lambda: t2.put(table, put),
+        lambda: t2.get(table, T2.TGet(row=b"r")),
+        lambda: t2.exists(table, T2.TGet(row=b"r")),
+        lambda: t2.getMultiple(table, [T2.TGet(row=b"r")]),
+        lambda: t2.deleteSingle(table, T2.TDelete(row=b"r")),
+        lambda: t2.checkAndPut(table, b"r", b"a", b"q", None, put),
+        lambda: t2.increment(
+            table, T2.TIncrement(row=b"r", columns=[T2.TColumnIncrement(b"a", b"q")])
+        ),
+        lambda: t2.append(table, T2.TAppend(row=b"r", columns=[CV(b"a", b"q", b"v")])),
+        lambda: t2.getScannerResults(table, T2.TScan(), 1),
+    ]
+    for call in alone:
+        with pytest.raises(T2.TIOError) as err:
+            call()
+        assert (err.value.message, err.value.canRetry) == (f"{name} is disabled.", False)
+    # A batch asks the table's (closed) region and names the server it asked.
+    # HBase's client retries that for 15 s, so one batch call stands for all
+    # (putMultiple, deleteMultiple, mutateRow and checkAndMutate say the same).
+    with pytest.raises(T2.TIOError) as err:
+        t2.putMultiple(table, [put, put])
+    assert re.fullmatch(
+        "Failed 2 actions: NotServingRegionException: 2 times, "
+        r"servers with issues: localhost,\d+,\d+",
+        err.value.message,
+    ), err.value.message
+    assert err.value.canRetry is True
+
+
+def test_a_region_servers_refusal_in_a_batch_ends_the_first_line(t2: Any, table: bytes) -> None:
+    """HBase's batch error carries the region server's stack trace inside its
+    cause, so its first line ends with the cause's message."""
+    mismatch = T2.TRowMutations(
+        row=b"o",
+        mutations=[T2.TMutation(put=T2.TPut(row=b"o", columnValues=[CV(b"a", b"q", b"v")]))],
+    )
+    with pytest.raises(T2.TIOError) as err:
+        t2.checkAndMutate(table, b"k", b"a", b"q", OP.EQUAL, b"x", mismatch)
+    assert (err.value.message.split("\n")[0], err.value.canRetry) == (
+        "Failed 1 action: org.apache.hadoop.hbase.DoNotRetryIOException: "
+        "The row of the action <o> doesn't match the original one <k>",
+        True,
+    )
+    unknown = T2.TRowMutations(
+        row=b"r",
+        mutations=[T2.TMutation(put=T2.TPut(row=b"r", columnValues=[CV(b"zz", b"q", b"v")]))],
+    )
+    with pytest.raises(T2.TIOError) as err:
+        t2.mutateRow(table, unknown)
+    first = err.value.message.split("\n")[0]
+    assert first.startswith(f"Failed 1 action: {NO_SUCH_FAMILY}: Column family zz does not exist")
+    assert "servers with issues" not in first
 
 
 def test_what_hbases_client_refuses_is_an_internal_error(t2: Any, table: bytes) -> None:
