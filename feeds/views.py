@@ -437,17 +437,38 @@ def following(request: HttpRequest, userid: str) -> HttpResponse:
     return _people(request, userid, "following")
 
 
+def _in_place(request: HttpRequest) -> bool:
+    """Whether feeds/static/feeds/inplace.js posted the form, with fetch: it
+    takes the form as it is after the action, not a redirect and a message."""
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def _here(request: HttpRequest, default: str) -> str:
+    """The page a form was posted from: its ``next``, without the #anchor."""
+    return safe_next(request, default).partition("#")[0]
+
+
 def _follow_view(verb: str, action: Callable[[User, str], bool], done: str, already: str) -> View:
     """The POST view that makes the logged-in user ``action`` (follow or
-    unfollow) ``userid``, then goes back to where it was asked from, with
-    a message: ``done``, or ``already`` when there was nothing to change
-    (``{}`` is the @userid)."""
+    unfollow) ``userid``, then goes back to where it was asked from (the
+    person's place on it), with a message: ``done``, or ``already`` when there
+    was nothing to change (``{}`` is the @userid). Posted in place: the
+    follow button as it now is."""
 
     @post_only(_explain_follow(verb))
     @login_required
     @service_errors
     def view(request: HttpRequest, userid: str) -> HttpResponse:
         changed = action(_me(request), userid)
+        if _in_place(request):
+            here = _here(request, reverse("profile", args=[userid]))
+            context = {
+                "userid": userid,
+                "follows": verb == "follow",
+                "next": here,
+                "in_place": True,
+            }
+            return render(request, "_follow_button.html", context)
         messages.success(request, (done if changed else already).format(f"@{userid}"))
         return redirect(safe_next(request, reverse("profile", args=[userid])))
 
@@ -491,16 +512,22 @@ def _explain_twit_action(verb: str) -> Explain:
     return explain
 
 
-def _twit_action(verb: str, action: Callable[[str, str], Twit], done: str | None = None) -> View:
+def _twit_action(
+    verb: str, action: Callable[[str, str], Twit], form: str, done: str | None = None
+) -> View:
     """The POST view that makes the logged-in user ``action`` (like, unlike,
     repost, un-repost) the twit, then goes back to where it was asked from
-    (``next``), with the message ``done`` if there is one."""
+    (``next``: the twit's place on it), with the message ``done`` if there is
+    one. Posted in place: the template ``form``, the twit's button as it now is."""
 
     @post_only(_explain_twit_action(verb))
     @login_required
     @service_errors
     def view(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
-        action(_me(request).userid, twit_id)
+        acted = action(_me(request).userid, twit_id)
+        if _in_place(request):
+            here = _here(request, reverse("twit", args=[userid, twit_id]))
+            return render(request, form, {"twit": acted, "here": here})
         if done:
             messages.success(request, done)
         return redirect(safe_next(request, reverse("twit", args=[userid, twit_id])))
@@ -508,13 +535,19 @@ def _twit_action(verb: str, action: Callable[[str, str], Twit], done: str | None
     return view
 
 
-like = _twit_action("like", services.like)
-unlike = _twit_action("unlike", services.unlike)
+like = _twit_action("like", services.like, "_like_form.html")
+unlike = _twit_action("unlike", services.unlike, "_like_form.html")
 repost = _twit_action(
-    "repost", services.repost, "Reposted: it shows in your followers' home streams."
+    "repost",
+    services.repost,
+    "_repost_form.html",
+    "Reposted: it shows in your followers' home streams.",
 )
 unrepost = _twit_action(
-    "undo the repost of", services.unrepost, "Repost undone: it leaves your followers' streams."
+    "undo the repost of",
+    services.unrepost,
+    "_repost_form.html",
+    "Repost undone: it leaves your followers' streams.",
 )
 
 

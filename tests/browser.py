@@ -128,6 +128,12 @@ class UI:
         WebDriverWait(self.driver, 15).until(lambda d: _is_stale(old))
         self.wait_for("main")
 
+    def press(self, selector: str, then: str) -> None:
+        """Click a button that acts in place (feeds/static/feeds/inplace.js:
+        like, repost, a list's follow) and wait for ``then`` to show."""
+        self.driver.find_element(By.CSS_SELECTOR, selector).click()
+        self.wait_for(then)
+
     def wait_for(self, selector: str) -> None:
         WebDriverWait(self.driver, 15).until(lambda d: d.find_elements(By.CSS_SELECTOR, selector))
 

@@ -39,7 +39,7 @@ def test_sign_up_follow_post_read_page_and_unfollow_in_a_browser(
     # The empty home suggests ada; following her from there stays on home.
     assert "Ada Lovelace" in ui.text()
     ui.screenshot("03-home-empty")
-    ui.click("form[action='/u/ada/follow'] button")
+    ui.press("form[action='/u/ada/follow'] button", "form[action='/u/ada/unfollow']")
     assert ui.path() == "/"
     ui.log_out()
 
