@@ -13,6 +13,7 @@ Layouts (``+`` is concatenation, all parts fixed width)::
     logins      md5(userid or "addr " + address) + window     24 bytes
     notifications  md5(recipient) + rts + kind + subject      53 bytes
     notifyGroups   twit key + kind                            29 bytes
+    idempotency    md5(userid) + md5(Idempotency-Key)         32 bytes
 
 ``md5(userid)`` hashes the lower-cased userid: userids are unique without
 regard to case, and hashing spreads users evenly over the key space instead
@@ -331,6 +332,13 @@ def login_address_key(address: str, window_minute: int) -> bytes:
     return digest + window_minute.to_bytes(8, "big")
 
 
+def idempotency_key(userid: str, key: str) -> bytes:
+    """The row of ``userid``'s Idempotency-Key ``key`` (any text the client
+    chose): md5(userid) first, so an account's keys are one prefix; the
+    client's key hashed, so every row is 32 bytes whatever it sent."""
+    return user_hash(userid) + hashlib.md5(key.encode("utf-8", "replace")).digest()
+
+
 METRICS_TOTALS = b"totals"
 METRICS_LAG = b"lag:"
 METRICS_WORKER = b"worker:"
@@ -481,6 +489,7 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
     "ratelimits": (("user", "md5", MD5_LEN), ("minute", "minute", 8)),
     "logins": (("subject", "md5", MD5_LEN), ("window", "minute", 8)),
     "celebrities": (("user", "md5", MD5_LEN),),
+    "idempotency": (("user", "md5", MD5_LEN), ("idempotency key", "md5key", MD5_LEN)),
     "audit": (("time", "rts", RTS_LEN), ("suffix", "suffix", SUFFIX_LEN)),
     # Notifications (feeds/services/notifications.py).
     "notifications": (

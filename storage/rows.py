@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import orjson
 
+from .keys import MD5_LEN, TWIT_KEY_LEN
+
 # -- counters -------------------------------------------------------------------
 #
 # Two kinds of counter cell, one encoding: a count is 8 bytes, big-endian,
@@ -1168,3 +1170,37 @@ COLUMNS["users"] = (*COLUMNS["users"], AVATAR)
 COLUMNS["avatars"] = (AVATAR_IMAGE, AVATAR_VERSION)
 MILLIS_CELLS = MILLIS_CELLS | {AVATAR, AVATAR_VERSION}
 COLUMNS["users"] += (COUNT_UNREAD,)
+
+
+# -- idempotency: md5(userid) + md5(Idempotency-Key) ---------------------------------------
+
+# The key's claim, taken by checkAndPut: the key of the twit it posts (chosen
+# before the twit is written, so a retry finishes that twit, not another)
+# and the md5 of the request (text, reply_to), so the key cannot post
+# something else.
+IDEMPOTENCY_CLAIM = b"i:claim"
+IDEMPOTENCY_POSTED = b"i:posted"  # "1": the twit was written whole
+
+
+@dataclass(frozen=True)
+class IdempotencyClaim:
+    twit_key: bytes
+    request: bytes  # md5 of the request
+    posted: bool
+
+
+def encode_idempotency_claim(twit_key: bytes, request: bytes) -> bytes:
+    return twit_key + request
+
+
+def decode_idempotency(row: dict[bytes, bytes]) -> IdempotencyClaim | None:
+    """The claim a row holds; None for none (or a cell of another shape)."""
+    cell = row.get(IDEMPOTENCY_CLAIM)
+    if cell is None or len(cell) != TWIT_KEY_LEN + MD5_LEN:
+        return None
+    return IdempotencyClaim(
+        cell[:TWIT_KEY_LEN], cell[TWIT_KEY_LEN:], row.get(IDEMPOTENCY_POSTED) == b"1"
+    )
+
+
+COLUMNS["idempotency"] = (IDEMPOTENCY_CLAIM, IDEMPOTENCY_POSTED)

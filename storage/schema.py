@@ -112,6 +112,10 @@ def drop_tables(conn: happybase.Connection) -> list[str]:
 # users row's info:avatar holds its version, for cache-busting URLs.
 SCHEMA["avatars"] = {"a": ONE}
 
+# POST /api/twits's Idempotency-Keys: md5(userid) + md5(key), claimed by a
+# checkAndPut, naming the twit they posted; HBase forgets them after a day.
+SCHEMA["idempotency"] = {"i": {"max_versions": 1, "time_to_live": 24 * 3600}}
+
 # How an account deletion (feeds/services/deletion.py) finds a user's rows in
 # each table. Every table is listed: tests/unit/test_deletion_registry.py
 # fails for a table added without saying how its per-user rows are cleared.
@@ -136,6 +140,7 @@ USER_DATA: dict[str, str] = {
     "metrics": "holds no per-user data",
     "audit": "kept: the staff's record of what they did is not the user's data",
     "avatars": "the row md5(userid)",
+    "idempotency": "prefix md5(userid)",
     "reposters": "per repost found in reposts, un-reposted first (counts corrected); "
     "others' reposts of the user's twits go with the twits",
     "reposts": "prefix md5(userid)",

@@ -311,7 +311,9 @@ def operation(
     ``errors``. Any operation may meet a storage outage (503), one with auth
     a bad token (401), one with a body a body too large (413)."""
     codes = sorted({*errors, 503, *((401,) if auth else ()), *((413,) if body else ())})
-    documented = {**descriptions, **{code: _DESCRIPTIONS[code] for code in codes}}
+    # An operation's own word for an error, where it has one, over the general one.
+    general = {code: _DESCRIPTIONS[code] for code in codes if code not in descriptions}
+    documented = {**descriptions, **general}
     responses = {
         code: {"description": text, **({"headers": _HEADERS[code]} if code in _HEADERS else {})}
         for code, text in documented.items()

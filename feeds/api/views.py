@@ -11,12 +11,12 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from django.http import HttpRequest, HttpResponse
-from ninja import Path, Query, Status
+from ninja import Header, Path, Query, Status
 from pydantic import WithJsonSchema
 
 from feeds import services
 from feeds.errors import Forbidden
-from feeds.services import avatars
+from feeds.services import avatars, idempotency
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
 from feeds.types import Notification, Page, Twit, User
@@ -282,6 +282,22 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
 # -- twits and streams -------------------------------------------------------------
 
 
+# The Param last: ninja reads only the last metadata as where the value comes from.
+IdempotencyKey = Annotated[
+    str | None,
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": idempotency.MAX_LEN}),
+    Header(
+        None,
+        alias=idempotency.HEADER,
+        description="Any string of yours (a UUID, say), new for each new twit and the same "
+        "when you send that twit again after an unclear answer (a 503, a timeout): for a "
+        "day, the same key from you posts at most one twit, and a repeat answers 201 with "
+        f"that twit and `Idempotent-Replayed: true`. 1 to {idempotency.MAX_LEN} printable "
+        "ASCII characters.",
+    ),
+]
+
+
 @api.post(
     "/twits",
     operation_id="postTwit",
@@ -289,14 +305,34 @@ def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     **operation(
         {201: schemas.Twit},
         400,
+        404,
+        409,
         429,
-        descriptions={201: "The twit, with its id."},
+        descriptions={
+            201: "The twit, with its id; with an Idempotency-Key seen before, the twit it "
+            "posted then (and `Idempotent-Replayed: true`).",
+            404: "The twit you reply to is gone, or the twit this Idempotency-Key posted "
+            "is deleted.",
+            409: "A twit with this Idempotency-Key is still being posted: send it again "
+            "in a moment.",
+        },
         auth=True,
         body=True,
     ),
 )
-def post_twit(request: HttpRequest, response: HttpResponse, new: schemas.NewTwit) -> Status[Twit]:
-    twit = services.post_twit(caller(request).user, new.text, reply_to=new.reply_to)
+def post_twit(
+    request: HttpRequest,
+    response: HttpResponse,
+    new: schemas.NewTwit,
+    idempotency_key: IdempotencyKey = None,
+) -> Status[Twit]:
+    author = caller(request).user
+    if idempotency_key is None:
+        twit = services.post_twit(author, new.text, reply_to=new.reply_to)
+    else:
+        twit, first = idempotency.post_twit_once(author, new.text, idempotency_key, new.reply_to)
+        if not first:
+            response["Idempotent-Replayed"] = "true"
     # A twit just posted: nobody, its author included, has liked or reposted it.
     mine = dataclasses.replace(twit, liked=False, reposted=False)
     return created(response, f"/api/twits/{twit.id}", mine)

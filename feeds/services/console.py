@@ -468,6 +468,8 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
         decoded = "sha256 of an API token or web session id"
     elif part.kind == "md5tag":
         decoded = "md5 of a hashtag (the row's h:tag names it)"
+    elif part.kind == "md5key":
+        decoded = "md5 of a client's Idempotency-Key"
     else:
         decoded = _text(raw)
     return KeyPartView(part.name, part.kind, raw.hex(), decoded)

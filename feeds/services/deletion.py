@@ -222,7 +222,7 @@ def erase_account(userid: str, created: int) -> bool:
     with connection() as conn:
         notify.forget_follower(conn, userid)
     _erase_tokens(userid)
-    for table in ("ratelimits", "logins"):
+    for table in ("ratelimits", "logins", "idempotency"):
         _delete_prefix(table, mine)
     with connection() as conn:
         conn.table(table_name("celebrities")).delete(mine)

@@ -148,12 +148,23 @@ def _parent(reply_to: object) -> Twit:
         ) from None
 
 
-def post_twit(author: User | str, text: object, reply_to: str | None = None) -> Twit:
+def post_twit(
+    author: User | str,
+    text: object,
+    reply_to: str | None = None,
+    *,
+    at: tuple[int, bytes] | None = None,
+) -> Twit:
     """Store a twit by ``author`` (a profile loaded already, or a userid), count
     it, and queue its fan-out to followers' streams.
 
     With ``reply_to`` (a twit id), the twit replies to that twit: it is
     listed among the parent's replies and counted in its reply count.
+
+    ``at``: the twit's millisecond and key suffix, chosen by the caller (an
+    Idempotency-Key's claim, see :mod:`feeds.services.idempotency`). Posting
+    the same text again at the same ``at`` writes the same rows, counted
+    once: it finishes that twit rather than making another.
 
     The twit row is written first: it is the truth the streams are derived
     from. It carries the fan-out's lease (the pending mark) until the fan-out
@@ -166,8 +177,8 @@ def post_twit(author: User | str, text: object, reply_to: str | None = None) -> 
     check_post_rate(author.userid)
     # Later than any twit this process made before: two posts in one
     # millisecond still list newest first (see _clock).
-    millis = _clock.now_millis()
-    key = keys.twit_key(author.userid, millis, keys.new_suffix())
+    millis, suffix = at if at is not None else (_clock.now_millis(), keys.new_suffix())
+    key = keys.twit_key(author.userid, millis, suffix)
     stored = rows.TwitRow(
         author.userid,
         author.name,
