@@ -44,7 +44,7 @@ import happybase
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
-from feeds.services import tagindex, userindex
+from feeds.services import accounts, tagindex, userindex
 from feeds.services.demotext import demo_name, reply_text, twit_text
 from storage import keys, rows
 from storage.connection import connection, reset_pool, table_name
@@ -84,6 +84,15 @@ class DemoStats:
 
 def demo_userid(i: int) -> str:
     return f"user{i:06d}"
+
+
+def demo_loaded() -> str | None:
+    """The demo's first user, if these tables hold a demo already (every demo
+    has that user), else None. A second :func:`load_demo` into them would
+    write every twit again under a new id (twit keys carry the load's time)
+    and overwrite the counts, so ``loaddemo`` refuses."""
+    first = demo_userid(0)
+    return first if accounts.find_user(first) is not None else None
 
 
 def zipf_sampler(n: int, rng: random.Random) -> Callable[[], int]:

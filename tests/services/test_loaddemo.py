@@ -5,6 +5,7 @@ import random
 
 import pytest
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from pytest_django.fixtures import Settings
 
 from feeds import services
@@ -214,3 +215,23 @@ def test_a_large_demo_reposter_is_merged_at_read_time(
             assert theirs <= {t.id for t in home}
             merged += sum(1 for t in home if t.reposted_by == star.userid)
     assert merged, "a large account's reposts show, reposted by them, merged at read time"
+
+
+@pytest.mark.fresh_tables
+def test_loaddemo_refuses_tables_that_hold_a_demo_and_writes_nothing(
+    twitbase: ServerAddr,
+) -> None:
+    """Its twit ids carry the load's time: a second load would duplicate
+    every twit and overwrite the counts (the issue's "Repeatable" rerun)."""
+    call_command("loaddemo", users=6, twits=20, stdout=io.StringIO(), stderr=io.StringIO())
+    before = {u.userid: (u.twits, u.followers) for u in services.list_users(None, 100).items}
+    twits = {t.id for u in before for t in all_pages(lambda c, u=u: services.timeline(u, c))}
+    assert len(twits) == 20
+    out = io.StringIO()
+    with pytest.raises(CommandError, match=r"hold a demo already \(user000000 exists\)"):
+        call_command("loaddemo", users=6, twits=20, stdout=out, stderr=io.StringIO())
+    assert out.getvalue() == "", "refused before printing anything"
+    after = {u.userid: (u.twits, u.followers) for u in services.list_users(None, 100).items}
+    assert after == before
+    again = {t.id for u in after for t in all_pages(lambda c, u=u: services.timeline(u, c))}
+    assert again == twits

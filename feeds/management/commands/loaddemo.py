@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import CommandError
 
 from feeds.management.commands._base import TwitBaseCommand
@@ -62,8 +63,9 @@ class ProgressBar:
 class Command(TwitBaseCommand):
     help = (
         "Load N demo users with a power-law follow graph and M twits fanned out to "
-        "streams, with replies, likes, reposts, mentions and hashtags. Repeatable: the same "
-        "seed gives the same graph."
+        "streams, with replies, likes, reposts, mentions and hashtags. The same seed gives "
+        "the same graph and twits (their times aside). Into tables that hold a demo already "
+        "it refuses: a second load would add every twit again under new ids."
     )
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
@@ -84,6 +86,17 @@ class Command(TwitBaseCommand):
     def handle(self, *args: Any, **o: Any) -> None:
         if o["users"] < 1 or o["twits"] < 0 or o["follows"] < 0 or o["processes"] < 1:
             raise CommandError("--users and --processes must be >= 1; --twits and --follows >= 0")
+        with connection() as conn:
+            create_tables(conn)
+        loaded = bulk.demo_loaded()
+        if loaded is not None:
+            raise CommandError(
+                f"These tables (prefix {settings.TWITBASE_TABLE_PREFIX!r}) hold a demo already "
+                f"({loaded} exists); loading it again would add every twit a second time under "
+                "new ids and overwrite the counts, so nothing was written. To load it afresh, "
+                "empty them first (manage.py createtables --reset --apply: DELETES ALL THEIR "
+                "DATA), or load into other tables (another TWITBASE_TABLE_PREFIX)."
+            )
         # First, so it is on screen before the progress bars (and above them
         # in a scroll-back), not only at the end of a long load.
         last = bulk.demo_userid(o["users"] - 1)
@@ -92,8 +105,6 @@ class Command(TwitBaseCommand):
             f"{bulk.demo_userid(0)}, or any user up to {last})"
         )
         self.stdout.flush()
-        with connection() as conn:
-            create_tables(conn)
         stats = bulk.load_demo(
             o["users"],
             o["twits"],
