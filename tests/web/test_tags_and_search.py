@@ -120,3 +120,18 @@ def test_bad_queries_get_a_message_on_the_search_page(web: ServerAddr) -> None:
     response = Client().get("/search")
     assert response.status_code == 200
     assert 'id="search-q"' in response.content.decode()
+
+
+def test_a_tag_page_shows_the_repost_count_and_marks_what_the_reader_liked(
+    alice: User, bob_client: Client, charlie: User
+) -> None:
+    """The tag page goes through the same hydrate step as the home page: it
+    counts reposts and marks the reader's likes and reposts."""
+    twit = services.post_twit("alice", "a pot of #tea")
+    services.like("bob", twit.id)
+    services.repost("bob", twit.id)
+    services.repost("charlie", twit.id)
+    anonymous = re.sub(r"<[^>]+>", "", Client().get("/tags/tea").content.decode())
+    assert "1 like" in anonymous and "2 reposts" in anonymous
+    html = bob_client.get("/tags/tea").content.decode()
+    assert 'title="Unlike"' in html and 'title="Undo repost"' in html
