@@ -40,7 +40,6 @@ _done: set[str] = set()  # users that have run their ROUNDS
 
 
 class TwitBaseUser(HttpUser):
-
     def on_start(self) -> None:
         self.userid = f"lt{RUN}_{next(_counter)}"
         self.client.post(
