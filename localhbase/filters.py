@@ -52,12 +52,21 @@ def _cmp(a: bytes, b: bytes) -> int:
 
 @dataclass(frozen=True)
 class Comparison:
-    """``data OP operand`` under one of HBase's comparators."""
+    """``data OP operand`` under one of HBase's comparators.
+
+    ``op`` is one of ``< <= = != > >=``, or ``NO_OP`` (nothing matches, as
+    HBase's CompareFilter has it). ``kind`` names the comparator: the filter
+    language's ``binary``, ``binaryprefix``, ``substring``, ``regexstring``,
+    and the ones only a serialized Java filter can name: ``null``, ``long``
+    and ``bit`` (``bit_op`` AND, OR or XOR).
+    """
 
     op: str
     kind: str
     operand: bytes
-    _regex: re.Pattern[bytes] | None = field(default=None, compare=False)
+    _regex: re.Pattern[bytes] | re.Pattern[str] | None = field(default=None, compare=False)
+    charset: str = "utf-8"
+    bit_op: str = ""
 
     @classmethod
     def parse(cls, op: str, text: bytes) -> Comparison:
@@ -79,17 +88,44 @@ class Comparison:
             operand = operand.lower()
         return cls(op, name, operand, regex)
 
-    def matches(self, data: bytes) -> bool:
+    def _java_compare(self, data: bytes) -> int:
+        """What the comparator's Java ``compareTo(data)`` answers: the operand
+        against the data, so negative where the data sorts after it."""
         if self.kind == "binary":
-            result = _cmp(data, self.operand)
-        elif self.kind == "binaryprefix":
-            result = _cmp(data[: len(self.operand)], self.operand)
-        elif self.kind == "substring":
-            result = 0 if self.operand in data.lower() else 1
-        else:
-            assert self._regex is not None
-            result = 0 if self._regex.search(data) else 1
-        return _OPS[self.op](result)
+            return _cmp(self.operand, data)
+        if self.kind == "binaryprefix":
+            return _cmp(self.operand, data[: len(self.operand)])
+        if self.kind == "substring":
+            return 0 if self.operand in data.lower() else 1
+        if self.kind == "regexstring":
+            regex = self._regex
+            assert regex is not None
+            if isinstance(regex.pattern, str):
+                text = data.decode(self.charset, "replace")
+                return 0 if regex.search(text) else 1
+            return 0 if regex.search(data) else 1
+        if self.kind == "null":
+            return 1  # a cell's value is never Java's null
+        if self.kind == "long":
+            if len(data) != 8:
+                raise FilterError(
+                    f"offset (0) + length (8) exceed the capacity of the array: {len(data)}"
+                )
+            mine = int.from_bytes(self.operand, "big", signed=True)
+            theirs = int.from_bytes(data, "big", signed=True)
+            return (mine > theirs) - (mine < theirs)
+        if self.kind == "bit":
+            if len(data) != len(self.operand):
+                return 1
+            combine = {"AND": int.__and__, "OR": int.__or__, "XOR": int.__xor__}[self.bit_op]
+            hit = any(combine(a, b) for a, b in zip(self.operand, data, strict=True))
+            return 0 if hit else 1
+        raise FilterError(f"Comparator {self.kind!r} is not supported")
+
+    def matches(self, data: bytes) -> bool:
+        if self.op == "NO_OP":
+            return False
+        return _OPS[self.op](-self._java_compare(data))
 
 
 # -- filters -------------------------------------------------------------------
@@ -139,6 +175,10 @@ class RowFilter(Filter):
 
 @dataclass
 class KeyOnlyFilter(Filter):
+    """Cells without their values; with ``len_as_val`` (only a serialized
+    Java filter sets it), each value is its old length, a 4-byte int."""
+
+    len_as_val: bool = False
     strips_values = True
 
     def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
@@ -195,6 +235,234 @@ class SingleColumnValueFilter(Filter):
         if found:
             return None
         return None if self.filter_if_missing else _all(cells)
+
+
+@dataclass
+class SingleColumnValueExcludeFilter(SingleColumnValueFilter):
+    """SingleColumnValueFilter that leaves the tested column out of the row."""
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        kept = super().apply(row, cells)
+        if kept is None:
+            return None
+        column = (self.family, self.qualifier)
+        return [i for i in kept if cells[i][:2] != column]
+
+
+# What follows only a serialized Java filter (TGet/TScan filterBytes) names;
+# each does what its HBase 2.6 class does, on the cells a row read selected.
+
+
+@dataclass
+class FamilyFilter(Filter):
+    comparison: Comparison
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        return [i for i, c in enumerate(cells) if self.comparison.matches(c[0])]
+
+
+@dataclass
+class MultipleColumnPrefixFilter(Filter):
+    prefixes: list[bytes]
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        if not self.prefixes:
+            return _all(cells)
+        prefixes = tuple(self.prefixes)
+        return [i for i, c in enumerate(cells) if c[1].startswith(prefixes)]
+
+
+@dataclass
+class ColumnRangeFilter(Filter):
+    """Qualifiers between ``low`` and ``high`` (None: unbounded). As HBase's,
+    the first qualifier past ``high`` ends the family's part of the row."""
+
+    low: bytes | None
+    low_inclusive: bool
+    high: bytes | None
+    high_inclusive: bool
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        out = []
+        past: bytes | None = None  # the family whose qualifiers went past high
+        for i, (f, q, _, _) in enumerate(cells):
+            if f == past:
+                continue
+            if self.low is not None and (
+                q < self.low or (q == self.low and not self.low_inclusive)
+            ):
+                continue
+            if self.high is not None and (
+                q > self.high or (q == self.high and not self.high_inclusive)
+            ):
+                past = f
+                continue
+            out.append(i)
+        return out
+
+
+def _first_versions(cells: Sequence[Cell]) -> list[int]:
+    """The index of each column's first (newest) cell."""
+    out, last = [], None
+    for i, c in enumerate(cells):
+        if c[:2] != last:
+            out.append(i)
+            last = c[:2]
+    return out
+
+
+@dataclass
+class ColumnPaginationFilter(Filter):
+    """A row's columns (newest version each) from ``offset`` on, at most
+    ``limit``; or, given ``column_offset``, from the first column whose
+    qualifier is not below it."""
+
+    limit: int
+    offset: int = 0
+    column_offset: bytes | None = None
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        firsts = _first_versions(cells)
+        if self.column_offset is None:
+            return firsts[self.offset : self.offset + max(self.limit, 0)]
+        out: list[int] = []
+        for i in firsts:
+            if len(out) >= self.limit:
+                break
+            if out or cells[i][1] >= self.column_offset:
+                out.append(i)
+        return out
+
+
+@dataclass
+class ColumnCountGetFilter(Filter):
+    """A row's first ``limit`` columns (newest version each); a row with more
+    ends the scan, as HBase's filter is then done with all that remains."""
+
+    limit: int
+    stateful = True
+    done: bool = False
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        if self.done:
+            return None
+        firsts = _first_versions(cells)
+        if len(firsts) > self.limit:
+            self.done = True
+        return firsts[: self.limit]
+
+    @property
+    def exhausted(self) -> bool:
+        return self.done
+
+
+@dataclass
+class InclusiveStopFilter(Filter):
+    """Rows up to ``stop`` inclusive (down to it, reversed); the first row
+    past it ends the scan."""
+
+    stop: bytes
+    reversed: bool = False
+    stateful = True
+    done: bool = False
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        if self.done or (row < self.stop if self.reversed else row > self.stop):
+            self.done = True
+            return None
+        return _all(cells)
+
+    @property
+    def exhausted(self) -> bool:
+        return self.done
+
+
+@dataclass
+class TimestampsFilter(Filter):
+    timestamps: frozenset[int]
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        return [i for i, c in enumerate(cells) if c[2] in self.timestamps]
+
+
+@dataclass
+class DependentColumnFilter(Filter):
+    """The cells that share a timestamp with a cell of ``family:qualifier``
+    (one whose value matches ``comparison``, if given); that column's own
+    cells too unless ``drop``."""
+
+    family: bytes
+    qualifier: bytes
+    drop: bool
+    comparison: Comparison | None
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        column = (self.family, self.qualifier)
+        stamps = {
+            c[2]
+            for c in cells
+            if c[:2] == column and (self.comparison is None or self.comparison.matches(c[3]))
+        }
+        return [
+            i for i, c in enumerate(cells) if c[2] in stamps and not (self.drop and c[:2] == column)
+        ]
+
+
+@dataclass(frozen=True)
+class RowRange:
+    start: bytes  # b"": from the first row
+    start_inclusive: bool
+    stop: bytes  # b"": to the last row
+    stop_inclusive: bool
+
+    def holds(self, row: bytes) -> bool:
+        if self.start and (row < self.start or (row == self.start and not self.start_inclusive)):
+            return False
+        return not self.stop or row < self.stop or (row == self.stop and self.stop_inclusive)
+
+
+@dataclass
+class MultiRowRangeFilter(Filter):
+    ranges: list[RowRange]
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        return _all(cells) if any(r.holds(row) for r in self.ranges) else None
+
+
+@dataclass
+class FuzzyRowFilter(Filter):
+    """Rows matching any ``(key, mask)``: a mask byte 0xFF fixes the key's
+    byte at that place, any other lets every byte through. The masks are as
+    HBase's Java filter sends them, already processed (0 -> -1)."""
+
+    keys: list[tuple[bytes, bytes]]
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        for key, mask in self.keys:
+            if len(row) >= len(key) and all(
+                m != 0xFF or row[i] == key[i] for i, m in enumerate(mask[: len(key)])
+            ):
+                return _all(cells)
+        return None
+
+
+@dataclass
+class FilterAllFilter(Filter):
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        return None
+
+
+@dataclass
+class ColumnValueFilter(Filter):
+    """Only the cells of ``family:qualifier`` whose value matches."""
+
+    family: bytes
+    qualifier: bytes
+    comparison: Comparison
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        column = (self.family, self.qualifier)
+        return [i for i, c in enumerate(cells) if c[:2] == column and self.comparison.matches(c[3])]
 
 
 @dataclass
@@ -290,7 +558,7 @@ class Skip(Filter):
 
 @dataclass
 class While(Filter):
-    """WHILE: end the scan at the first row the operand would not keep whole."""
+    """WHILE: end the scan at the first cell or row the operand would not keep."""
 
     operand: Filter
     stateful = True
@@ -300,9 +568,15 @@ class While(Filter):
         if self.done:
             return None
         result = self.operand.apply(row, cells)
-        if result is None or len(result) != len(cells):
+        if result is None:
             self.done = True
             return None
+        if len(result) != len(cells):
+            # As HBase's: the cells before the first one the operand drops
+            # stay, and the scan ends there.
+            self.done = True
+            lead = [i for n, i in enumerate(result) if i == n]
+            return lead or None
         return result
 
     @property
@@ -317,8 +591,32 @@ def apply_filter(flt: Filter, row: bytes, cells: list[Cell]) -> list[Cell] | Non
         return None
     out = [cells[i] for i in kept]
     if flt.strips_values:
-        out = [(f, q, ts, b"") for f, q, ts, _ in out]
+        if _lengths_as_values(flt):
+            out = [(f, q, ts, len(v).to_bytes(4, "big")) for f, q, ts, v in out]
+        else:
+            out = [(f, q, ts, b"") for f, q, ts, _ in out]
     return out
+
+
+def _parts(flt: Filter) -> Iterator[Filter]:
+    """``flt`` and every filter inside it."""
+    yield flt
+    for inner in getattr(flt, "operands", ()):
+        yield from _parts(inner)
+    operand = getattr(flt, "operand", None)
+    if isinstance(operand, Filter):
+        yield from _parts(operand)
+
+
+def _lengths_as_values(flt: Filter) -> bool:
+    return any(isinstance(f, KeyOnlyFilter) and f.len_as_val for f in _parts(flt))
+
+
+def reverse(flt: Filter | None) -> None:
+    """Tell ``flt`` it runs in a reversed scan (rows in descending order)."""
+    for f in _parts(flt) if flt is not None else ():
+        if isinstance(f, InclusiveStopFilter):
+            f.reversed = True
 
 
 @dataclass(frozen=True)
@@ -350,7 +648,11 @@ def push_down(flt: Filter | None) -> Pushdown:
     if flt is None:
         return Pushdown(None)
     parts = flt.operands if isinstance(flt, And) else [flt]
-    if not parts or not all(isinstance(f, (FirstKeyOnlyFilter, KeyOnlyFilter)) for f in parts):
+    if (
+        not parts
+        or not all(isinstance(f, (FirstKeyOnlyFilter, KeyOnlyFilter)) for f in parts)
+        or _lengths_as_values(flt)
+    ):
         return Pushdown(flt)
     return Pushdown(
         None,

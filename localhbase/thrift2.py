@@ -54,7 +54,17 @@ from .encoding import (
     TYPE_DELETE_FAMILY_VERSION,
     TYPE_PUT,
 )
-from .filters import Filter, FilterError, apply_filter, next_row, parse_filter, push_down
+from .filter_protos import BadFilterBytes, FilterRefused
+from .filter_protos import decode as decode_filter
+from .filters import (
+    Filter,
+    FilterError,
+    apply_filter,
+    next_row,
+    parse_filter,
+    push_down,
+    reverse,
+)
 from .store import (
     COMPARE_OPS,
     REGION_SERVER,
@@ -231,8 +241,16 @@ class _Versions(Exception):
 
 def _filter(source: bytes | None, filter_bytes: bytes | None) -> Filter | None:
     if filter_bytes is not None:
-        # A serialized Java filter (protobuf); only the filter language is read here.
-        raise _Internal("filterBytes is not supported by the local server; use filterString")
+        # A serialized Java filter wins over a filter string, as in HBase's
+        # handler, which sets the string's filter and then the bytes'.
+        try:
+            return decode_filter(filter_bytes)
+        except FilterRefused as exc:
+            # HBase wraps the failure in a DoNotRetryIOException: no retry.
+            raise T2.TIOError(message=str(exc), canRetry=False) from None
+        except BadFilterBytes as exc:
+            # protobuf's InvalidProtocolBufferException, a plain IOException.
+            raise T2.TIOError(message=str(exc), canRetry=True) from None
     # An empty filter string is an error in HBase too; only None means none.
     return parse_filter(source) if source is not None else None
 
@@ -587,7 +605,10 @@ class Thrift2Handler(AdminCalls):
     # -- scanners -------------------------------------------------------------
 
     def _scanner_of(self, table: bytes, tscan: Any) -> _Scanner:
-        pushed = push_down(_filter(tscan.filterString, tscan.filterBytes))
+        flt = _filter(tscan.filterString, tscan.filterBytes)
+        if tscan.reversed:
+            reverse(flt)
+        pushed = push_down(flt)
         lo, hi = _time_range(tscan.timeRange) if tscan.timeRange is not None else (0, None)
         versions = tscan.maxVersions if tscan.maxVersions is not None else 1
         ranges = None
