@@ -18,11 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import rotate_token
+from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
 from feeds import services
+from feeds.services.ratelimit import DEVICE_MAX_AGE_S
 from feeds.types import User
 
 SESSION_KEY = "sid"
@@ -66,6 +69,31 @@ def login(request: HttpRequest, user: User) -> None:
     request.session[SESSION_KEY] = services.start_session(user)
     rotate_token(request)
     request.user = SessionUser(user)  # type: ignore[assignment]
+
+
+# The device cookie (OWASP's, see feeds/services/ratelimit.py): a client that
+# has logged in to an account keeps trying it against its own failure count,
+# not the count strangers share. Sent to the log-in page only.
+DEVICE_COOKIE = "twitbase_device"
+
+
+def device(request: HttpRequest) -> str | None:
+    """The device token this browser holds, if any (checked by the service)."""
+    return request.COOKIES.get(DEVICE_COOKIE)
+
+
+def remember_device(response: HttpResponse, user: User) -> HttpResponse:
+    """Give the browser a new device token for ``user``, who just logged in."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        services.device_token(user.userid),
+        max_age=DEVICE_MAX_AGE_S,
+        path=reverse("login"),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+    return response
 
 
 def session_id(request: HttpRequest) -> str:

@@ -251,13 +251,15 @@ def login(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            user = services.log_in(data["userid"], data["password"], client_address(request))
+            user = services.log_in(
+                data["userid"], data["password"], client_address(request), auth.device(request)
+            )
         except (services.RateLimited, Forbidden) as exc:
             answer.refuse(form, exc)
         else:
             if user is not None:
                 auth.login(request, user)
-                return redirect(after)
+                return auth.remember_device(redirect(after), user)
             form.add_error(None, "That userid and password do not match an account.")
     next_field = request.POST.get("next") or request.GET.get("next") or ""
     return answer.render(request, "login.html", {"form": form, "next": next_field})
@@ -296,7 +298,6 @@ def account(request: HttpRequest) -> HttpResponse:
                 data["current_password"],
                 data["new_password"],
                 auth.session_id(request),
-                client_address(request),
             )
         except ServiceError as exc:
             answer.refuse(form, exc)
@@ -758,7 +759,7 @@ def avatar_remove(request: HttpRequest) -> HttpResponse:
 def delete_account(request: HttpRequest) -> HttpResponse:
     """GET: what deleting the account takes away, and the form (the
     password) that does it; POST: delete it and log out. A wrong password is
-    a 400 with the form kept; too many, 429 as for log-ins."""
+    a 400 with the form kept; too many from this session, 429."""
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("delete_account"))
     me = _me(request)
@@ -767,7 +768,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             services.delete_account(
-                me.userid, form.cleaned_data["password"], client_address(request)
+                me.userid, form.cleaned_data["password"], auth.session_id(request)
             )
         except (InvalidInput, services.RateLimited) as exc:
             answer.refuse(form, exc)

@@ -10,7 +10,7 @@ Layouts (``+`` is concatenation, all parts fixed width)::
     streams     md5(reader) + rts + md5(author) + suffix      44 bytes
     replies     parent's twit key + ms + md5(author) + suffix 56 bytes
     audit       rts + suffix                                  12 bytes
-    logins      md5(userid or "addr " + address) + window     24 bytes
+    logins      md5(userid, or "addr "/"device "/"session " + id) + window  24 bytes
     notifications  md5(recipient) + rts + kind + subject      53 bytes
     notifyGroups   twit key + kind                            29 bytes
     idempotency    md5(userid) + md5(Idempotency-Key)         32 bytes
@@ -337,6 +337,20 @@ def idempotency_key(userid: str, key: str) -> bytes:
     chose): md5(userid) first, so an account's keys are one prefix; the
     client's key hashed, so every row is 32 bytes whatever it sent."""
     return user_hash(userid) + hashlib.md5(key.encode("utf-8", "replace")).digest()
+
+
+def login_device_key(nonce: str, window_minute: int) -> bytes:
+    """A device token's failed log-ins in one window: md5 of "device " + its
+    nonce (a space no userid has), so it names no user."""
+    digest = hashlib.md5(("device " + nonce).encode("utf-8", "replace")).digest()
+    return digest + window_minute.to_bytes(8, "big")
+
+
+def login_session_key(credential: str, window_minute: int) -> bytes:
+    """A session's (or API token's) wrong passwords in one window, when it
+    changes the password or deletes the account: md5 of "session " + its id."""
+    digest = hashlib.md5(("session " + credential).encode("utf-8", "replace")).digest()
+    return digest + window_minute.to_bytes(8, "big")
 
 
 METRICS_TOTALS = b"totals"

@@ -134,7 +134,7 @@ USER_DATA: dict[str, str] = {
     "likes": "prefix md5(userid); others' likes of the user's twits go with the twits",
     "tokens": "a scan filtered on k:userid (no index: tokens are keyed by sha256)",
     "ratelimits": "prefix md5(userid)",
-    "logins": "prefix md5(userid) (per-address rows name no user)",
+    "logins": "prefix md5(userid) (per-address, per-device and per-session rows name no user)",
     "celebrities": "the row md5(userid)",
     "followerLists": "the row md5(userid); others' lists naming the user go with the unfollows",
     "metrics": "holds no per-user data",

@@ -226,12 +226,18 @@ TWITBASE_HBASE_TIMEOUT_MS = env_int("TWITBASE_HBASE_TIMEOUT_MS", 10_000, minimum
 TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
 # Twits one user may post per minute (HTTP 429 beyond).
 TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
-# Failed log-ins allowed per account, and per client address (REMOTE_ADDR),
+# Failed log-ins allowed per account from untrusted clients (those without a
+# device token for it), and per client address (REMOTE_ADDR),
 # in each window of TWITBASE_LOGIN_WINDOW_S seconds; beyond, HTTP 429. The
 # window is at most a day: the logins table's TTL (two days) must outlast it.
 TWITBASE_LOGIN_WINDOW_S = env_int("TWITBASE_LOGIN_WINDOW_S", 900, minimum=60, maximum=86400)
 TWITBASE_LOGIN_FAILS_PER_ACCOUNT = env_int("TWITBASE_LOGIN_FAILS_PER_ACCOUNT", 10, minimum=1)
 TWITBASE_LOGIN_FAILS_PER_ADDRESS = env_int("TWITBASE_LOGIN_FAILS_PER_ADDRESS", 50, minimum=1)
+# Failed log-ins allowed per window from a client holding a device token for
+# the account (OWASP's device cookies: these do not count against the
+# account's untrusted clients), and wrong passwords per session or API token
+# when it changes the password or deletes the account.
+TWITBASE_LOGIN_FAILS_PER_DEVICE = env_int("TWITBASE_LOGIN_FAILS_PER_DEVICE", 10, minimum=1)
 
 # -- Celery (the broker for background work) ------------------------------------
 CELERY_BROKER_URL = env_str(

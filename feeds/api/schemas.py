@@ -104,6 +104,12 @@ Count = Annotated[int, Field(ge=0)]
 class Login(BaseModel):
     userid: StrictStr
     password: StrictStr
+    device: StrictStr | None = Field(
+        None,
+        description="The `device` of an earlier log-in to this account from this client, "
+        "if it has one: its failed log-ins then count against this client alone, so "
+        "strangers' guesses at the password (429 for them) do not keep you out.",
+    )
 
 
 class PasswordChange(BaseModel):
@@ -182,6 +188,10 @@ class Error(Answer):
 class Token(Answer):
     token: str = Field(description="Send as `Authorization: Bearer <token>`.")
     userid: Userid
+    device: str = Field(
+        description="Keep it, and send it as `device` when this client logs in to "
+        "this account again (a year at most): a device token, as OWASP's device cookies."
+    )
 
 
 class Profile(Answer):

@@ -95,11 +95,13 @@ def created(response: HttpResponse, location: str, body: T) -> Status[T]:
     ),
 )
 def login(request: HttpRequest, credentials: schemas.Login) -> dict[str, str]:
-    issued = services.issue_token(credentials.userid, credentials.password, client_address(request))
+    issued = services.issue_token(
+        credentials.userid, credentials.password, client_address(request), credentials.device
+    )
     if issued is None:
         raise unauthorized("Wrong userid or password.")
     token, user = issued
-    return {"token": token, "userid": user.userid}
+    return {"token": token, "userid": user.userid, "device": services.device_token(user.userid)}
 
 
 @api.post(
@@ -145,7 +147,6 @@ def password(request: HttpRequest, change: schemas.PasswordChange) -> NoContent:
         change.current_password,
         change.new_password,
         me.token,
-        client_address(request),
     )
     return NO_CONTENT
 
@@ -614,5 +615,5 @@ def delete_account(
     request: HttpRequest, userid: Userid, deletion: schemas.AccountDeletion
 ) -> Status[None]:
     me = _own(request, userid, "account")
-    services.delete_account(me.userid, deletion.password, client_address(request))
+    services.delete_account(me.userid, deletion.password, caller(request).token)
     return Status(202, None)

@@ -43,7 +43,7 @@ from .notify import (
     unnotify_repost,
     unread_count,
 )
-from .ratelimit import RateLimited
+from .ratelimit import RateLimited, device_token
 from .reposts import repost, repost_count, reposted, reposters, unrepost
 from .search import search_users
 from .streams import NEW_CAP, NewTwits, home_stream, new_in_stream
@@ -86,6 +86,7 @@ __all__ = [
     "check_tag",
     "delete_account",
     "delete_twit",
+    "device_token",
     "find_user",
     "follow",
     "followers",

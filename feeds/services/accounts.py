@@ -289,19 +289,20 @@ def authenticate(userid: str, password: str) -> User | None:
     return None if user is None or user.disabled else user
 
 
-def log_in(userid: object, password: object, address: str) -> User | None:
+def log_in(userid: object, password: object, address: str, device: object = None) -> User | None:
     """The user, for a log-in from client ``address``; None on wrong credentials.
 
     Throttled before the password hash is computed: RateLimited once the
-    account or the address has had too many failures lately (see
-    :mod:`feeds.services.ratelimit`). A right password for a disabled
+    device (``device``, a device token for the account), or else the
+    account's untrusted clients or the address, has had too many failures
+    lately (see :mod:`feeds.services.ratelimit`). A right password for a disabled
     account is Forbidden, saying the account is suspended; a wrong one is
     just wrong, so the message does not tell strangers who is suspended.
     """
     if not isinstance(userid, str) or not isinstance(password, str):
         raise InvalidInput(None, "Send userid and password as strings.")
     known = userid if USERID_RE.fullmatch(userid) else None
-    slots = ratelimit.admit_login(known, address)
+    slots = ratelimit.admit_login(known, address, device)
     user = _password_matches(known, password)
     if user is None:
         return None
@@ -311,14 +312,15 @@ def log_in(userid: object, password: object, address: str) -> User | None:
     return user
 
 
-def change_password(userid: str, current: object, new: object, address: str) -> User:
+def change_password(userid: str, current: object, new: object, credential: str) -> User:
     """Replace the password and raise the auth generation, which ends every
     session and token of the account (the caller keeps its own, see
     :func:`feeds.services.tokens.change_password`). The current password is
-    checked, and throttled, as a log-in is."""
+    checked, throttled per ``credential`` (the caller's session or token,
+    :func:`ratelimit.admit_reauth`), not by the log-in counts."""
     if not isinstance(current, str) or not isinstance(new, str):
         raise InvalidInput(None, "Send current_password and new_password as strings.")
-    slots = ratelimit.admit_login(userid, address)
+    slots = ratelimit.admit_reauth(credential)
     with connection() as conn:
         row = conn.table(table_name("users")).row(keys.user_key(userid))
     user = rows.decode_user(row)

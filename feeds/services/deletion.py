@@ -36,16 +36,17 @@ from . import reposts as reposts_service
 from . import twits as twits_service
 
 
-def delete_account(userid: str, password: object, address: str = "") -> None:
+def delete_account(userid: str, password: object, credential: str = "") -> None:
     """Delete ``userid``'s account, if ``password`` is its password.
 
     The account is suspended and every credential ended before this returns;
     the rest is the worker's (:func:`erase_account`). InvalidInput naming
-    ``password`` for a wrong one; RateLimited as a log-in.
+    ``password`` for a wrong one; RateLimited after too many from the
+    caller's session or token ``credential`` (:func:`ratelimit.admit_reauth`).
     """
     if not isinstance(password, str):
         raise InvalidInput("password", "Enter your password to delete your account.")
-    slots = ratelimit.admit_login(userid, address)
+    slots = ratelimit.admit_reauth(credential)
     with connection() as conn:
         stored = rows.decode_user(conn.table(table_name("users")).row(keys.user_key(userid)))
     if stored is None:

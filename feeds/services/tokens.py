@@ -42,13 +42,16 @@ def _issue(user: User, kind: str) -> str:
     return token
 
 
-def issue_token(userid: object, password: object, address: str = "") -> tuple[str, User] | None:
+def issue_token(
+    userid: object, password: object, address: str = "", device: object = None
+) -> tuple[str, User] | None:
     """A new API token for valid credentials, or None.
 
-    RateLimited when log-ins from ``address`` or to the account are
-    throttled; Forbidden when the account is suspended.
+    RateLimited when log-ins from ``address`` or to the account (or, with
+    ``device``, a device token for it, from that device) are throttled;
+    Forbidden when the account is suspended.
     """
-    user = accounts.log_in(userid, password, address)
+    user = accounts.log_in(userid, password, address, device)
     if user is None:
         return None
     return _issue(user, rows.KIND_API), user
@@ -100,9 +103,7 @@ def log_out_everywhere(userid: str) -> None:
     accounts.bump_generation(userid)
 
 
-def change_password(
-    userid: str, current: object, new: object, keep: str, address: str = ""
-) -> User:
+def change_password(userid: str, current: object, new: object, keep: str) -> User:
     """Change the password and end every other token and session of the
     account; ``keep`` (the caller's own token or session id) stays valid.
 
@@ -110,7 +111,7 @@ def change_password(
     this user (a conditional put), so a credential revoked meanwhile is not
     brought back.
     """
-    user = accounts.change_password(userid, current, new, address)
+    user = accounts.change_password(userid, current, new, keep)
     with connection() as conn:
         check_and_put(
             conn,

@@ -13,6 +13,7 @@ from feeds import services
 from feeds.errors import Forbidden, InvalidInput
 from feeds.services import ratelimit
 from feeds.types import User
+from storage import keys
 from storage.connection import connection, table_name
 from tests.helpers import PASSWORD
 
@@ -153,7 +154,7 @@ def test_concurrent_guesses_get_no_more_hashes_than_the_limit(
         t.join()
     assert sorted(outcomes) == ["hashed"] * 3 + ["throttled"] * 5
     # The refused ones gave their slots back: the count is the failures, 3.
-    account_row = ratelimit._login_rows("nobody", "", time.time())[0][0]
+    account_row = keys.login_account_key("nobody", ratelimit._window(time.time())[0])
     with connection() as conn:
         assert conn.table(table_name("logins")).counter_get(account_row, b"l:fails") == 3
     with pytest.raises(ratelimit.RateLimited):
