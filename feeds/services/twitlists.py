@@ -44,12 +44,14 @@ def replies(
 
 
 @read_only
-def thread(twit: Twit, cursor: str | None = None, reader: str | None = None) -> Thread:
+def thread(
+    twit: Twit, cursor: str | None = None, reader: str | None = None, limit: int = 20
+) -> Thread:
     """A twit's page: ``twit`` (read already, by ``public_twit``), the chain
     it replies to (services.ancestors) and a page of its replies, as
     ``reader`` sees them, hydrated together in one step."""
     chain = twits.ancestors(twit)
-    page = twits.replies_page(twit, cursor, 20)
+    page = twits.replies_page(twit, cursor, limit)
     listed = (twit, *(t for t in chain if t is not None), *page.items)
     seen = {t.id: t for t in hydrate(listed, reader)}
     return Thread(
