@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import psutil
 import pytest
 import requests
 
@@ -251,7 +252,11 @@ def test_the_stack_serves_fans_out_survives_faults_and_keeps_its_rows(deployed: 
     # SIGKILL to its main process from outside, as the kernel's OOM killer
     # would: `podman kill` counts as stopped by the user, and no policy
     # restarts what its user stopped.
-    os.kill(int(stack.podman("inspect", "-f", "{{.State.Pid}}", worker)), signal.SIGKILL)
+    pid = int(stack.podman("inspect", "-f", "{{.State.Pid}}", worker))
+    # Only the worker's own process: never a pid of 0 (this process group)
+    # or one the engine reported stale.
+    assert pid > 1 and "celery" in " ".join(psutil.Process(pid).cmdline()), pid
+    os.kill(pid, signal.SIGKILL)
     during = _post(s, alice, "Posted while the worker was dead")
     _wait(
         "the worker container restarted",
