@@ -14,13 +14,13 @@ import pytest
 
 from devtools.processes import PROJECT_ROOT
 
-HOOKS = {
-    # devtools.processes as it is: its exit hook in place of mirakuru's.
-    "ours": "import devtools.processes",
-    # mirakuru's own hook, put back: the test must fail with it.
-    "mirakuru's": "import atexit, devtools.processes as p, mirakuru.base as b;"
-    "atexit.unregister(p.kill_our_leftovers); atexit.register(b.cleanup_subprocesses)",
-}
+# devtools.processes as it is: its exit hook in place of mirakuru's. (With
+# mirakuru's own hook put back, the test below fails: the innocent dies. That
+# is not run as a test: mirakuru's hook kills *every* process on the machine
+# whose uuid contains the exiting pid, and so, now and then, a server that
+# another test process of the same run depends on; a run lost its local
+# HBase server so, with nothing in its log, on 2026-11-28.)
+HOOKS = {"ours": "import devtools.processes"}
 
 
 def sleeper(mark: str) -> subprocess.Popen[bytes]:
@@ -61,9 +61,3 @@ def test_our_exit_hook_spares_a_process_whose_uuid_only_contains_our_pid(
     sleepers: list[subprocess.Popen[bytes]],
 ) -> None:
     assert exit_with_hook(HOOKS["ours"], sleepers) == (True, False)
-
-
-def test_mirakurus_own_hook_killed_it(sleepers: list[subprocess.Popen[bytes]]) -> None:
-    """What the test above guards against, shown: with mirakuru's hook the
-    innocent process dies too."""
-    assert exit_with_hook(HOOKS["mirakuru's"], sleepers) == (False, False)
