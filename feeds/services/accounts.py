@@ -28,6 +28,7 @@ from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put
 
 from . import ratelimit, userindex
+from ._load import LoadRow
 from ._paging import scan_page
 
 USERID_RE = re.compile(r"[A-Za-z0-9_]{3,20}")
@@ -437,3 +438,57 @@ def set_disabled(userid: str, disabled: bool = True) -> User:
         bump_generation(userid)
         user = get_user(userid)
     return user
+
+
+def account_row(userid: str) -> rows.UserRow | None:
+    """``userid``'s users row as stored, password hash and creation time
+    included (None: no account): for account deletion."""
+    with connection() as conn:
+        return rows.decode_user(conn.table(table_name("users")).row(keys.user_key(userid)))
+
+
+@read_only
+def users_by_hash(user_hashes: Iterable[bytes]) -> dict[bytes, User]:
+    """The users whose users row keys (md5 of the userid) are ``user_hashes``,
+    by that key: one multi-get. A key without an account is left out."""
+    wanted = sorted(set(user_hashes))
+    if not wanted:
+        return {}
+    with connection() as conn:
+        found = conn.table(table_name("users")).rows(wanted)
+    return {key: user for key, row in found if (user := _user_from_row(row)) is not None}
+
+
+def set_avatar_version(userid: str, version: int | None) -> None:
+    """Name avatar ``version`` on ``userid``'s row (None: back to no avatar);
+    the image itself is services/avatars.py's. Idempotent."""
+    with connection() as conn:
+        table = conn.table(table_name("users"))
+        if version is None:
+            table.delete(keys.user_key(userid), columns=[rows.AVATAR])
+        else:
+            table.put(keys.user_key(userid), rows.encode_avatar_version(version))
+
+
+def forget_user(userid: str) -> None:
+    """Delete ``userid``'s users row: the last step of an account deletion,
+    which frees the userid. Idempotent."""
+    with connection() as conn:
+        conn.table(table_name("users")).delete(keys.user_key(userid))
+
+
+def user_rows(
+    account: bytes,
+    userid: str,
+    name: str,
+    *,
+    twits: int = 0,
+    followers: int = 0,
+    following: int = 0,
+) -> list[LoadRow]:
+    """The rows of a user whose account cell is ``account``
+    (rows.encode_account), with these counts, as register and the counted
+    posts and follows leave them: the users row and its userSearch rows.
+    For the bulk loader; nothing is written."""
+    cells = rows.encode_user(account, twits=twits, followers=followers, following=following)
+    return [("users", keys.user_key(userid), cells, None), *userindex.load_rows(userid, name)]

@@ -114,20 +114,25 @@ def set_avatar(userid: str, data: bytes) -> User:
         conn.table(table_name("avatars")).put(
             keys.avatar_key(user.userid), rows.encode_avatar(image, version)
         )
-        conn.table(table_name("users")).put(
-            keys.user_key(user.userid), rows.encode_avatar_version(version)
-        )
+    accounts.set_avatar_version(user.userid, version)
     return accounts.get_user(user.userid)
 
 
 def remove_avatar(userid: str) -> User:
     """Back to the default avatar; repeating it does nothing."""
     user = accounts.get_user(userid)
-    with connection() as conn:
-        # The version first: no profile then names an image that is gone.
-        conn.table(table_name("users")).delete(keys.user_key(user.userid), columns=[rows.AVATAR])
-        conn.table(table_name("avatars")).delete(keys.avatar_key(user.userid))
+    # The version first: no profile then names an image that is gone.
+    accounts.set_avatar_version(user.userid, None)
+    forget_user(user.userid)
     return accounts.get_user(user.userid)
+
+
+def forget_user(userid: str) -> None:
+    """Delete ``userid``'s image row (their users row may still name it:
+    :func:`remove_avatar` clears that first; an account deletion drops the
+    users row last). Idempotent."""
+    with connection() as conn:
+        conn.table(table_name("avatars")).delete(keys.avatar_key(userid))
 
 
 @read_only

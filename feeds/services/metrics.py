@@ -37,6 +37,21 @@ def record_fanout_done(out: happybase.Connection | ops.Pipeline, lag_ms: int) ->
         pipe.put(table_name("metrics"), row, rows.encode_lag(lag_ms))
 
 
+def save_table_figures(cells: dict[bytes, bytes]) -> None:
+    """Put ``cells`` in the one row of table figures (services/tablestats.py), in one put."""
+    with connection() as conn:
+        conn.table(table_name("metrics")).put(keys.METRICS_TABLES, cells)
+
+
+def table_figures(columns: list[bytes] | None = None) -> dict[bytes, bytes]:
+    """The row of table figures, or ``columns`` of it (one get)."""
+    with connection() as conn:
+        found: dict[bytes, bytes] = conn.table(table_name("metrics")).row(
+            keys.METRICS_TABLES, columns=columns
+        )
+    return found
+
+
 def record_failure(task: str, error: str) -> None:
     with connection() as conn:
         t = conn.table(table_name("metrics"))

@@ -10,15 +10,12 @@ the userid: a name row is skipped when the user's userid matches too.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from feeds.errors import InvalidInput
 from feeds.types import Page, User
-from storage import keys, rows
-from storage.connection import connection, read_only, table_name
+from storage import keys
+from storage.connection import read_only
 
 from . import accounts, userindex
-from ._paging import scan_page
 
 QUERY_MAX = 50  # characters: as long as the longest name
 
@@ -39,38 +36,16 @@ def check_query(q: object) -> str:
     return normal
 
 
-def _hit(query: str) -> Callable[[bytes, dict[bytes, bytes]], tuple[bytes, bytes, bytes] | None]:
-    def decode(key: bytes, row: dict[bytes, bytes]) -> tuple[bytes, bytes, bytes] | None:
-        value, user_hash, kind = keys.split_search_key(key)
-        userid = rows.decode_search(row)
-        if userid is None:
-            return None
-        if kind == keys.SEARCH_NAME and userindex.normalise(userid).startswith(query):
-            return None  # listed under its userid row
-        return value, user_hash, kind
-
-    return decode
-
-
 @read_only
 def search_users(q: str, cursor: str | None = None, limit: int = 20) -> Page[User]:
     """Users whose userid or display name starts with ``q`` (case-insensitive,
     see userindex.normalise), in the index's order; suspended users left out."""
     query = check_query(q)
-    with connection() as conn:
-        page = scan_page(
-            conn.table(table_name("userSearch")),
-            keys.search_value(query),
-            None,
-            cursor,
-            limit,
-            _hit(query),
-        )
-        wanted = sorted({h for _, h, _ in page.items})
-        found = dict(conn.table(table_name("users")).rows(wanted)) if wanted else {}
+    page = userindex.matches(query, cursor, limit)
+    found = accounts.users_by_hash(h for _, h, _ in page.items)
     users = []
     for value, user_hash, kind in page.items:
-        user = accounts.user_from_row(found.get(user_hash, {}))
+        user = found.get(user_hash)
         if user is None or user.disabled:
             continue
         if kind == keys.SEARCH_NAME and keys.search_value(userindex.normalise(user.name)) != value:

@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from feeds.types import from_millis
-from storage import keys, rows
-from storage.connection import connection, table_name
+from storage import rows
+
+from . import metrics
 
 
 @dataclass(frozen=True)
@@ -45,11 +46,6 @@ def _json(value: dict[str, object]) -> bytes:
     return json.dumps(value, separators=(",", ":")).encode()
 
 
-def _put(cells: dict[bytes, bytes]) -> None:
-    with connection() as conn:
-        conn.table(table_name("metrics")).put(keys.METRICS_TABLES, cells)
-
-
 def save(table: str, counted: int, capped: bool, took_ms: int, spread: dict[str, object]) -> None:
     """Keep a table's count and key spread (a JSON-ready dict; see
     console.KeySpread.to_json), in one put: a page never sees one newer
@@ -61,18 +57,19 @@ def save(table: str, counted: int, capped: bool, took_ms: int, spread: dict[str,
         ),
         rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": now}),
     }
-    _put(cells)
+    metrics.save_table_figures(cells)
 
 
 def save_spread(table: str, spread: dict[str, object]) -> None:
     """Keep a key spread alone (sampled on a first view, before any count)."""
-    _put({rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": int(time.time() * 1000)})})
+    metrics.save_table_figures(
+        {rows.TABLE_SPREAD + table.encode(): _json({**spread, "at": int(time.time() * 1000)})}
+    )
 
 
 def counts() -> dict[str, RowCount]:
     """Every table's last count, by table name (one get)."""
-    with connection() as conn:
-        row = conn.table(table_name("metrics")).row(keys.METRICS_TABLES)
+    row = metrics.table_figures()
     out = {}
     for column, value in row.items():
         if column.startswith(rows.TABLE_ROWS):
@@ -87,8 +84,7 @@ def spreads(tables: list[str]) -> dict[str, dict[str, object]]:
     """The last key spread saved of each of ``tables`` that has one, with
     "at" (ms), by table name (one get, whatever the number of tables)."""
     columns = [rows.TABLE_SPREAD + t.encode() for t in tables]
-    with connection() as conn:
-        row = conn.table(table_name("metrics")).row(keys.METRICS_TABLES, columns=columns)
+    row = metrics.table_figures(columns)
     return {
         column[len(rows.TABLE_SPREAD) :].decode(): json.loads(value)
         for column, value in row.items()

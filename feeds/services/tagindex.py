@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import happybase
 
+from feeds.types import Page
 from storage import keys, rows
-from storage.connection import table_name
+from storage.connection import connection, read_only, table_name
 
+from ._load import LoadRow
+from ._paging import scan_page
 from .textparse import hashtags
 
 # Trending counts uses per BUCKET_MS and sums the buckets of the last WINDOW_MS.
@@ -45,6 +48,51 @@ def tag_rows(key: bytes, twit: rows.TwitRow) -> list[tuple[bytes, dict[bytes, by
     """The hashtags rows of the twit ``key``: (key, cells), one per tag, to be
     written at the twit's own time (the services and the bulk loader)."""
     return [(keys.tag_key(tag, key), rows.encode_hashtag(tag, twit)) for tag in hashtags(twit.text)]
+
+
+def load_rows(key: bytes, twit: rows.TwitRow) -> list[LoadRow]:
+    """:func:`tag_rows` as the bulk loader writes them (services/_load.py)."""
+    return [("hashtags", row, cells, twit.created) for row, cells in tag_rows(key, twit)]
+
+
+def _tagged(key: bytes, row: dict[bytes, bytes]) -> tuple[bytes, rows.TwitRow] | None:
+    stored = rows.decode_hashtag(row)
+    return None if stored is None else (keys.twit_key_from_tag_key(key), stored)
+
+
+@read_only
+def tag_page(tag: str, cursor: str | None, limit: int) -> Page[tuple[bytes, rows.TwitRow]]:
+    """One page of the tag ``tag``'s (normalised) rows, newest first, each as
+    (the twit's key, the twit as the row carries it): one prefix scan. Rows
+    of twits since deleted are among them (see the module's docstring)."""
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("hashtags")),
+            keys.tag_hash(tag),
+            keys.TAG_KEY_LEN,
+            cursor,
+            limit,
+            _tagged,
+        )
+
+
+@read_only
+def uses(first: int, last: int) -> dict[str, int]:
+    """Each tag's uses summed over the buckets ``first`` to ``last``, both
+    inclusive: one short scan per salt range of the counters."""
+    found: dict[str, int] = {}
+    with connection() as conn:
+        table = conn.table(table_name("tagCounts"))
+        for salt in range(keys.TREND_SALTS):
+            for key, row in table.scan(
+                row_start=keys.trend_bucket_prefix(salt, first),
+                row_stop=keys.trend_bucket_prefix(salt, last + 1),
+                columns=[rows.TAG_USES],
+                batch_size=1000,
+            ):
+                _, tag = keys.split_trend_key(key)
+                found[tag] = found.get(tag, 0) + rows.decode_count(row.get(rows.TAG_USES))
+    return found
 
 
 def write_tag_rows(conn: happybase.Connection, key: bytes, twit: rows.TwitRow) -> list[str]:

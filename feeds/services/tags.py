@@ -15,11 +15,9 @@ import time
 
 from feeds.errors import InvalidInput
 from feeds.types import Page, TagCount, Twit
-from storage import keys, rows
-from storage.connection import connection, read_only, table_name
+from storage.connection import read_only
 
 from . import tagindex
-from ._paging import scan_page
 from .hydration import hydrate
 from .textparse import MAX_TAG, normalise_tag
 from .twits import twit_of
@@ -49,13 +47,6 @@ def check_tag(tag: object) -> str:
     return normal
 
 
-def _tag_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
-    stored = rows.decode_hashtag(row)
-    if stored is None:
-        return None
-    return twit_of(keys.twit_key_from_tag_key(key), stored)
-
-
 @read_only
 def tag_twits(
     tag: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
@@ -68,16 +59,9 @@ def tag_twits(
     last row it read. InvalidInput("tag") for something that is no hashtag.
     """
     normal = check_tag(tag)
-    with connection() as conn:
-        page = scan_page(
-            conn.table(table_name("hashtags")),
-            keys.tag_hash(normal),
-            keys.TAG_KEY_LEN,
-            cursor,
-            limit,
-            _tag_twit,
-        )
-    return Page(hydrate(page.items, reader), page.next_cursor)
+    page = tagindex.tag_page(normal, cursor, limit)
+    found = tuple(twit_of(key, stored) for key, stored in page.items)
+    return Page(hydrate(found, reader), page.next_cursor)
 
 
 @read_only
@@ -89,17 +73,6 @@ def trending(limit: int = TRENDING, now_ms: int | None = None) -> tuple[TagCount
     now = int(time.time() * 1000) if now_ms is None else now_ms
     last = tagindex.bucket_of(now)
     first = tagindex.bucket_of(now - tagindex.WINDOW_MS) + 1
-    uses: dict[str, int] = {}
-    with connection() as conn:
-        table = conn.table(table_name("tagCounts"))
-        for salt in range(keys.TREND_SALTS):
-            for key, row in table.scan(
-                row_start=keys.trend_bucket_prefix(salt, first),
-                row_stop=keys.trend_bucket_prefix(salt, last + 1),
-                columns=[rows.TAG_USES],
-                batch_size=1000,
-            ):
-                _, tag = keys.split_trend_key(key)
-                uses[tag] = uses.get(tag, 0) + rows.decode_count(row.get(rows.TAG_USES))
+    uses = tagindex.uses(first, last)
     ranked = sorted((-n, tag) for tag, n in uses.items() if n > 0)
     return tuple(TagCount(tag, -n) for n, tag in ranked[:limit])

@@ -18,8 +18,12 @@ import unicodedata
 
 import happybase
 
+from feeds.types import Page
 from storage import keys, rows
-from storage.connection import table_name
+from storage.connection import connection, read_only, table_name
+
+from ._load import LoadRow
+from ._paging import scan_page
 
 USERID = keys.SEARCH_USERID
 NAME = keys.SEARCH_NAME
@@ -38,6 +42,38 @@ def index_rows(userid: str, name: str) -> list[tuple[bytes, dict[bytes, bytes]]]
         (keys.search_key(normalise(userid), userid, USERID), cells),
         (keys.search_key(normalise(name), userid, NAME), cells),
     ]
+
+
+def load_rows(userid: str, name: str) -> list[LoadRow]:
+    """:func:`index_rows` as the bulk loader writes them (services/_load.py)."""
+    return [("userSearch", key, cells, None) for key, cells in index_rows(userid, name)]
+
+
+def _hit(query: str, key: bytes, row: dict[bytes, bytes]) -> tuple[bytes, bytes, bytes] | None:
+    value, user_hash, kind = keys.split_search_key(key)
+    userid = rows.decode_search(row)
+    if userid is None:
+        return None
+    if kind == NAME and normalise(userid).startswith(query):
+        return None  # listed under its userid row
+    return value, user_hash, kind
+
+
+@read_only
+def matches(query: str, cursor: str | None, limit: int) -> Page[tuple[bytes, bytes, bytes]]:
+    """One page of the index rows under ``query`` (normalised), in index
+    order, each as (normalised value, md5 of the userid, USERID or NAME): one
+    prefix scan. A user matched by both userid and name is listed once,
+    under the userid: their name row is skipped."""
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("userSearch")),
+            keys.search_value(query),
+            None,
+            cursor,
+            limit,
+            lambda key, row: _hit(query, key, row),
+        )
 
 
 def index_user(conn: happybase.Connection, userid: str, name: str) -> None:
