@@ -545,7 +545,16 @@ def layout_text(table: str) -> str:
 
 def split_key(table: str, key: bytes) -> tuple[KeyPart, ...]:
     """``key`` cut into the parts of ``table``'s layout. A key that does not
-    fit (another length), or a table without a layout, is one "text" part."""
+    fit (another length), or a table without a layout, is one "text" part;
+    but a fan-out's lag row (see :func:`metrics_lag_key`) is its three parts."""
+    if table == "metrics" and key.startswith(METRICS_LAG):
+        lag = key[len(METRICS_LAG) :]
+        if len(lag) == RTS_LEN + SUFFIX_LEN:
+            return (
+                KeyPart("kind", "text", METRICS_LAG),
+                KeyPart("time", "rts", lag[:RTS_LEN]),
+                KeyPart("suffix", "suffix", lag[RTS_LEN:]),
+            )
     parts = LAYOUTS.get(table)
     if parts is None or len(key) != sum(width for _, _, width in parts):
         return (KeyPart("key", "text", key),)

@@ -149,6 +149,12 @@ def test_layouts_match_the_key_builders() -> None:
     ]
     assert keys.split_key("twits", b"short") == (keys.KeyPart("key", "text", b"short"),)
     assert keys.split_key("metrics", b"totals") == (keys.KeyPart("key", "text", b"totals"),)
+    lag = keys.metrics_lag_key(5, b"abcd")
+    assert [(p.kind, p.raw) for p in keys.split_key("metrics", lag)] == [
+        ("text", b"lag:"),
+        ("rts", keys.reverse_ts(5)),
+        ("suffix", b"abcd"),
+    ]
     assert keys.layout_text("streams") == "md5(reader) + rts + md5(author) + suffix"
 
 
