@@ -113,13 +113,6 @@ def next_unfinished(
     return None
 
 
-def chunk_counts(row: dict[bytes, bytes]) -> tuple[int, int | None]:
-    """Chunks finished, and how many there are (None until the last is known)."""
-    progress = rows.decode_progress(row)
-    last = [n for n, (_, nxt) in progress.items() if not nxt]
-    return len(progress), (min(last) + 1 if last else None)
-
-
 @dataclass(frozen=True)
 class ChunkWrite:
     """A chunk read under its lease, the chunks after it planned, its rows

@@ -491,3 +491,49 @@ def ancestors(twit: Twit, depth: int = THREAD_DEPTH) -> tuple[Twit | None, ...]:
     with connection() as conn:
         hidden = accounts.suspended(conn, (t.userid for t in chain if t is not None))
     return tuple(t for t in reversed(chain) if t is None or t.userid.lower() not in hidden)
+
+
+@dataclass(frozen=True)
+class FanningOut:
+    """A twit whose fan-out is unfinished, as its twits row records it. A row
+    whose twit cells are not written yet reads author "?", no text, time 0."""
+
+    key: bytes
+    userid: str
+    text: str
+    created: int  # ms
+    lease: bytes  # the fan-out's mark, which pending.decode reads
+    chunks_done: int
+    chunks_total: int | None  # None until the last chunk is known
+
+
+def _chunk_counts(row: dict[bytes, bytes]) -> tuple[int, int | None]:
+    """Chunks finished, and how many there are (None until the last is known)."""
+    progress = rows.decode_progress(row)
+    last = [n for n, (_, nxt) in progress.items() if not nxt]
+    return len(progress), (min(last) + 1 if last else None)
+
+
+def fanning_out(conn: happybase.Connection, twit_keys: list[bytes]) -> list[FanningOut]:
+    """Those of ``twit_keys`` whose fan-out is unfinished, in the order given:
+    one multi-get. A twit finished meanwhile, or deleted, is left out."""
+    found = dict(conn.table(table_name("twits")).rows(twit_keys, columns=[rows.TWIT]))
+    out = []
+    for key in twit_keys:
+        row = found.get(key, {})
+        mark = row.get(FANOUT)
+        if mark is None or not pending.is_open(mark):
+            continue
+        done, total = _chunk_counts(row)
+        out.append(
+            FanningOut(
+                key=key,
+                userid=row.get(rows.AUTHOR, b"?").decode(errors="replace"),
+                text=row.get(rows.TEXT, b"").decode(errors="replace"),
+                created=int(row.get(rows.CREATED, b"0") or 0),
+                lease=mark,
+                chunks_done=done,
+                chunks_total=total,
+            )
+        )
+    return out

@@ -80,17 +80,17 @@ def test_the_periodic_job_counts_a_table_again_only_when_due(
     assert console.refresh_stats() == len(SCHEMA)  # asked for: counted whatever their age
     settings.TWITBASE_TABLE_STATS_EVERY_S = 0
     # Still not due: a table waits RECOUNT_AFTER_TIMES the time its count took.
-    monkeypatch.setattr(console, "RECOUNT_AFTER_TIMES", 1_000_000)
+    monkeypatch.setattr(console.stats, "RECOUNT_AFTER_TIMES", 1_000_000)
     instant = sum(1 for c in tablestats.counts().values() if c.took_ms == 0)
     assert console.refresh_stats(due_only=True) == instant
-    monkeypatch.setattr(console, "RECOUNT_AFTER_TIMES", 0)
+    monkeypatch.setattr(console.stats, "RECOUNT_AFTER_TIMES", 0)
     assert console.refresh_stats(due_only=True) == len(SCHEMA)
 
 
 def test_a_count_over_the_cap_reads_at_least(
     staff_client: Client, alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(console, "COUNT_CAP", 2)
+    monkeypatch.setattr(console.stats, "COUNT_CAP", 2)
     staff_client.post("/console/tables/count", {"table": "users"})
     users = next(t for t in console.tables() if t.name == "users")
     assert users.count is not None and (users.count.rows, users.count.capped) == (2, True)
@@ -270,7 +270,7 @@ def test_twits_keyed_by_time_all_land_in_one_bucket(alice: User, bob: User) -> N
 def test_a_large_table_is_sampled_under_every_first_byte(
     alice: User, bob: User, charlie: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(console, "SAMPLE_CAP", 2)
+    monkeypatch.setattr(console.keyspread, "SAMPLE_CAP", 2)
     spread = console.key_spread("users")
     assert spread.per_bucket == 1
     first_bytes = {keys.user_hash(u)[0] for u in ("alice", "bob", "charlie")}
@@ -316,7 +316,9 @@ def test_key_design_shows_the_spread_kept_by_the_background_job(
     )
     # Later views read what was kept: a new user is not sampled again...
     register("dave")
-    monkeypatch.setattr(console, "key_spread", lambda table: pytest.fail("sampled on a page view"))
+    monkeypatch.setattr(
+        console.keyspread, "key_spread", lambda table: pytest.fail("sampled on a page view")
+    )
     page = text_of(staff_client.get("/console/keys?table=users"))
     assert "2 keys, every one · sampled" in page and "ago" in page
     monkeypatch.undo()
