@@ -14,14 +14,12 @@ console's views (feeds/console), which call nothing else.
 
 from __future__ import annotations
 
-from .audit import AuditEntry, audit_log, record
-from .catalog import Family, TableInfo, check_table, known_tables, tables
+from .audit import audit_log, record
+from .catalog import check_table, known_tables, tables
 from .fanouts import (
     WORKER_QUIET_S,
     FanoutOverview,
-    PendingFanout,
     PendingList,
-    Worker,
     fanout_overview,
     pending_fanouts,
     requeue_fanout,
@@ -32,12 +30,11 @@ from .keyspread import (
     SAMPLE_CAP,
     Histogram,
     KeySpread,
-    Region,
     kept_key_spreads,
     key_spread,
 )
 from .moderation import check_disable, delete_twit, find_twit, find_user, set_disabled
-from .rowbrowser import BY_CHOICES, RowsPage, browse_rows, row_prefix, string_binary
+from .rowbrowser import BY_CHOICES, browse_rows, string_binary
 from .stats import COUNT_CAP, refresh_stats, request_stats
 
 __all__ = [
@@ -46,17 +43,10 @@ __all__ = [
     "COUNT_CAP",
     "SAMPLE_CAP",
     "WORKER_QUIET_S",
-    "AuditEntry",
-    "Family",
     "FanoutOverview",
     "Histogram",
     "KeySpread",
-    "PendingFanout",
     "PendingList",
-    "Region",
-    "RowsPage",
-    "TableInfo",
-    "Worker",
     "audit_log",
     "browse_rows",
     "check_disable",
@@ -73,7 +63,6 @@ __all__ = [
     "refresh_stats",
     "request_stats",
     "requeue_fanout",
-    "row_prefix",
     "set_disabled",
     "string_binary",
     "sweep_fanouts",
