@@ -272,7 +272,7 @@ CELERY_BEAT_SYNC_EVERY = 1
 TWITBASE_SWEEP_EVERY_S = env_int("TWITBASE_SWEEP_EVERY_S", 60, minimum=1)
 # How often each table is counted and its key spread sampled for the console
 # (a scan of every row: the pages read the result); a table is also left for
-# 20 times as long as its last count took (console.RECOUNT_AFTER_TIMES).
+# 20 times as long as its last count took (console.stats.RECOUNT_AFTER_TIMES).
 TWITBASE_TABLE_STATS_EVERY_S = env_int("TWITBASE_TABLE_STATS_EVERY_S", 600, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "sweep-pending-fanouts": {
