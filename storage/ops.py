@@ -612,6 +612,40 @@ def _scan_many(
     reply is read; then ask each for ``count`` rows (their keys alone if
     ``keys_only``) and close it, all before the next reply is read."""
     client = conn.client
+    scanners, failed = _open_scanners(client, specs)
+    opened = [
+        (scanner, count)
+        for scanner, (_, _, count) in zip(scanners, specs, strict=True)
+        if scanner is not None
+    ]
+    asked = failed is None  # the rows: none if an open failed
+    compiled = _compiled_reads(conn)
+    for scanner, count in opened:
+        if asked:
+            _ask_rows(conn, compiled, scanner, count)
+        client._send("scannerClose", id=scanner)  # flushes both
+    read = _rows_reader(compiled, keys_only)
+    found: list[Any] = []
+    for _ in opened:
+        if asked:
+            try:
+                found.append(read(client))
+            except Exception as exc:
+                failed = failed or exc
+        try:
+            client._recv("scannerClose")
+        except Exception as exc:
+            failed = failed or exc
+    if failed is not None:
+        raise failed
+    return found
+
+
+def _open_scanners(
+    client: Any, specs: list[tuple[bytes, TScan, int]]
+) -> tuple[list[int | None], Exception | None]:
+    """Send every ``scannerOpenWithScan``, then read every reply: the
+    scanners' ids (None where the server refused) and the first refusal."""
     for name, spec, _ in specs:
         client._send("scannerOpenWithScan", tableName=name, scan=spec, attributes={})
     failed: Exception | None = None
@@ -622,38 +656,27 @@ def _scan_many(
         except Exception as exc:
             scanners.append(None)
             failed = failed or exc
-    compiled = _compiled_reads(conn)
-    asked = failed is None  # the rows: none if an open failed
-    for scanner, (_, _, count) in zip(scanners, specs, strict=True):
-        if scanner is None:
-            continue
-        if asked:
-            if compiled:
-                _write(conn, _bulk.scanner_get_list(client._seqid, scanner, count))
-            else:
-                client._send("scannerGetList", id=scanner, nbRows=count)
-        client._send("scannerClose", id=scanner)  # flushes both
-    found: list[Any] = []
-    for scanner in scanners:
-        if scanner is None:
-            continue
-        if asked:
-            try:
-                if compiled:
-                    found.append(read_keys_reply(client) if keys_only else read_rows_reply(client))
-                elif keys_only:
-                    found.append([r.row for r in client._recv("scannerGetList")])
-                else:
-                    found.append([(r.row, _cells(r)) for r in client._recv("scannerGetList")])
-            except Exception as exc:
-                failed = failed or exc
-        try:
-            client._recv("scannerClose")
-        except Exception as exc:
-            failed = failed or exc
-    if failed is not None:
-        raise failed
-    return found
+    return scanners, failed
+
+
+def _ask_rows(conn: happybase.Connection, compiled: bool, scanner: int, count: int) -> None:
+    """Send a ``scannerGetList`` for ``count`` rows; compiled, it waits in
+    the buffer for the scanner's close to flush it."""
+    client = conn.client
+    if compiled:
+        _write(conn, _bulk.scanner_get_list(client._seqid, scanner, count))
+    else:
+        client._send("scannerGetList", id=scanner, nbRows=count)
+
+
+def _rows_reader(compiled: bool, keys_only: bool) -> Callable[[Any], list[Any]]:
+    """How to read one ``scannerGetList`` reply: its keys, or its rows as
+    happybase's scan yields them; compiled when the transport allows."""
+    if compiled:
+        return read_keys_reply if keys_only else read_rows_reply
+    if keys_only:
+        return lambda client: [r.row for r in client._recv("scannerGetList")]
+    return lambda client: [(r.row, _cells(r)) for r in client._recv("scannerGetList")]
 
 
 def _compiled_reads(conn: happybase.Connection) -> bool:
