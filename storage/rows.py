@@ -265,6 +265,9 @@ AUTHOR = b"t:userid"
 NAME = b"t:name"
 CREATED = b"t:created"
 FANOUT = b"t:fanout"  # the fan-out's lease, present while the fan-out is unfinished
+# Written first by a twit's delete: from then on the twit is gone to readers,
+# and a reaction that finds it cleans up after itself (services/reactions.py).
+DELETING = b"t:deleting"
 # Written (at the twit's own time) once the twit is in its author's count.
 TWIT_COUNTED = b"t:counted"
 # One cell per finished chunk of the fan-out: PROGRESS + the chunk's number,
@@ -284,9 +287,11 @@ REPLY_COUNTED = b"t:rcounted"
 REPLY_UNCOUNTED = b"t:runcounted"
 # The twit's exact like count (apply-once cell), beside its replies.
 COUNT_LIKES = b"t:likes"
-# likers (twit key + md5(liker)): who likes it, and the like's state as one
-# cell so a compare-and-set moves it: b"on:gen:ms:counted" (see services/likes.py).
+# likers (twit key + md5(liker)): who likes it, their name as they liked, and
+# the like's state as one cell so a compare-and-set moves it:
+# b"on:gen:ms:counted" (see services/reactions.py).
 LIKER_USERID = b"l:userid"
+LIKER_NAME = b"l:name"
 LIKE_STATE = b"l:state"
 # likes (md5(liker) + rts(like) + twit key): the row key says it all; one cell
 # because HBase keeps no row without one.
@@ -295,7 +300,7 @@ LIKE_MARK = b"l:x"
 COUNT_REPOSTS = b"t:reposts"
 # reposters (twit key + md5(reposter)): who reposted it, and the repost's
 # state as one cell, b"on:gen:ms:counted", moved as a like's is (see
-# services/reposts.py; encode_like_state / decode_like_state).
+# services/reactions.py; encode_like_state / decode_like_state).
 REPOSTER_USERID = b"r:userid"
 REPOSTER_NAME = b"r:name"
 REPOST_STATE = b"r:state"

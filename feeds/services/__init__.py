@@ -35,16 +35,24 @@ from .follows import (
 )
 from .health import Health, health
 from .hydration import hydrate
-from .likes import like, like_count, liked, likers, unlike
 from .notify import (
     mark_read,
     notifications,
-    notify_repost,
-    unnotify_repost,
     unread_count,
 )
 from .ratelimit import RateLimited, device_token
-from .reposts import repost, repost_count, reposted, reposters, unrepost
+from .reactions import (
+    like,
+    like_count,
+    liked,
+    likers,
+    repost,
+    repost_count,
+    reposted,
+    reposters,
+    unlike,
+    unrepost,
+)
 from .search import search_users
 from .streams import NEW_CAP, NewTwits, home_stream, new_in_stream
 from .tags import check_tag, tag_twits, trending
@@ -57,12 +65,12 @@ from .tokens import (
     start_session,
     token_user,
 )
+from .twitdeletion import delete_twit
 from .twitlists import replies, thread, timeline, user_likes
 from .twits import (
     THREAD_DEPTH,
     TWIT_ID_LEN,
     ancestors,
-    delete_twit,
     get_twit,
     own_twit,
     post_twit,
@@ -111,7 +119,6 @@ __all__ = [
     "mark_read",
     "new_in_stream",
     "notifications",
-    "notify_repost",
     "own_twit",
     "post_twit",
     "public_twit",
@@ -139,7 +146,6 @@ __all__ = [
     "trending",
     "unfollow",
     "unlike",
-    "unnotify_repost",
     "unread_count",
     "unrepost",
     "update_profile",

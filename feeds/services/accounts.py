@@ -239,6 +239,17 @@ def suspended(conn: happybase.Connection, userids: Iterable[str]) -> frozenset[s
     )
 
 
+def display_names(conn: happybase.Connection, userids: Iterable[str]) -> dict[str, str]:
+    """Each of ``userids`` that has an account: its display name, by the
+    lower-cased userid. One multi-get."""
+    wanted = sorted({u.lower() for u in userids})
+    if not wanted:
+        return {}
+    found = conn.table(table_name("users")).rows([keys.user_key(u) for u in wanted])
+    users = (_user_from_row(row) for _, row in found)
+    return {u.userid.lower(): u.name for u in users if u is not None}
+
+
 def enabled(conn: happybase.Connection, userids: Iterable[str]) -> list[str]:
     """Of ``userids`` (lower-cased), those with an account that is not
     suspended, as they spell their userid, in the order given: one multi-get."""

@@ -30,10 +30,7 @@ from feeds.jobs import DeleteAccount, dispatch
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
-from . import accounts, follows, notify, ratelimit, userindex
-from . import likes as likes_service
-from . import reposts as reposts_service
-from . import twits as twits_service
+from . import accounts, follows, notify, ratelimit, reactions, twitdeletion, userindex
 
 
 def delete_account(userid: str, password: object, credential: str = "") -> None:
@@ -123,29 +120,11 @@ def _erase_twits(userid: str) -> int:
             if reply[: keys.MD5_LEN] != mine:
                 _forget_parent(reply)
         try:
-            twits_service.delete_twit(userid, keys.twit_id(key))
+            twitdeletion.delete_twit(userid, keys.twit_id(key))
         except NotFound:
             # A row without a twit (bookkeeping written after a delete).
             with connection() as conn:
                 conn.table(table_name("twits")).delete(key)
-    return len(found)
-
-
-def _erase_reposts(userid: str) -> int:
-    found = _keys("reposts", keys.user_hash(userid))
-    for key in found:
-        reposts_service.withdraw_repost(userid, keys.twit_key_from_repost_key(key))
-        with connection() as conn:
-            conn.table(table_name("reposts")).delete(key)
-    return len(found)
-
-
-def _erase_likes(userid: str) -> int:
-    found = _keys("likes", keys.user_hash(userid))
-    for key in found:
-        likes_service.withdraw_like(userid, keys.twit_key_from_like_key(key))
-        with connection() as conn:
-            conn.table(table_name("likes")).delete(key)
     return len(found)
 
 
@@ -213,8 +192,7 @@ def erase_account(userid: str, created: int) -> bool:
     # Likes before twits, twits before edges: a twit's delete reaches its
     # followers' streams through the followedBy rows, and unfollowing them
     # afterwards clears anything left of the user's twits in their streams.
-    _erase_likes(userid)
-    _erase_reposts(userid)
+    reactions.withdraw_all(userid)
     _erase_twits(userid)
     _delete_prefix("pendingFanouts", mine)
     _erase_edges(userid)

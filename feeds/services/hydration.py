@@ -10,7 +10,7 @@ verbs, each one multi-get for the page:
   suspended are left out;
 - ``twits.counts``: replies, likes and reposts, as the twit rows hold them;
   a twit whose row is gone (deleted since its list row was read) is left out;
-- ``likes.liked`` and ``reposts.reposted``: the reader's flags.
+- ``reactions.liked`` and ``reactions.reposted``: the reader's flags.
 
 The lookups need only the page's ids, so all but one run on a small pool of
 threads while the caller's thread makes the last: on HBase, about a
@@ -37,7 +37,7 @@ from django.conf import settings
 from feeds.types import Twit
 from storage.connection import connection
 
-from . import accounts, likes, reposts, twits
+from . import accounts, reactions, twits
 
 T = TypeVar("T")
 
@@ -73,8 +73,8 @@ def hydrate(
     if not counted:
         calls.append(("counts", _counts, (ids,)))
     if reader is not None:
-        calls.append(("liked", likes.liked, (reader, ids)))
-        calls.append(("reposted", reposts.reposted, (reader, ids)))
+        calls.append(("liked", reactions.liked, (reader, ids)))
+        calls.append(("reposted", reactions.reposted, (reader, ids)))
     got = _look_up(calls)
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
     counts: dict[str, twits.Counts] | None = got.get("counts")

@@ -31,7 +31,7 @@ Nobody is notified of their own doing.
 from __future__ import annotations
 
 import dataclasses
-import time
+from collections.abc import Callable
 
 import happybase
 
@@ -180,30 +180,6 @@ def forget_follower(conn: happybase.Connection, userid: str) -> int:
 # -- groups: likes and reposts ------------------------------------------------------------
 
 
-def _recent_likers(conn: happybase.Connection, twit: bytes) -> list[tuple[str, str, int]]:
-    """The latest few likers of ``twit`` other than its author, from its likers
-    rows (when an unlike empties a group's list of latest actors)."""
-    found = []
-    for _, d in conn.table(table_name("likers")).scan(row_prefix=twit, limit=200):
-        on, _gen, ms, _counted = rows.decode_like_state(d.get(rows.LIKE_STATE))
-        userid = d.get(rows.LIKER_USERID, b"").decode()
-        if on and userid and keys.user_hash(userid) != twit[: keys.MD5_LEN]:
-            found.append((userid, ms))
-    found.sort(key=lambda e: -e[1])
-    found = found[: rows.NOTIFY_ACTORS]
-    names = {u.lower(): u for u, _ in found}
-    got = dict(
-        conn.table(table_name("users")).rows(
-            [keys.user_key(u) for u in names], columns=[rows.ACCOUNT]
-        )
-    )
-    out = []
-    for userid, ms in found:
-        fields = rows.account_fields(got.get(keys.user_key(userid), {}).get(rows.ACCOUNT, b""))
-        out.append((userid, str(fields["name"]) if fields else userid, ms))
-    return out
-
-
 def group_change(
     conn: happybase.Connection,
     kind: bytes,
@@ -214,6 +190,7 @@ def group_change(
     on: bool,
     op: bytes,
     change: MarkedChange | None = None,
+    refill: Callable[[], list[tuple[str, str, int]]] | None = None,
 ) -> None:
     """``actor`` joined (``on``) or left the like or repost group of ``twit``,
     at ``millis``. ``op`` names this change (the same on every retry): the
@@ -224,7 +201,11 @@ def group_change(
     twins count through it exactly once (without one, the counts take a
     retry once within storage.ops.WINDOW). A change a twin has finished
     already leaves the group alone: it may have been undone since, and
-    rewriting the group would bring its actor back."""
+    rewriting the group would bring its actor back.
+
+    ``refill``: the kind's latest actors (userid, name, ms), newest first,
+    read from its own rows: what the group's list of latest actors is
+    refilled from when a leaving actor empties it while others remain."""
     recipient = twit[: keys.MD5_LEN]
     if keys.user_hash(actor) == recipient:
         return
@@ -252,8 +233,8 @@ def group_change(
             latest.append((actor, name, millis))
         latest.sort(key=lambda e: -e[2])
         latest = latest[: rows.NOTIFY_ACTORS]
-        if not latest and count > 0 and kind == keys.NOTIFY_LIKE:
-            latest = _recent_likers(conn, twit)
+        if not latest and count > 0 and refill is not None:
+            latest = refill()
         top = max((e[2] for e in latest), default=0) if count > 0 else 0
         # The rows an earlier change may have left: the one this state
         # points at and the one before it (a crash between the state's move
@@ -274,8 +255,11 @@ def group_change(
     # The count as it is after this state won: a racing change that counted
     # later also moves the state later, and rewrites the row at a later generation.
     count = rows.decode_count(groups.row(gkey, columns=[rows.GROUP_COUNT]).get(rows.GROUP_COUNT))
-    if top and count > 0:
-        text = conn.table(table_name("twits")).row(twit, columns=[rows.TEXT]).get(rows.TEXT, b"")
+    # A twit whose delete has begun gets no notification: its delete (or a
+    # reaction that finds it deleting) drops the group (drop_group).
+    subject = conn.table(table_name("twits")).row(twit, columns=[rows.TEXT, rows.DELETING])
+    if top and count > 0 and rows.TEXT in subject and rows.DELETING not in subject:
+        text = subject[rows.TEXT]
         body = rows.NotificationRow(
             tuple((u, n) for u, n, _ in latest),
             count,
@@ -291,64 +275,36 @@ def group_change(
         table.delete(keys.notification_key(recipient, old, kind, twit), timestamp=gen)
 
 
-def notify_like(
-    conn: happybase.Connection,
-    twit: bytes,
-    liker: str,
-    millis: int,
-    on: bool,
-    gen: int,
-    change: MarkedChange | None = None,
-) -> None:
-    """A like (``on``) or an unlike of ``twit`` by ``liker``, the like state's
-    generation ``gen`` (services/likes.py calls this before marking the
-    change counted, so a retry runs it again with the same ``gen``), as part
-    of ``change`` (see :func:`group_change`)."""
-    if keys.user_hash(liker) == twit[: keys.MD5_LEN]:
-        return
-    user = accounts.find_user(liker)
-    name = user.name if user is not None else liker
-    op = op_id(b"notify-like", twit, liker.lower().encode(), str(gen).encode())
-    group_change(conn, keys.NOTIFY_LIKE, twit, liker, name, millis, on, op, change)
-
-
-def notify_repost(
-    reposter_userid: str,
-    twit_id: str,
-    gen: int = 0,
-    millis: int | None = None,
-    change: MarkedChange | None = None,
-) -> None:
-    """For the reposts service: ``reposter_userid`` reposted ``twit_id``.
-    ``gen`` names this repost among the pair's reposts and un-reposts (as a
-    like state's generation does), so a retry with the same ``gen`` counts
-    once; ``millis`` is the repost's time (default: now); ``change``: the
-    repost state's change (see :func:`group_change`)."""
-    _repost(reposter_userid, twit_id, True, gen, millis, change)
-
-
-def unnotify_repost(
-    reposter_userid: str, twit_id: str, gen: int = 1, change: MarkedChange | None = None
-) -> None:
-    """For the reposts service: the repost was undone (``gen``: as in
-    :func:`notify_repost`, a later one than the repost's)."""
-    _repost(reposter_userid, twit_id, False, gen, None, change)
-
-
-def _repost(
-    userid: str,
-    twit_id: str,
-    on: bool,
-    gen: int,
-    millis: int | None,
-    change: MarkedChange | None,
-) -> None:
-    twit = keys.twit_key_from_id(twit_id)
-    user = accounts.get_user(userid)
-    op = op_id(b"notify-repost", twit, user.userid.lower().encode(), str(gen).encode())
-    at = int(time.time() * 1000) if millis is None else millis
-    with connection() as conn:
-        group_change(conn, keys.NOTIFY_REPOST, twit, user.userid, user.name, at, on, op, change)
+def drop_group(conn: happybase.Connection, twit: bytes, kind: bytes) -> None:
+    """Take the ``kind`` group of ``twit`` away with its notification, for
+    the twit's delete (idempotent). The state moves to a later generation
+    first, and the rows it pointed at are deleted up to that generation, so
+    a slow writer that moved the group before this can leave no row behind."""
+    gname = table_name("notifyGroups")
+    gkey = keys.notify_group_key(twit, kind)
+    groups = conn.table(gname)
+    while True:
+        cell = groups.row(gkey, columns=[rows.GROUP_STATE]).get(rows.GROUP_STATE)
+        if cell is None:
+            return
+        state = rows.decode_group_state(cell)
+        gone = tuple(w for w in ((state.top, state.gen), *state.was) if w[0])
+        dead = rows.GroupState(state.gen + 1, 0, (), gone)
+        if check_and_put(
+            conn,
+            gname,
+            gkey,
+            rows.GROUP_STATE,
+            cell,
+            rows.GROUP_STATE,
+            rows.encode_group_state(dead),
+        ):
+            break
+    table = conn.table(table_name("notifications"))
+    recipient = twit[: keys.MD5_LEN]
+    for top, _gen in gone:
+        table.delete(keys.notification_key(recipient, top, kind, twit), timestamp=dead.gen)
+    groups.delete(gkey)
 
 
 # -- reading ------------------------------------------------------------------------------

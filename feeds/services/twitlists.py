@@ -1,6 +1,6 @@
 """The lists of twits kept in the twits, replies and likes tables, as a
 reader sees them: each one read by the module that owns its table
-(services.twits, services.likes), then hydrated (services.hydration).
+(services.twits, services.reactions), then hydrated (services.hydration).
 
 The home stream (services.streams) and a hashtag's page (services.tags)
 are built the same way, in their own modules.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from feeds.types import Page, Thread, Twit
 from storage.connection import connection, read_only
 
-from . import accounts, likes, twits
+from . import accounts, reactions, twits
 from .hydration import NOBODY, hydrate
 
 
@@ -66,11 +66,11 @@ def user_likes(
     userid: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
 ) -> Page[Twit]:
     """The twits ``userid`` likes, newest like first, as ``reader`` sees
-    them: the ids from services.likes.liked_page, the twits (counts and
+    them: the ids from services.reactions.liked_page, the twits (counts and
     all) in one multi-get of their rows, then the hydrate step. Deleted
     twits and those of suspended authors drop out, so a page may hold
     fewer than ``limit``."""
-    page = likes.liked_page(userid, cursor, limit)
+    page = reactions.liked_page(userid, cursor, limit)
     with connection() as conn:
         found = twits.twits_of(conn, page.items)
     listed = tuple(found[i] for i in page.items if i in found)

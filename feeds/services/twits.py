@@ -18,13 +18,14 @@ from dataclasses import dataclass
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
-from feeds.jobs import FanOutChunk, RemoveRepostFromStreams, RemoveTwitFromStreams, dispatch
+from feeds.jobs import FanOutChunk, RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, User, from_millis, new_twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
 
 from . import _clock, accounts, notify, pending, tagindex
+from ._load import LoadRow
 from ._paging import scan_page
 from .ratelimit import check_post_rate
 
@@ -282,7 +283,7 @@ def get_twit(twit_id: str) -> Twit:
     with connection() as conn:
         row = conn.table(table_name("twits")).row(key)
     stored = rows.decode_twit(row)
-    if stored is None:
+    if stored is None or rows.DELETING in row:
         raise NotFound(f"No twit {twit_id!r}.")
     return twit_of(
         key, stored, rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
@@ -305,46 +306,91 @@ def own_twit(userid: str, twit_id: str) -> Twit:
     return twit
 
 
-def delete_twit(userid: str, twit_id: str) -> None:
-    """Delete one's own twit, from the twits table and from every stream.
-
-    A reply leaves its parent's replies, and the parent's count goes down
-    once however often the delete is retried. The twit's own replies stay:
-    their threads show "this twit was deleted" in its place; only their
-    entries under its key go, as nobody can page them any more.
-    """
-    twit = own_twit(userid, twit_id)
+def deletable(userid: str, twit_id: str) -> Twit:
+    """The twit ``twit_id`` if ``userid`` wrote it, its delete begun or not:
+    what a delete (or its retry) takes. NotFound if there is none left;
+    Forbidden if it is someone else's."""
     key = _key(twit_id)
     with connection() as conn:
-        if twit.reply_to is not None:
-            _leave_parent(conn, key, keys.twit_key_from_id(twit.reply_to))
-        _drop_reply_entries(conn, key)
-        # Its likes go before the twit row, so a retried delete finds them.
-        _drop_likes(conn, key)
-        # Its reposts too: out of the reposters' followers' streams (queued),
-        # then their rows, before the twit row, so a retried delete finds them.
-        _drop_reposts(conn, key)
-        # A post that died after storing the twit never counted it: count it
-        # first, or this -1 would take away a twit the count never had.
-        count_once(conn, key, twit.userid)
-        # The delete is a change of its own, marked done by the row's delete.
-        deleted = MarkedChange(conn, _unmarked(conn.table(table_name("twits")), key, None))
-        deleted.count(
-            table_name("users"),
-            keys.user_key(twit.userid),
-            rows.COUNT_TWITS,
-            -1,
-            op_id(b"delete", key),
-        )
-        # The notifications it caused, while its row (what finds them) is there.
-        notify.forget_twit(conn, key, twit.userid, twit.text, twit.reply_userid)
-        # Streams first: the cleanup finds the twit's author in the key, and
-        # a retry after a crash still finds the twit row and finishes the job.
-        dispatch(RemoveTwitFromStreams(twit.userid, twit_id))
-        # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
-        tagindex.drop_tag_rows(conn, key, twit.text, int(time.time() * 1000))
-        conn.table(table_name("twits")).delete(key)
-        deleted.settle()
+        row = conn.table(table_name("twits")).row(key)
+    stored = rows.decode_twit(row)
+    if stored is None:
+        raise NotFound(f"No twit {twit_id!r}.")
+    if stored.userid.lower() != userid.lower():
+        raise Forbidden("You can delete only your own twits.")
+    return twit_of(key, stored)
+
+
+def mark_deleting(conn: happybase.Connection, key: bytes) -> None:
+    """The first step of a twit's delete: from now on readers find no twit,
+    and a reaction that finds the mark takes itself away (services/reactions.py)."""
+    conn.table(table_name("twits")).put(key, {rows.DELETING: b"1"})
+
+
+def alive(conn: happybase.Connection, key: bytes) -> bool:
+    """Whether the twit keyed ``key`` is there and no delete of it has begun."""
+    row = conn.table(table_name("twits")).row(key, columns=[rows.TEXT, rows.DELETING])
+    return rows.TEXT in row and rows.DELETING not in row
+
+
+def stored(conn: happybase.Connection, key: bytes) -> rows.TwitRow | None:
+    """The twit's stored cells (None when it has no text)."""
+    return rows.decode_twit(conn.table(table_name("twits")).row(key, columns=[rows.TWIT]))
+
+
+def counter(conn: happybase.Connection, key: bytes, column: bytes) -> int:
+    """One of the twit's counts (``rows.COUNT_*``), as its row holds it."""
+    return rows.decode_count(conn.table(table_name("twits")).row(key, columns=[column]).get(column))
+
+
+def count_change(change: MarkedChange, key: bytes, column: bytes, delta: int, op: bytes) -> bool:
+    """Add ``delta`` to one of the twit's counts as part of ``change`` (once)."""
+    return change.count(table_name("twits"), key, column, delta, op)
+
+
+def drop_counts(conn: happybase.Connection, key: bytes) -> None:
+    """Delete the twit's like and repost counters: what a reaction's late
+    count can write into the row of a twit being deleted, after the delete
+    took the row. A no-op on a row without them."""
+    conn.table(table_name("twits")).delete(key, columns=[rows.COUNT_LIKES, rows.COUNT_REPOSTS])
+
+
+def leave_thread(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
+    """A deleted twit's part in threads: a reply leaves its parent's replies,
+    and the parent's count goes down once however often the delete is
+    retried. The twit's own replies stay: their threads show "this twit was
+    deleted" in its place; only their entries under its key go, as nobody
+    can page them any more."""
+    if twit.reply_to is not None:
+        _leave_parent(conn, key, keys.twit_key_from_id(twit.reply_to))
+    _drop_reply_entries(conn, key)
+
+
+def erase(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
+    """The last steps of a twit's delete, after its thread entries and its
+    reactions have gone: its author's count, its notifications, its stream
+    rows (queued), its hashtags, then the row, whose absence marks it done."""
+    # A post that died after storing the twit never counted it: count it
+    # first, or this -1 would take away a twit the count never had.
+    count_once(conn, key, twit.userid)
+    # The delete is a change of its own, marked done by the row's delete.
+    deleted = MarkedChange(conn, _unmarked(conn.table(table_name("twits")), key, None))
+    deleted.count(
+        table_name("users"),
+        keys.user_key(twit.userid),
+        rows.COUNT_TWITS,
+        -1,
+        op_id(b"delete", key),
+    )
+    # The notifications it caused, while its row (what finds them) is there.
+    notify.forget_twit(conn, key, twit.userid, twit.text, twit.reply_userid)
+    # Streams first: the cleanup finds the twit's author in the key, and
+    # a retry after a crash still finds the twit row and finishes the job.
+    dispatch(RemoveTwitFromStreams(twit.userid, twit.id))
+    # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
+    tagindex.drop_tag_rows(conn, key, twit.text, int(time.time() * 1000))
+    conn.table(table_name("twits")).delete(key)
+    deleted.settle()
 
 
 def _leave_parent(conn: happybase.Connection, key: bytes, parent: bytes) -> None:
@@ -383,36 +429,6 @@ def _drop_reply_entries(conn: happybase.Connection, key: bytes) -> None:
     with table.batch(batch_size=500) as b:
         for k in found:
             b.delete(k)
-
-
-def _drop_likes(conn: happybase.Connection, key: bytes) -> None:
-    """A deleted twit's likes: its likers rows and each liker's likes row
-    (here, not in services/likes.py, which reads twits)."""
-    likers = conn.table(table_name("likers"))
-    likes = conn.table(table_name("likes"))
-    for row, d in likers.scan(row_prefix=key):
-        _, _, ms, _ = rows.decode_like_state(d.get(rows.LIKE_STATE))
-        if rows.LIKER_USERID in d:
-            likes.delete(keys.like_key(d[rows.LIKER_USERID].decode(), ms, key))
-        likers.delete(row)
-
-
-def _drop_reposts(conn: happybase.Connection, key: bytes) -> None:
-    """A deleted twit's reposts: each one's stream rows (a job per reposter),
-    its reposts row, then its reposters row (here, not in services/reposts.py,
-    which reads twits). The stream removal is queued before the rows go, so a
-    crash between leaves the reposters row for the retried delete to find."""
-    reposters = conn.table(table_name("reposters"))
-    reposts = conn.table(table_name("reposts"))
-    for row, d in reposters.scan(row_prefix=key):
-        _, _, ms, _ = rows.decode_like_state(d.get(rows.REPOST_STATE))
-        if rows.REPOSTER_USERID in d:
-            reposter = d[rows.REPOSTER_USERID].decode()
-            # Undone already or not, its rows may be there: removing is idempotent.
-            if ms:
-                dispatch(RemoveRepostFromStreams(keys.twit_id(key), reposter, ms))
-            reposts.delete(keys.repost_key(reposter, ms, key))
-        reposters.delete(row)
 
 
 def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
@@ -537,3 +553,34 @@ def fanning_out(conn: happybase.Connection, twit_keys: list[bytes]) -> list[Fann
             )
         )
     return out
+
+
+def twit_rows(
+    key: bytes,
+    twit: rows.TwitRow,
+    *,
+    parent: bytes | None = None,
+    replies: int = 0,
+    likes: int = 0,
+    reposts: int = 0,
+) -> list[LoadRow]:
+    """The rows of the twit ``key`` as a finished post leaves them, with
+    these counts, for the bulk loader (nothing is written): its twits row,
+    counted (and its reply counted under ``parent``, the key of the twit it
+    answers), its entry under ``parent`` in replies, and its hashtags' rows.
+    A delete of it then counts as a posted twit's does."""
+    cells = rows.encode_twit(twit)
+    cells[rows.TWIT_COUNTED] = b"1"
+    for column, count in (
+        (rows.COUNT_REPLIES, replies),
+        (rows.COUNT_LIKES, likes),
+        (rows.COUNT_REPOSTS, reposts),
+    ):
+        if count:
+            cells[column] = rows.encode_count(count)
+    found: list[LoadRow] = []
+    if parent is not None:
+        cells[rows.REPLY_COUNTED] = b"1"
+        found.append(("replies", keys.reply_key(parent, key), rows.encode_reply(twit), None))
+    found.append(("twits", key, cells, None))
+    return found + tagindex.load_rows(key, twit)

@@ -10,7 +10,9 @@ Prints the number of operations it made.
 With ``--replies TWIT_ID`` first, it replies to that one twit and deletes
 replies of its users instead (two processes share each user, so deletes of
 one reply race), for the reply count's exactness test. ``--likes TWIT_ID``
-and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit.
+and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit;
+``--reactions AUTHOR`` does all four on the author's newest twits while
+the test posts and deletes them.
 """
 
 from __future__ import annotations
@@ -73,6 +75,26 @@ def reposts(seed: int, seconds: float, twit_id: str, users: list[str]) -> int:
     return ops
 
 
+def reactions(seed: int, seconds: float, author: str, users: list[str]) -> int:
+    """Like, unlike, repost and un-repost the newest twits of ``author`` as
+    random users while the test posts and deletes them: a reaction to a
+    twit deleted meanwhile is refused (NotFound), which is part of the game."""
+    from feeds import services
+    from feeds.errors import NotFound
+
+    acts = [services.like, services.unlike, services.repost, services.unrepost]
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    ops = 0
+    while time.monotonic() < deadline:
+        newest = services.timeline(author, limit=2).items
+        if newest:
+            with contextlib.suppress(NotFound):
+                rng.choice(acts)(rng.choice(users), rng.choice(newest).id)
+            ops += 1
+    return ops
+
+
 def main(seed: int, seconds: float, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -85,6 +107,8 @@ def main(seed: int, seconds: float, users: list[str]) -> int:
         return likes(seed, seconds, users[1], users[2:])
     if users[0] == "--reposts":
         return reposts(seed, seconds, users[1], users[2:])
+    if users[0] == "--reactions":
+        return reactions(seed, seconds, users[1], users[2:])
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     ops = 0

@@ -9,7 +9,7 @@ from feeds.errors import InvalidInput
 from feeds.types import Twit, User
 from storage import keys
 
-from .. import accounts
+from .. import accounts, twitdeletion
 from .. import twits as twits_service
 from .audit import record
 
@@ -62,6 +62,6 @@ def delete_twit(actor: str, twit_id: str) -> Twit:
     """Delete anyone's twit (given by id or permalink): from the twits table,
     and from every stream."""
     twit = find_twit(twit_id)
-    twits_service.delete_twit(twit.userid, twit.id)
+    twitdeletion.delete_twit(twit.userid, twit.id)
     record(actor, "twit.delete", twit.id, f"by @{twit.userid}: {twit.text[:80]}")
     return twit

@@ -1,0 +1,466 @@
+"""Reactions: a user's like or repost of a twit (and any later kind, such as
+bookmarks), each idempotent, with an exact count on the twit's row. One
+state machine serves every kind; a kind is a :class:`Reaction`, the tables
+and cells that hold it.
+
+The owner of the ``likers``, ``likes``, ``reposters`` and ``reposts`` tables.
+
+The state of a (twit, user) pair is one cell of its pairs row,
+b"on:gen:ms:counted", moved by compare-and-set:
+
+- a change (react or take it back) bumps ``gen`` and writes counted=0;
+- then it writes or deletes the user's own row (keyed by the reaction's ms,
+  newest first), carries a repost to streams (queued), moves the twit's
+  notification group, and adds +1/-1 to the twit's counter under an
+  operation id made of (kind, twit, user, gen); then sets counted=1
+  (compare-and-set from the exact state it wrote).
+
+Whoever finds counted=0 (a retry, a twin request, or the pair's next change
+after a crash) finishes the pending change with the same ids. The counts go
+through storage.ops.MarkedChange: a change counts once however late its twin
+comes. A new reaction gets a later ms than the pair's last one, so its rows
+have keys of their own, which no earlier removal's delete marker can hide.
+
+A reaction racing its twit's delete leaves nothing. The delete marks the
+twit "deleting" (twits.mark_deleting) before it takes the twit's reactions
+away (:func:`drop_twit`); every change here looks at the twit after it has
+done all its writing, and if the twit is deleting or gone, takes its own
+rows, notification group, stream rows and counter cells away. The two look
+in opposite orders (write, then read), so whichever comes second sees the
+other: either the delete finds the change's pairs row, or the change finds
+the delete's mark.
+
+Written by hand on storage.ops: no library keeps HBase reactions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Set
+from dataclasses import dataclass
+
+import happybase
+
+from feeds.errors import Forbidden
+from feeds.jobs import RemoveRepostFromStreams, RepostToStreams, dispatch
+from feeds.types import Page, Twit
+from storage import keys, ops, rows
+from storage.connection import connection, read_only, table_name
+from storage.ops import MarkedChange, check_and_put, op_id
+
+from . import accounts, notify, twits
+from ._paging import scan_page
+
+_state = rows.decode_like_state
+_cell = rows.encode_like_state
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A kind of reaction: where its state, its users' rows and its count live."""
+
+    name: bytes  # names its operations (op ids) and its notification ops
+    pairs: str  # table keyed twit + md5(user): the state, the user's id and name
+    mine: str  # table keyed md5(user) + rts(ms) + twit: the user's, newest first
+    state: bytes  # the pairs row's state cell
+    userid: bytes  # the pairs row's userid cell
+    display: bytes  # the pairs row's display-name cell
+    count: bytes  # the twit row's counter
+    group: bytes  # the notification group's kind (keys.NOTIFY_*)
+    pair_key: Callable[[bytes, str], bytes]
+    mine_key: Callable[[str, int, bytes], bytes]
+    twit_from_mine: Callable[[bytes], bytes]
+    # A repost's own row carries the twit (what readers merge for an account
+    # too large to fan out), and the repost goes to its followers' streams.
+    carries_twit: bool = False
+    own_refusal: str = ""  # reacting to one's own twit is refused with this
+
+
+LIKE = Reaction(
+    b"like",
+    "likers",
+    "likes",
+    rows.LIKE_STATE,
+    rows.LIKER_USERID,
+    rows.LIKER_NAME,
+    rows.COUNT_LIKES,
+    keys.NOTIFY_LIKE,
+    keys.liker_key,
+    keys.like_key,
+    keys.twit_key_from_like_key,
+)
+REPOST = Reaction(
+    b"repost",
+    "reposters",
+    "reposts",
+    rows.REPOST_STATE,
+    rows.REPOSTER_USERID,
+    rows.REPOSTER_NAME,
+    rows.COUNT_REPOSTS,
+    keys.NOTIFY_REPOST,
+    keys.reposter_key,
+    keys.repost_key,
+    keys.twit_key_from_repost_key,
+    carries_twit=True,
+    own_refusal="You cannot repost your own twit.",
+)
+KINDS = (LIKE, REPOST)
+
+
+# -- the state machine --------------------------------------------------------------
+
+
+def _pair(conn: happybase.Connection, kind: Reaction, twit: bytes, user: str) -> dict[bytes, bytes]:
+    row: dict[bytes, bytes] = conn.table(table_name(kind.pairs)).row(kind.pair_key(twit, user))
+    return row
+
+
+def _mine_cells(
+    conn: happybase.Connection, kind: Reaction, twit: bytes, user: str, name: str
+) -> dict[bytes, bytes] | None:
+    """The cells of the user's own row; None when there is nothing to copy."""
+    if not kind.carries_twit:
+        return {rows.LIKE_MARK: b"1"}
+    stored = twits.stored(conn, twit)
+    if stored is None:
+        return None
+    return rows.encode_repost_stream(stored, keys.twit_id(twit), user, name)
+
+
+def _carry(kind: Reaction, twit: bytes, user: str, ms: int, on: bool) -> None:
+    """Queue the repost's stream upkeep (idempotent; nothing for a like)."""
+    if kind.carries_twit:
+        job = RepostToStreams if on else RemoveRepostFromStreams
+        dispatch(job(keys.twit_id(twit), user, ms))
+
+
+def _finish(
+    conn: happybase.Connection, kind: Reaction, twit: bytes, user: str, cell: bytes
+) -> None:
+    """Apply the change whose state is ``cell`` once, and mark it counted."""
+    on, gen, ms, counted = _state(cell)
+    if counted:
+        return
+    pair = _pair(conn, kind, twit, user)
+    name = pair.get(kind.display, user.encode()).decode()
+    mine = conn.table(table_name(kind.mine))
+    cells = _mine_cells(conn, kind, twit, user, name) if on else None
+    if cells:
+        mine.put(kind.mine_key(user, ms, twit), cells)
+    elif not on:
+        mine.delete(kind.mine_key(user, ms, twit))
+    _carry(kind, twit, user, ms, on)
+    pairs = conn.table(table_name(kind.pairs))
+    row = kind.pair_key(twit, user)
+    # The side effects above take a while: by now a twin may have finished
+    # this state and many changes may have followed. The counts are the
+    # change's: a twin that finished it leaves nothing for this one to count.
+    change = MarkedChange(
+        conn, lambda: pairs.row(row, columns=[kind.state]).get(kind.state) == cell
+    )
+    # Before the count and its mark: a retry after a crash moves the group
+    # again with the same generation, which counts once.
+    notify.group_change(
+        conn,
+        kind.group,
+        twit,
+        user,
+        name,
+        ms if on else int(time.time() * 1000),
+        on,
+        op_id(b"notify-" + kind.name, twit, user.lower().encode(), str(gen).encode()),
+        change,
+        refill=lambda: recent_actors(conn, kind, twit),
+    )
+    op = op_id(kind.name, twit, user.encode(), str(gen).encode())
+    twits.count_change(change, twit, kind.count, 1 if on else -1, op)
+    check_and_put(
+        conn, table_name(kind.pairs), row, kind.state, cell, kind.state, _cell(on, gen, ms, True)
+    )
+    change.settle()
+
+
+def _move(
+    conn: happybase.Connection, kind: Reaction, twit: bytes, user: str, name: str, on: bool
+) -> None:
+    """Move the pair's state to ``on`` (nothing if it is there), finishing
+    first any change left unfinished; then, if the twit is deleting or gone,
+    take what this pair wrote away (see the module's docstring)."""
+    row = kind.pair_key(twit, user)
+    pairs = conn.table(table_name(kind.pairs))
+    # The ms of each change finished here: their own rows are keyed by it,
+    # and the delete may have taken the pairs row that says it.
+    finished = set()
+    while True:
+        cell = pairs.row(row, columns=[kind.state]).get(kind.state)
+        was_on, gen, ms, counted = _state(cell)
+        if not counted:
+            _finish(conn, kind, twit, user, cell or b"")
+            finished.add(ms)
+            continue
+        if was_on == on:
+            break
+        new_ms = max(int(time.time() * 1000), ms + 1) if on else ms
+        new = _cell(on, gen + 1, new_ms, False)
+        # Who and their name first: whoever finishes the state reads them.
+        pairs.put(row, {kind.userid: user.encode(), kind.display: name.encode()})
+        if check_and_put(conn, table_name(kind.pairs), row, kind.state, cell, kind.state, new):
+            _finish(conn, kind, twit, user, new)
+            finished.add(new_ms)
+            break
+    if not twits.alive(conn, twit):
+        _forget_pair(conn, kind, twit, user, finished)
+        notify.drop_group(conn, twit, kind.group)
+        twits.drop_counts(conn, twit)
+
+
+def _forget_pair(
+    conn: happybase.Connection, kind: Reaction, twit: bytes, user: str, also: Set[int] = frozenset()
+) -> None:
+    """The pair's rows, its user's own rows and its stream rows, gone
+    (idempotent): those of the change the pairs row says, and of the
+    changes at the ms in ``also``. The stream removal is queued before the
+    pairs row goes, so a crash between leaves the row for a retry to find."""
+    _on, _gen, ms, _counted = _state(_pair(conn, kind, twit, user).get(kind.state))
+    for at in sorted({ms, *also} - {0}):
+        _carry(kind, twit, user, at, False)
+        conn.table(table_name(kind.mine)).delete(kind.mine_key(user, at, twit))
+    conn.table(table_name(kind.pairs)).delete(kind.pair_key(twit, user))
+
+
+# -- verbs -----------------------------------------------------------------------------
+
+
+def react(kind: Reaction, userid: str, twit_id: str, on: bool) -> Twit:
+    """React to the twit as ``userid`` (``on``) or take it back; idempotent.
+    Returns the twit with the reader's flags. Forbidden: a kind that refuses
+    one's own twit."""
+    twit = twits.public_twit(twit_id)
+    user = accounts.get_user(userid)
+    if kind.own_refusal and twit.userid.lower() == user.userid.lower():
+        if on:
+            raise Forbidden(kind.own_refusal)
+        return _flagged(user.userid, twit)
+    with connection() as conn:
+        _move(conn, kind, keys.twit_key_from_id(twit.id), user.userid, user.name, on)
+    return _flagged(user.userid, twits.get_twit(twit.id))
+
+
+def _flagged(userid: str, twit: Twit) -> Twit:
+    """``twit`` as ``userid`` sees it now: ``liked`` and ``reposted`` looked up."""
+    return dataclasses.replace(
+        twit,
+        liked=twit.id in reacted(LIKE, userid, [twit.id]),
+        reposted=twit.id in reacted(REPOST, userid, [twit.id]),
+    )
+
+
+def like(userid: str, twit_id: str) -> Twit:
+    return react(LIKE, userid, twit_id, True)
+
+
+def unlike(userid: str, twit_id: str) -> Twit:
+    return react(LIKE, userid, twit_id, False)
+
+
+def repost(userid: str, twit_id: str) -> Twit:
+    return react(REPOST, userid, twit_id, True)
+
+
+def unrepost(userid: str, twit_id: str) -> Twit:
+    return react(REPOST, userid, twit_id, False)
+
+
+def set_like(userid: str, twit_id: str, on: bool) -> Twit:
+    return react(LIKE, userid, twit_id, on)
+
+
+def set_repost(userid: str, twit_id: str, on: bool) -> Twit:
+    return react(REPOST, userid, twit_id, on)
+
+
+@read_only
+def reacted(kind: Reaction, userid: str, twit_ids: list[str]) -> set[str]:
+    """Which of ``twit_ids`` ``userid`` has reacted to: one multi-get."""
+    if not twit_ids:
+        return set()
+    with connection() as conn:
+        wanted = [kind.pair_key(keys.twit_key_from_id(t), userid) for t in twit_ids]
+        found = conn.table(table_name(kind.pairs)).rows(wanted, columns=[kind.state])
+    on = {k[: keys.TWIT_KEY_LEN] for k, d in found if _state(d.get(kind.state))[0]}
+    return {keys.twit_id(k) for k in on}
+
+
+def liked(userid: str, twit_ids: list[str]) -> set[str]:
+    return reacted(LIKE, userid, twit_ids)
+
+
+def reposted(userid: str, twit_ids: list[str]) -> set[str]:
+    return reacted(REPOST, userid, twit_ids)
+
+
+def _reactors(
+    conn: happybase.Connection, kind: Reaction, twit: bytes
+) -> list[tuple[str, str, int]]:
+    """(userid, display name, ms) of each user whose reaction to ``twit`` is on."""
+    found = []
+    for _, d in conn.table(table_name(kind.pairs)).scan(row_prefix=twit, batch_size=1000):
+        on, _gen, ms, _counted = _state(d.get(kind.state))
+        userid = d.get(kind.userid, b"").decode()
+        if on and userid:
+            found.append((userid, d.get(kind.display, b"").decode(), ms))
+    return found
+
+
+def reactors(kind: Reaction, twit_id: str) -> list[str]:
+    """Who has reacted to the twit (a prefix scan of its pairs rows)."""
+    with connection() as conn:
+        return [u for u, _, _ in _reactors(conn, kind, keys.twit_key_from_id(twit_id))]
+
+
+def likers(twit_id: str) -> list[str]:
+    return reactors(LIKE, twit_id)
+
+
+def reposters(twit_id: str) -> list[str]:
+    return reactors(REPOST, twit_id)
+
+
+def recent_actors(
+    conn: happybase.Connection, kind: Reaction, twit: bytes
+) -> list[tuple[str, str, int]]:
+    """The latest few reactors to ``twit`` other than its author, newest
+    first, with display names: what a notification group refills its list
+    of latest actors from when a take-back empties it."""
+    author = twit[: keys.MD5_LEN]
+    found = [e for e in _reactors(conn, kind, twit) if keys.user_hash(e[0]) != author]
+    found.sort(key=lambda e: -e[2])
+    found = found[: rows.NOTIFY_ACTORS]
+    # Pairs rows written before names were kept in them: the account's name.
+    unnamed = [u for u, n, _ in found if not n]
+    names = accounts.display_names(conn, unnamed) if unnamed else {}
+    return [(u, n or names.get(u.lower(), u), ms) for u, n, ms in found]
+
+
+def count(kind: Reaction, twit_id: str) -> int:
+    """The twit's count of this kind, as its row holds it."""
+    with connection() as conn:
+        return twits.counter(conn, keys.twit_key_from_id(twit_id), kind.count)
+
+
+def like_count(twit_id: str) -> int:
+    return count(LIKE, twit_id)
+
+
+def repost_count(twit_id: str) -> int:
+    return count(REPOST, twit_id)
+
+
+@read_only
+def reacted_page(
+    kind: Reaction, userid: str, cursor: str | None = None, limit: int = 20
+) -> Page[str]:
+    """The ids of the twits ``userid`` reacted to, newest first: one prefix
+    scan of their own rows and one multi-get of the pairs' rows, whose state
+    (on, at the row's ms) is the truth: a racing twin's late finish can
+    leave a stale row, which is left out, so a page may hold fewer than
+    ``limit``. A deleted twit's rows go with its delete (twitlists drops one
+    deleted meanwhile)."""
+    with connection() as conn:
+        page = scan_page(
+            conn.table(table_name(kind.mine)),
+            keys.user_hash(userid),
+            keys.MD5_LEN + keys.RTS_LEN + keys.TWIT_KEY_LEN,
+            cursor,
+            limit,
+            lambda key, _: (
+                kind.twit_from_mine(key),
+                keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN]),
+            ),
+        )
+        if not page.items:
+            return Page((), page.next_cursor)
+        states = dict(
+            conn.table(table_name(kind.pairs)).rows(
+                [kind.pair_key(twit, userid) for twit, _ in page.items], columns=[kind.state]
+            )
+        )
+    kept = []
+    for twit, ms in page.items:
+        on, _gen, at, _counted = _state(states.get(kind.pair_key(twit, userid), {}).get(kind.state))
+        if on and at == ms:
+            kept.append(keys.twit_id(twit))
+    return Page(tuple(kept), page.next_cursor)
+
+
+def liked_page(userid: str, cursor: str | None = None, limit: int = 20) -> Page[str]:
+    return reacted_page(LIKE, userid, cursor, limit)
+
+
+# -- a twit's delete, an account's deletion ------------------------------------------------
+
+
+def drop_twit(conn: happybase.Connection, twit: bytes) -> None:
+    """Take every reaction to the twit keyed ``twit`` away, for its delete:
+    each pair's rows, its user's row, a repost's stream rows (queued), and
+    the notification groups. Called after twits.mark_deleting, so a change
+    that this scan misses finds the mark and cleans up after itself."""
+    for kind in KINDS:
+        pairs = conn.table(table_name(kind.pairs))
+        found = [d.get(kind.userid, b"").decode() for _, d in pairs.scan(row_prefix=twit)]
+        for user in found:
+            if user:
+                _forget_pair(conn, kind, twit, user)
+        for key, _ in pairs.scan(row_prefix=twit, filter=ops.KEYS_ONLY):
+            pairs.delete(key)
+        notify.drop_group(conn, twit, kind.group)
+
+
+def withdraw_all(userid: str) -> int:
+    """Take all of ``userid``'s reactions back, for their account's deletion:
+    each count goes down once, a repost leaves the streams, as taking it back
+    does; then the pairs' rows and the user's own rows go. A twit deleted
+    already took its reactions with it. Repeating it does nothing. Returns
+    the own rows found."""
+    done = 0
+    with connection() as conn:
+        for kind in KINDS:
+            mine = conn.table(table_name(kind.mine))
+            found = [
+                k for k, _ in mine.scan(row_prefix=keys.user_hash(userid), filter=ops.KEYS_ONLY)
+            ]
+            for key in found:
+                twit = kind.twit_from_mine(key)
+                if twits.alive(conn, twit):
+                    _move(conn, kind, twit, userid, userid, False)
+                conn.table(table_name(kind.pairs)).delete(kind.pair_key(twit, userid))
+                mine.delete(key)
+            done += len(found)
+    return done
+
+
+# -- the bulk loader -----------------------------------------------------------------------
+
+
+def loaded_rows(
+    kind: Reaction, twit: bytes, user: str, name: str, ms: int, stored: rows.TwitRow | None = None
+) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
+    """The rows a finished reaction leaves ((table, key, cells) each), for
+    the bulk loader to write: the pairs row (counted, generation 1) and the
+    user's row. The twit's count and notification group are the loader's to
+    sum. ``stored``: the twit, for a kind whose own row carries it."""
+    pair = {
+        kind.userid: user.encode(),
+        kind.display: name.encode(),
+        kind.state: _cell(True, 1, ms, True),
+    }
+    if kind.carries_twit:
+        assert stored is not None, "a repost's row carries its twit"
+        mine = rows.encode_repost_stream(stored, keys.twit_id(twit), user, name)
+    else:
+        mine = {rows.LIKE_MARK: b"1"}
+    return [
+        (kind.pairs, kind.pair_key(twit, user), pair),
+        (kind.mine, kind.mine_key(user, ms, twit), mine),
+    ]

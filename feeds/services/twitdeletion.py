@@ -1,0 +1,29 @@
+"""A twit's delete: the twit, its place in threads, its reactions, its
+notifications and its stream rows, each taken by the module that owns it.
+
+The order is what makes a retry, or a reaction racing the delete, end with
+nothing left: the twit is marked deleting first (readers stop finding it, and
+a reaction that finds the mark takes itself away: services/reactions.py);
+then its thread entries and its reactions go; the row itself goes last, so
+a delete retried after a crash still finds the twit and finishes the job.
+"""
+
+from __future__ import annotations
+
+from storage import keys
+from storage.connection import connection
+
+from . import reactions, twits
+
+
+def delete_twit(userid: str, twit_id: str) -> None:
+    """Delete one's own twit, from the twits table and from every stream.
+    NotFound if there is none; Forbidden if it is someone else's. Repeating
+    it (after a crash, or twice at once) does nothing more."""
+    twit = twits.deletable(userid, twit_id)
+    key = keys.twit_key_from_id(twit.id)
+    with connection() as conn:
+        twits.mark_deleting(conn, key)
+        twits.leave_thread(conn, key, twit)
+        reactions.drop_twit(conn, key)
+        twits.erase(conn, key, twit)
