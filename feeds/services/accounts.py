@@ -25,7 +25,7 @@ from feeds.errors import Conflict, Forbidden, InvalidInput, NotFound, Suspended
 from feeds.types import Page, User, UserRef, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import check_and_put
+from storage.ops import MarkedChange, apply_once, check_and_put
 
 from . import ratelimit, userindex
 from ._load import LoadRow
@@ -503,3 +503,44 @@ def user_rows(
     For the bulk loader; nothing is written."""
     cells = rows.encode_user(account, twits=twits, followers=followers, following=following)
     return [("users", keys.user_key(userid), cells, None), *userindex.load_rows(userid, name)]
+
+
+# -- the unread count (notify's, kept in the users row) ---------------------------------
+
+
+def count_unread(
+    conn: happybase.Connection, user_hash: bytes, op: bytes, change: MarkedChange | None = None
+) -> None:
+    """One more unread notification for the user keyed ``user_hash``, once
+    for ``op``: through ``change`` when it is part of one."""
+    if change is None:
+        apply_once(conn, table_name("users"), user_hash, rows.COUNT_UNREAD, 1, op)
+    else:
+        change.count(table_name("users"), user_hash, rows.COUNT_UNREAD, 1, op)
+
+
+@read_only
+def unread(userid: str) -> int:
+    """How many notifications arrived since ``userid`` last opened them: one cell."""
+    with connection() as conn:
+        row = conn.table(table_name("users")).row(
+            keys.user_key(userid), columns=[rows.COUNT_UNREAD]
+        )
+    return max(0, rows.decode_count(row.get(rows.COUNT_UNREAD)))
+
+
+def clear_unread(userid: str) -> None:
+    """Set ``userid``'s unread count to 0, keeping the ids of the operations
+    it has applied (so a late retry of one of them does not count it again)."""
+    table = table_name("users")
+    key = keys.user_key(userid)
+    with connection() as conn:
+        users = conn.table(table)
+        while True:
+            cell = users.row(key, columns=[rows.COUNT_UNREAD]).get(rows.COUNT_UNREAD)
+            now = rows.decode_counted(cell)
+            if cell is None or now.count == 0:
+                return
+            new = rows.encode_counted(dataclasses.replace(now, count=0))
+            if check_and_put(conn, table, key, rows.COUNT_UNREAD, cell, rows.COUNT_UNREAD, new):
+                return

@@ -30,7 +30,6 @@ Nobody is notified of their own doing.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 import happybase
@@ -61,10 +60,7 @@ def _unread_add(
 ) -> None:
     """Count one more unread notification, once for ``op``: through
     ``change`` when it is part of one (see :func:`group_change`)."""
-    if change is None:
-        apply_once(conn, table_name("users"), recipient_hash, rows.COUNT_UNREAD, 1, op)
-    else:
-        change.count(table_name("users"), recipient_hash, rows.COUNT_UNREAD, 1, op)
+    accounts.count_unread(conn, recipient_hash, op, change)
 
 
 def _put(
@@ -191,6 +187,7 @@ def group_change(
     op: bytes,
     change: MarkedChange | None = None,
     refill: Callable[[], list[tuple[str, str, int]]] | None = None,
+    subject: Callable[[], str | None] = lambda: None,
 ) -> None:
     """``actor`` joined (``on``) or left the like or repost group of ``twit``,
     at ``millis``. ``op`` names this change (the same on every retry): the
@@ -205,7 +202,11 @@ def group_change(
 
     ``refill``: the kind's latest actors (userid, name, ms), newest first,
     read from its own rows: what the group's list of latest actors is
-    refilled from when a leaving actor empties it while others remain."""
+    refilled from when a leaving actor empties it while others remain.
+    ``subject``: the twit's text, None once its delete has begun (a twit
+    being deleted gets no notification: its delete, or a reaction that
+    finds it deleting, drops the group: :func:`drop_group`). It is asked
+    after the group's state has moved."""
     recipient = twit[: keys.MD5_LEN]
     if keys.user_hash(actor) == recipient:
         return
@@ -255,16 +256,13 @@ def group_change(
     # The count as it is after this state won: a racing change that counted
     # later also moves the state later, and rewrites the row at a later generation.
     count = rows.decode_count(groups.row(gkey, columns=[rows.GROUP_COUNT]).get(rows.GROUP_COUNT))
-    # A twit whose delete has begun gets no notification: its delete (or a
-    # reaction that finds it deleting) drops the group (drop_group).
-    subject = conn.table(table_name("twits")).row(twit, columns=[rows.TEXT, rows.DELETING])
-    if top and count > 0 and rows.TEXT in subject and rows.DELETING not in subject:
-        text = subject[rows.TEXT]
+    text = subject() if top and count > 0 else None
+    if text is not None:
         body = rows.NotificationRow(
             tuple((u, n) for u, n, _ in latest),
             count,
             keys.twit_id(twit),
-            text.decode()[: rows.NOTIFY_SNIPPET],
+            text[: rows.NOTIFY_SNIPPET],
         )
         table.put(
             keys.notification_key(recipient, top, kind, twit),
@@ -341,28 +339,11 @@ def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Pa
         )
 
 
-@read_only
 def unread_count(userid: str) -> int:
-    """How many notifications arrived since ``userid`` last opened them: one cell."""
-    with connection() as conn:
-        row = conn.table(table_name("users")).row(
-            keys.user_key(userid), columns=[rows.COUNT_UNREAD]
-        )
-    return max(0, rows.decode_count(row.get(rows.COUNT_UNREAD)))
+    """How many notifications arrived since ``userid`` last opened them."""
+    return accounts.unread(userid)
 
 
 def mark_read(userid: str) -> None:
-    """Set ``userid``'s unread count to 0, keeping the ids of the operations
-    it has applied (so a late retry of one of them does not count it again)."""
-    table = table_name("users")
-    key = keys.user_key(userid)
-    with connection() as conn:
-        users = conn.table(table)
-        while True:
-            cell = users.row(key, columns=[rows.COUNT_UNREAD]).get(rows.COUNT_UNREAD)
-            now = rows.decode_counted(cell)
-            if cell is None or now.count == 0:
-                return
-            new = rows.encode_counted(dataclasses.replace(now, count=0))
-            if check_and_put(conn, table, key, rows.COUNT_UNREAD, cell, rows.COUNT_UNREAD, new):
-                return
+    """Set ``userid``'s unread count to 0 (see accounts.clear_unread)."""
+    accounts.clear_unread(userid)

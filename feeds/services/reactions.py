@@ -172,6 +172,7 @@ def _finish(
         op_id(b"notify-" + kind.name, twit, user.lower().encode(), str(gen).encode()),
         change,
         refill=lambda: recent_actors(conn, kind, twit),
+        subject=lambda: twits.text_if_alive(conn, twit),
     )
     op = op_id(kind.name, twit, user.encode(), str(gen).encode())
     twits.count_change(change, twit, kind.count, 1 if on else -1, op)

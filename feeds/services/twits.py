@@ -333,6 +333,12 @@ def alive(conn: happybase.Connection, key: bytes) -> bool:
     return rows.TEXT in row and rows.DELETING not in row
 
 
+def text_if_alive(conn: happybase.Connection, key: bytes) -> str | None:
+    """The twit's text; None if it is gone or its delete has begun."""
+    row = conn.table(table_name("twits")).row(key, columns=[rows.TEXT, rows.DELETING])
+    return row[rows.TEXT].decode() if rows.TEXT in row and rows.DELETING not in row else None
+
+
 def stored(conn: happybase.Connection, key: bytes) -> rows.TwitRow | None:
     """The twit's stored cells (None when it has no text)."""
     return rows.decode_twit(conn.table(table_name("twits")).row(key, columns=[rows.TWIT]))

@@ -89,8 +89,6 @@ DEBT: set[tuple[str, str]] = {
     ("fanout", "twits"),
     ("fanout", "users"),
     ("follows", "users"),
-    ("notify", "twits"),
-    ("notify", "users"),
     ("pending", "twits"),
     ("reposts", "followedBy"),
     ("reposts", "reposters"),
