@@ -1,7 +1,7 @@
 """Charts of ``benchfanout`` runs of two versions, from the tables it printed:
 
-    python -m bench.fanout_chart --before docs/bench-data/fanout-old-*.md \\
-        --after docs/bench-data/fanout-new-*.md --svg docs/benchmarks-fanout
+    python -m bench.fanout_chart --target hbase --before bench/results/fanout-night-hbase-*.md \\
+        --after bench/results/fanout-pair-hbase-*.md --svg docs/benchmarks-fanout-ceiling-hbase
 
 writes PREFIX-throughput.svg (raw puts and fan-out, rows/s; a raw measure
 the tables lack has no bar) and

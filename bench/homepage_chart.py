@@ -1,8 +1,7 @@
 """A chart of ``benchschema --home`` runs of two versions, from the tables it printed:
 
-    python -m bench.homepage_chart --before docs/bench-data/homepage-lookups-before-hbase-*.md \\
-        --after docs/bench-data/homepage-lookups-after-hbase-*.md \\
-        --svg docs/benchmarks-homepage-hbase.svg --title "Home page on HBase"
+    python -m bench.homepage_chart --before before-*.md --after after-*.md \\
+        --svg home.svg --title "Home page on HBase"
 
 draws the p50 of each read (the home page of 20 and of 100, and the raw
 scans of the same stream rows), each bar the median of the runs given.
@@ -14,8 +13,8 @@ With ``--runs`` instead of ``--before``/``--after``, it draws the reads
 of one version side by side, for pages of 20 and of 100: the page with
 its lookups side by side and in turn, the stream read alone, the raw scan::
 
-    python -m bench.homepage_chart --runs docs/bench-data/homepage-inturn-local-*.md \
-        --svg docs/benchmarks-homepage-inturn-local.svg --title "Home page, local server"
+    python -m bench.homepage_chart --runs bench/results/homepage-followed-after-local-*.md \
+        --svg home-local.svg --title "Home page, local server"
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A chart of ``loaddemo`` runs by version, from the tables of runs kept in
-docs/bench-data:
+bench/results:
 
-    python -m bench.loaddemo_chart docs/bench-data/loaddemo-2026-11-26*.md \\
+    python -m bench.loaddemo_chart bench/results/loaddemo-2026-11-26*.md \\
         --svg docs/benchmarks-loaddemo.svg
 
 Each table row is ``| version | result |``, the result being the last line

@@ -1,8 +1,8 @@
 """A chart of ``benchstorage --targets raw,local`` runs of two versions, from
 the tables it printed:
 
-    python -m bench.storage_chart --before docs/bench-data/storage-threads-802d5c4-*.md \\
-        --after docs/bench-data/storage-loop-*.md --svg docs/benchmarks-storage-loop.svg
+    python -m bench.storage_chart --before bench/results/storagelong-rows-issue-b2d250a-*.md \\
+        --after bench/results/storagelong-rows-after-*.md --svg docs/benchmarks-storage-rows.svg
 
 draws the local server's rate of each operation, with 1 and 4 clients, as a
 share of raw in-process RocksDB measured in the same run; each bar is the
