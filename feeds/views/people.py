@@ -1,0 +1,133 @@
+"""A user's pages: their profile, who follows them and whom they follow;
+and the follow and unfollow buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from feeds import services
+from feeds.types import User
+from feeds.viewhelpers import Explain, View, cursor_param, post_only, safe_next, visitor
+
+from ._common import here, in_place, login_required, me, moved, reader, service_errors
+
+
+@service_errors
+def profile(request: HttpRequest, userid: str) -> HttpResponse:
+    """A user's profile: counts, follow button and their twits, newest first.
+    A suspended account's is a 404 that says so.
+
+    Userids are unique without regard to case, so /u/ALICE finds alice, and
+    redirects to the URL spelt with the userid's own case (as do the lists).
+    """
+    user = services.public_user(userid)
+    if user.userid != userid:
+        return moved(request, "profile", user.userid)
+    cursor = cursor_param(request)
+    visiting = visitor(request)
+    page = services.timeline(user.userid, cursor, reader=reader(request))
+    is_me = visiting.is_authenticated and visiting.userid.lower() == user.userid.lower()
+    follows = (
+        visiting.is_authenticated
+        and not is_me
+        and services.is_following(visiting.userid, user.userid)
+    )
+    return render(
+        request,
+        "profile.html",
+        {"user": user, "page": page, "cursor": cursor, "is_me": is_me, "follows": follows},
+    )
+
+
+def _people(request: HttpRequest, userid: str, which: str) -> HttpResponse:
+    user = services.public_user(userid)
+    if user.userid != userid:
+        return moved(request, which, user.userid)
+    cursor = cursor_param(request)
+    lister = services.followers if which == "followers" else services.following
+    page = lister(user.userid, cursor)
+    visiting = visitor(request)
+    followed: set[str] = set()
+    if visiting.is_authenticated:
+        followed = services.following_among(visiting.userid, [p.userid for p in page.items])
+    return render(
+        request,
+        "people.html",
+        {"user": user, "page": page, "cursor": cursor, "which": which, "followed": followed},
+    )
+
+
+@service_errors
+def followers(request: HttpRequest, userid: str) -> HttpResponse:
+    return _people(request, userid, "followers")
+
+
+@service_errors
+def following(request: HttpRequest, userid: str) -> HttpResponse:
+    return _people(request, userid, "following")
+
+
+def _explain_follow(verb: str) -> Explain:
+    def explain(request: HttpRequest, userid: str) -> dict[str, object]:
+        profile_url = reverse("profile", args=[userid])
+        context: dict[str, object] = {
+            "heading": f"{verb.capitalize()} @{userid} from their profile",
+            "reason": f"To {verb} someone, use the button on their profile, so that no "
+            "link can do it for you.",
+            "link": profile_url,
+            "link_label": f"Go to @{userid}",
+        }
+        if request.user.is_authenticated:
+            context |= {
+                "action": reverse(verb, args=[userid]),
+                "action_label": f"{verb.capitalize()} @{userid}",
+                "next": profile_url,
+            }
+        return context
+
+    return explain
+
+
+def _follow_view(verb: str, action: Callable[[User, str], bool], done: str, already: str) -> View:
+    """The POST view that makes the logged-in user ``action`` (follow or
+    unfollow) ``userid``, then goes back to where it was asked from (the
+    person's place on it), with a message: ``done``, or ``already`` when there
+    was nothing to change (``{}`` is the @userid). Posted in place: the
+    follow button as it now is."""
+
+    @post_only(_explain_follow(verb))
+    @login_required
+    @service_errors
+    def view(request: HttpRequest, userid: str) -> HttpResponse:
+        changed = action(me(request), userid)
+        if in_place(request):
+            context = {
+                "userid": userid,
+                "follows": verb == "follow",
+                "next": here(request, reverse("profile", args=[userid])),
+                "in_place": True,
+            }
+            return render(request, "_follow_button.html", context)
+        messages.success(request, (done if changed else already).format(f"@{userid}"))
+        return redirect(safe_next(request, reverse("profile", args=[userid])))
+
+    return view
+
+
+follow = _follow_view(
+    "follow",
+    services.follow,
+    "You follow {} now: their twits will show in your home stream.",
+    "You already follow {}.",
+)
+unfollow = _follow_view(
+    "unfollow",
+    services.unfollow,
+    "You no longer follow {}: their twits leave your home stream.",
+    "You were not following {}.",
+)

@@ -1,0 +1,45 @@
+"""Finding things: a hashtag's twits, and users by userid or name."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from feeds import services
+from feeds.errors import InvalidInput
+from feeds.viewhelpers import cursor_param
+
+from ._common import moved, reader, service_errors
+
+
+@service_errors
+def tag(request: HttpRequest, tag: str) -> HttpResponse:
+    """A hashtag's twits, newest first. Any spelling of a tag redirects to its
+    normalised one (/tags/TEA to /tags/tea), so a tag has one URL; a bad tag
+    is the short error page, 400."""
+    normal = services.check_tag(tag)
+    if normal != tag:
+        return moved(request, "tag", normal)
+    cursor = cursor_param(request)
+    page = services.tag_twits(normal, cursor, reader=reader(request))
+    return render(request, "tag.html", {"tag": normal, "page": page, "cursor": cursor})
+
+
+@service_errors
+def search(request: HttpRequest) -> HttpResponse:
+    """The search page: users whose userid or name starts with ``q``; a query
+    starting with '#' goes to that hashtag's page. No query shows the form; an
+    empty, too long or otherwise bad one shows why beside it (400)."""
+    q = request.GET.get("q")
+    context: dict[str, object] = {"q": q or "", "page": None, "problem": None}
+    if q is None:
+        return render(request, "search.html", context)
+    cursor = cursor_param(request)
+    try:
+        if q.strip().startswith("#"):
+            return redirect("tag", services.check_tag(q))
+        context.update(page=services.search_users(q, cursor), cursor=cursor)
+    except InvalidInput as exc:
+        context["problem"] = exc.message
+        return render(request, "search.html", context, status=400)
+    return render(request, "search.html", context)

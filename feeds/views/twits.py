@@ -1,0 +1,136 @@
+"""A twit's page, with the chain it replies to and its replies; deleting
+it; and the like and repost buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from feeds import services
+from feeds.errors import InvalidInput
+from feeds.forms import ReplyForm
+from feeds.types import Twit
+from feeds.viewhelpers import Explain, View, post_only, redirect_to_login, safe_next
+
+from ._common import FormPage, here, in_place, login_required, me, not_found, reader, service_errors
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@service_errors
+def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
+    """One twit on a page of its own, with the chain it replies to above it
+    and its replies below, oldest first, paged; 404 unless ``userid`` is its
+    author, and while the author is suspended.
+
+    A POST (the Reply form) posts a reply and goes to the reply's own page,
+    where it shows under this twit; a rejected reply re-renders the page with
+    the text kept and the reason: 400, or 429 over the rate limit.
+    """
+    if request.method == "POST" and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    found = services.public_twit(twit_id)
+    if found.userid.lower() != userid.lower():
+        return not_found(request)
+    page = FormPage(request, ReplyForm(request.POST or None))
+    if found.userid != userid and not page.posted:
+        return redirect("twit", found.userid, found.id)
+    if page.valid:
+        try:
+            reply = services.post_twit(me(request), page.form.cleaned_data["text"], found.id)
+        except (services.RateLimited, InvalidInput) as exc:
+            page.refuse(exc)
+        else:
+            messages.success(request, "Your reply is posted.")
+            return redirect("twit", reply.userid, reply.id)
+    cursor = page.cursor
+    # The twit, its chain and its replies, hydrated in one step.
+    thread = services.thread(found, cursor, reader(request))
+    return page.render(
+        "twit.html",
+        {"twit": thread.twit, "chain": thread.chain, "page": thread.replies, "cursor": cursor},
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@service_errors
+def delete_twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
+    """GET: the confirmation page, the twit and a button to delete it; POST
+    (that button): delete one of your own twits, then go to ``next``. 403
+    for anyone else's.
+
+    The twit's Delete is a link here, not a button that deletes at once: the
+    confirmation works without JavaScript. The userid in the URL only makes
+    it readable: the service checks the twit's author against the
+    logged-in user. ``next`` is where to go once it is deleted, ``back``
+    where Cancel goes (the page the Delete link was on).
+    """
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(safe_next(request, reverse("home")))
+        return redirect_to_login(request.get_full_path())
+    user = me(request)
+    after = safe_next(request, reverse("profile", args=[user.userid]))
+    if request.method == "POST":
+        services.delete_twit(user.userid, twit_id)
+        messages.success(request, "Your twit is deleted.")
+        return redirect(after)
+    found = services.own_twit(user.userid, twit_id)
+    back = safe_next(request, reverse("twit", args=[found.userid, found.id]), "back")
+    return render(request, "delete_twit.html", {"twit": found, "next": after, "back": back})
+
+
+def _explain_twit_action(verb: str) -> Explain:
+    def explain(request: HttpRequest, userid: str, twit_id: str) -> dict[str, object]:
+        return {
+            "heading": f"{verb.capitalize()} a twit with its button",
+            "reason": f"To {verb} a twit, use the button under it, so that no link can "
+            "do it for you.",
+            "link": reverse("twit", args=[userid, twit_id]),
+            "link_label": "Go to the twit",
+        }
+
+    return explain
+
+
+def _twit_action(
+    verb: str, action: Callable[[str, str], Twit], form: str, done: str | None = None
+) -> View:
+    """The POST view that makes the logged-in user ``action`` (like, unlike,
+    repost, un-repost) the twit, then goes back to where it was asked from
+    (``next``: the twit's place on it), with the message ``done`` if there is
+    one. Posted in place: the template ``form``, the twit's button as it now is."""
+
+    @post_only(_explain_twit_action(verb))
+    @login_required
+    @service_errors
+    def view(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
+        acted = action(me(request).userid, twit_id)
+        twit_url = reverse("twit", args=[userid, twit_id])
+        if in_place(request):
+            return render(request, form, {"twit": acted, "here": here(request, twit_url)})
+        if done:
+            messages.success(request, done)
+        return redirect(safe_next(request, twit_url))
+
+    return view
+
+
+like = _twit_action("like", services.like, "_like_form.html")
+unlike = _twit_action("unlike", services.unlike, "_like_form.html")
+repost = _twit_action(
+    "repost",
+    services.repost,
+    "_repost_form.html",
+    "Reposted: it shows in your followers' home streams.",
+)
+unrepost = _twit_action(
+    "undo the repost of",
+    services.unrepost,
+    "_repost_form.html",
+    "Repost undone: it leaves your followers' streams.",
+)
