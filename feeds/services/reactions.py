@@ -242,19 +242,18 @@ def react(kind: Reaction, userid: str, twit_id: str, on: bool) -> Twit:
     if kind.own_refusal and twit.userid.lower() == user.userid.lower():
         if on:
             raise Forbidden(kind.own_refusal)
-        return _flagged(user.userid, twit)
+        return _flagged(user.userid, twit, kind, False)
     with connection() as conn:
         _move(conn, kind, keys.twit_key_from_id(twit.id), user.userid, user.name, on)
-    return _flagged(user.userid, twits.get_twit(twit.id))
+    return _flagged(user.userid, twits.get_twit(twit.id), kind, on)
 
 
-def _flagged(userid: str, twit: Twit) -> Twit:
-    """``twit`` as ``userid`` sees it now: ``liked`` and ``reposted`` looked up."""
-    return dataclasses.replace(
-        twit,
-        liked=twit.id in reacted(LIKE, userid, [twit.id]),
-        reposted=twit.id in reacted(REPOST, userid, [twit.id]),
-    )
+def _flagged(userid: str, twit: Twit, kind: Reaction, on: bool) -> Twit:
+    """``twit`` as ``userid`` sees it now: this kind's flag as the change
+    left it, the other kind's looked up."""
+    liked = on if kind is LIKE else twit.id in reacted(LIKE, userid, [twit.id])
+    reposted = on if kind is REPOST else twit.id in reacted(REPOST, userid, [twit.id])
+    return dataclasses.replace(twit, liked=liked, reposted=reposted)
 
 
 def like(userid: str, twit_id: str) -> Twit:
