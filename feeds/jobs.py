@@ -89,7 +89,7 @@ class RemoveTwitFromStreams(_Job):
 @dataclass(frozen=True)
 class RepostToStreams(_Job):
     """Write a repost's row into the reposter's and each follower's stream
-    (see reposts.repost_to_streams); nothing if it was undone meanwhile."""
+    (see fanout.repost_to_streams); nothing if it was undone meanwhile."""
 
     twit_id: str
     reposter: str

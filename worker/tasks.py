@@ -15,7 +15,7 @@ from celery import Task, shared_task
 from celery.signals import task_failure, task_postrun
 
 from feeds import jobs
-from feeds.services import console, deletion, fanout, metrics, reposts
+from feeds.services import console, deletion, fanout, metrics
 
 # One decorator for every task, its options spelled as keywords so that
 # celery-types can check them and keep each task's signature.
@@ -71,12 +71,12 @@ def remove_twit_from_streams(author: str, twit_id: str) -> int:
 
 @retrying
 def repost_to_streams(twit_id: str, reposter: str, ms: int) -> int:
-    return reposts.repost_to_streams(twit_id, reposter, ms)
+    return fanout.repost_to_streams(twit_id, reposter, ms)
 
 
 @retrying
 def remove_repost_from_streams(twit_id: str, reposter: str, ms: int) -> int:
-    return reposts.remove_repost_from_streams(twit_id, reposter, ms)
+    return fanout.remove_repost_from_streams(twit_id, reposter, ms)
 
 
 @retrying
