@@ -111,8 +111,8 @@ def _configured(host: str, port: int, thrift2_port: int, broker: str) -> Iterato
     """Point this process at the server and broker, with tables of a fresh
     prefix, made as a deployment makes them: with the Thrift2 port, the
     tables keyed by a hash are pre-split (storage.schema.create_tables). On
-    one region, a split of the streams table under the load stalled its
-    writers for half a second (HBase's log, 2026-11-25)."""
+    one region, a split of the streams table under the load stalls its
+    writers while it runs."""
     prefix = "fb" + uuid.uuid4().hex[:8]
     saved = {
         k: getattr(settings, k)
@@ -433,8 +433,7 @@ def _settle(quiet_pct: float = 10.0, quiet_s: int = 3, timeout: float = 300) -> 
     ``quiet_s`` seconds in a row): the server has flushed and compacted
     what the fill wrote. A running service's streams filled over days, not
     in the seconds before the workers start; without this, the first
-    phases measure the fill's compactions (``perf`` put 57% of the local
-    server's samples in RocksDB's compaction threads)."""
+    phases measure the fill's flushes and compactions."""
     started = time.monotonic()
     quiet = 0
     psutil.cpu_percent()

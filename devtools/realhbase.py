@@ -720,8 +720,8 @@ class RealHBase:
             "hbase.procedure.remote.dispatcher.delay.msec": "10",
             # The Thrift servers' admin calls wait for the master's procedures
             # by polling, first after hbase.client.pause and then after 2, 3,
-            # 5, 10... times it: with HBase's 100 ms, dropping TwitBase's 24
-            # tables took 5 s, with 10 ms 1.3 s (python -m bench.ddl).
+            # 5, 10... times it, so at HBase's 100 ms a drop is mostly sleeps
+            # (docs/benchmarks.md, "Table DDL on real HBase").
             "hbase.client.pause": "10",
             # small footprint
             "hbase.regionserver.handler.count": "10",

@@ -52,8 +52,8 @@ def _compiled() -> Path:
 
 def region_loads(hbase: RealHBase, tables: Sequence[str]) -> dict[str, list[RegionLoad]]:
     """Every region of each of ``tables`` with the metrics its server last
-    reported, in start-key order: one JVM for them all (each run costs
-    about 2.4 s and 3.7 CPU s, measured 2026-11-26)."""
+    reported, in start-key order: one JVM for them all, since each JVM
+    started costs seconds of CPU."""
     done = subprocess.run(
         [
             "java",

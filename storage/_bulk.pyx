@@ -5,8 +5,8 @@ in compiled code.
 
 happybase's ``Batch`` makes a Thrift ``Mutation`` per cell and a
 ``BatchMutation`` per row in Python, and thriftpy2 then walks them to write
-the request: in ``loaddemo``, half of the loader processes' CPU (py-spy),
-which had become twice the server's. These functions write the same bytes
+the request: work per cell that a bulk writer (``loaddemo``, the fan-out)
+pays for every row. These functions write the same bytes
 (``mutateRows`` or ``mutateRowsTs``, TBinaryProtocol, strict) straight from
 the rows' keys and cells, for :mod:`storage.ops` to send on the
 connection's own transport; the reply is read by thriftpy2 as before.
@@ -444,10 +444,9 @@ def read_rows(CyTransportBase trans):
     """Read a ``scannerGetList`` reply from ``trans`` as :func:`read_row_keys`
     does, keeping each row as happybase's scan yields it: (key, {column:
     value}) from its ``columns`` (its ``sortedColumns``, asked for by no
-    scan that reads this way, are read past). thriftpy2 makes a TRowResult
-    and a TCell per cell, and happybase then a dict from them: a stream
-    page's row took 1.8 µs so, and 1.0 µs read here (the server's part
-    included; local server, a scratch timing of 20 to 100 rows)."""
+    scan that reads this way, are read past), without the TRowResult and
+    TCell per cell that thriftpy2 makes and the dict happybase then makes
+    from them."""
     return _read_rows(trans, True)
 
 

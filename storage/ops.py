@@ -509,10 +509,8 @@ def row_keys_between(
     """The keys of the rows of ``table`` from ``start`` up to ``stop``
     (None: the table's end), at most ``limit`` of them (None: all), in
     order: :func:`row_keys_with_prefix` between two keys, ``fetch`` keys a
-    round trip. Read by compiled code, where happybase's scan made a
-    TRowResult, a dict and a TCell for each row: a fan-out's plan of 10,000
-    followers read so took half a worker's time (``benchfanout`` with
-    10,000-follower chunks, 230k rows/s against 500k from the packed list)."""
+    round trip. Read by compiled code where it is built, without the
+    TRowResult, dict and TCell that happybase's scan makes for each row."""
     scan = TScan(
         startRow=start,
         stopRow=stop,
@@ -692,9 +690,8 @@ def _compiled_reads(conn: happybase.Connection) -> bool:
 
 def _scanner_keys(conn: happybase.Connection, scanner: int, rows: int) -> list[bytes]:
     """The row keys of a ``scannerGetList``. Compiled, the reply's rows are
-    read for their keys alone (``storage._bulk.read_row_keys``): thriftpy2
-    made a TRowResult, a dict and a TCell for each, a quarter of a fan-out
-    worker's time with full streams (py-spy), all to be thrown away."""
+    read for their keys alone (``storage._bulk.read_row_keys``), without the
+    TRowResult, dict and TCell thriftpy2 would make for each and throw away."""
     client = conn.client
     if not _compiled_reads(conn):
         return [r.row for r in client.scannerGetList(scanner, rows)]

@@ -546,9 +546,9 @@ def edge_userid(row: dict[bytes, bytes]) -> str:
 
 # A stream row keeps the twit in one cell, a compact JSON array, rather than a
 # cell per field: every cell carries the row key, family, qualifier and
-# timestamp again, and a fan-out writes one row per follower, so one cell a
-# row instead of four made batched stream writes twice as fast on the local
-# server (docs/benchmarks.md, "Issue 14"). A stream row is always read whole.
+# timestamp again, and a fan-out writes one row per follower, so a row of one
+# cell is a quarter of the KeyValues a row of four would be for the server to
+# decode, sort and store (docs/schema.md). A stream row is always read whole.
 #   a twit's own row:  s:t = [userid, name, text, created, reply_to, reply_userid]
 #   a repost's row:    s:r = the same six, then [repost_of, reposted_by, reposted_by_name]
 # The column alone tells a repost's row from a twit's, so a KeyOnlyFilter

@@ -291,12 +291,10 @@ CELERY_BEAT_SCHEDULE = {
 # Followers per fan-out task; beyond, further tasks take the rest. Each task
 # costs a Celery hop (its message through Redis and the worker's parent
 # process) and a few round trips besides its write, so larger chunks go
-# faster until too few are left to share between workers. With 2 workers on
-# the local server: 2,000 wrote 1.5x the rows/s of 500; once a chunk's
-# readers were handled by compiled code, 5,000 wrote 1.2x the rows/s of
-# 2,000 and made a 10,000-follower post visible sooner (docs/benchmarks.md,
-# "Fan-out: a chunk's rows in compiled code, its calls in pipelines, chunks of
-# 5,000"). 10,000 was slower: one chunk a post, nothing to share.
+# faster until too few are left to share between workers: at 5,000, a
+# 10,000-follower post is one chunk for each of two workers, and a chunk
+# the size of a whole post leaves nothing to share (docs/benchmarks.md,
+# "Fan-out"; docs/changelog.md says how the size was chosen).
 TWITBASE_FANOUT_CHUNK = env_int("TWITBASE_FANOUT_CHUNK", 5_000, minimum=1)
 # Stream rows kept per reader (the newest), trimmed one write in this many,
 # so a stream holds up to about twice this between trims.

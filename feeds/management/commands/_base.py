@@ -49,8 +49,8 @@ class TwitBaseCommand(BaseCommand):
     """A TwitBase command: it starts without Django's system checks.
 
     Django runs every check before every command, and the URL checks import
-    every view and the JSON API's schemas: 0.4 s of a `users get`'s 1.0 s
-    (measured 2026-11-26). The commands use none of what they check; the web
+    every view and the JSON API's schemas, a large part of a short
+    command's time. The commands use none of what they check; the web
     server still checks at its start (runserver), and `manage.py check`
     checks on demand.
     """
