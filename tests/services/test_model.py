@@ -150,81 +150,138 @@ ACTIONS += ["repost", "repost", "unrepost"]
 ACTIONS += ["like", "like", "unlike"]  # for notifications' like groups
 
 
+def _register(ref: Reference, rng: random.Random) -> None:
+    name = rng.choice(NAMES)
+    if name in ref.users:
+        with pytest.raises(Conflict):
+            services.register(name, name, f"{name}@example.com", "password-1")
+    else:
+        services.register(name, name, f"{name}@example.com", "password-1")
+        ref.users.add(name)
+
+
+# Each step is a user ``a`` acting (on ``b`` where it takes a second user).
+# A step that does not apply (following oneself, replying before any twit)
+# does nothing and draws nothing from ``rng``.
+Step = Callable[[Reference, random.Random, str, str], None]
+
+
+def _follow(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if a == b:
+        return
+    assert services.follow(a, b) == ((a, b) not in ref.follows)
+    if (a, b) not in ref.follows:
+        ref.follow_events.append((a, b))
+    ref.follows.add((a, b))
+
+
+def _unfollow(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if a == b:
+        return
+    assert services.unfollow(a, b) == ((a, b) in ref.follows)
+    ref.follows.discard((a, b))
+
+
+def _post(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    spelling = rng.choice(sorted(TAGS))
+    mention = rng.choice(NAMES)
+    twit = services.post_twit(a, f"twit by {a} for @{mention} #{rng.randrange(10**6)} #{spelling}")
+    ref.twits[twit.id] = a
+    ref.tags[twit.id] = TAGS[spelling]
+    ref.notified[twit.id] = (
+        {("mention", mention)} if mention in ref.users and mention != a else set()
+    )
+
+
+def _reply(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if not ref.twits:
+        return
+    parent = rng.choice(sorted(ref.twits))
+    mention = rng.choice(NAMES)
+    twit = services.post_twit(a, f"reply by {a} cc @{mention}", reply_to=parent)
+    ref.twits[twit.id] = a
+    ref.parents[twit.id] = parent
+    to = ref.twits[parent]
+    sent = {("reply", to)} if to != a else set()
+    if mention in ref.users and mention not in (a, to):
+        sent.add(("mention", mention))
+    ref.notified[twit.id] = sent
+
+
+def _like(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if not ref.twits:
+        return
+    tid = rng.choice(sorted(ref.twits))
+    services.like(a, tid)
+    ref.likers.setdefault(tid, set()).add(a)
+
+
+def _unlike(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if not ref.twits:
+        return
+    tid = rng.choice(sorted(ref.twits))
+    services.unlike(a, tid)
+    ref.likers.get(tid, set()).discard(a)
+
+
+def _delete(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if not ref.twits:
+        return
+    tid = rng.choice(sorted(ref.twits))
+    if ref.twits[tid] == a:
+        services.delete_twit(a, tid)
+        del ref.twits[tid]
+        ref.parents.pop(tid, None)
+        ref.reposts = {(who, t) for who, t in ref.reposts if t != tid}
+    else:
+        with pytest.raises(Forbidden):
+            services.delete_twit(a, tid)
+
+
+def _repost(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if not ref.twits:
+        return
+    tid = rng.choice(sorted(ref.twits))
+    if ref.twits[tid] == a:
+        with pytest.raises(Forbidden):
+            services.repost(a, tid)
+    else:
+        assert services.repost(a, tid).reposted is True
+        ref.reposts.add((a, tid))
+
+
+def _unrepost(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    # Whoever reposted it takes it back, not ``a``.
+    if not ref.reposts:
+        return
+    who, tid = rng.choice(sorted(ref.reposts))
+    assert services.unrepost(who, tid).reposted is False
+    ref.reposts.discard((who, tid))
+
+
+STEPS: dict[str, Step] = {
+    "follow": _follow,
+    "unfollow": _unfollow,
+    "post": _post,
+    "reply": _reply,
+    "like": _like,
+    "unlike": _unlike,
+    "delete": _delete,
+    "repost": _repost,
+    "unrepost": _unrepost,
+}
+
+
 def run_sequence(rng: random.Random, steps: int) -> None:
     ref = Reference()
     for _ in range(steps):
         action = rng.choice(ACTIONS)
         if action == "register" or not ref.users:
-            name = rng.choice(NAMES)
-            if name in ref.users:
-                with pytest.raises(Conflict):
-                    services.register(name, name, f"{name}@example.com", "password-1")
-            else:
-                services.register(name, name, f"{name}@example.com", "password-1")
-                ref.users.add(name)
+            _register(ref, rng)
             continue
         users = sorted(ref.users)
         a, b = rng.choice(users), rng.choice(users)
-        if action == "follow" and a != b:
-            assert services.follow(a, b) == ((a, b) not in ref.follows)
-            if (a, b) not in ref.follows:
-                ref.follow_events.append((a, b))
-            ref.follows.add((a, b))
-        elif action == "unfollow" and a != b:
-            assert services.unfollow(a, b) == ((a, b) in ref.follows)
-            ref.follows.discard((a, b))
-        elif action == "post":
-            spelling = rng.choice(sorted(TAGS))
-            mention = rng.choice(NAMES)
-            twit = services.post_twit(
-                a, f"twit by {a} for @{mention} #{rng.randrange(10**6)} #{spelling}"
-            )
-            ref.twits[twit.id] = a
-            ref.tags[twit.id] = TAGS[spelling]
-            ref.notified[twit.id] = (
-                {("mention", mention)} if mention in ref.users and mention != a else set()
-            )
-        elif action == "reply" and ref.twits:
-            parent = rng.choice(sorted(ref.twits))
-            mention = rng.choice(NAMES)
-            twit = services.post_twit(a, f"reply by {a} cc @{mention}", reply_to=parent)
-            ref.twits[twit.id] = a
-            ref.parents[twit.id] = parent
-            to = ref.twits[parent]
-            sent = {("reply", to)} if to != a else set()
-            if mention in ref.users and mention not in (a, to):
-                sent.add(("mention", mention))
-            ref.notified[twit.id] = sent
-        elif action in ("like", "unlike") and ref.twits:
-            tid = rng.choice(sorted(ref.twits))
-            if action == "like":
-                services.like(a, tid)
-                ref.likers.setdefault(tid, set()).add(a)
-            else:
-                services.unlike(a, tid)
-                ref.likers.get(tid, set()).discard(a)
-        elif action == "delete" and ref.twits:
-            tid = rng.choice(sorted(ref.twits))
-            if ref.twits[tid] == a:
-                services.delete_twit(a, tid)
-                del ref.twits[tid]
-                ref.parents.pop(tid, None)
-                ref.reposts = {(who, t) for who, t in ref.reposts if t != tid}
-            else:
-                with pytest.raises(Forbidden):
-                    services.delete_twit(a, tid)
-        elif action == "repost" and ref.twits:
-            tid = rng.choice(sorted(ref.twits))
-            if ref.twits[tid] == a:
-                with pytest.raises(Forbidden):
-                    services.repost(a, tid)
-            else:
-                assert services.repost(a, tid).reposted is True
-                ref.reposts.add((a, tid))
-        elif action == "unrepost" and ref.reposts:
-            who, tid = rng.choice(sorted(ref.reposts))
-            assert services.unrepost(who, tid).reposted is False
-            ref.reposts.discard((who, tid))
+        STEPS[action](ref, rng, a, b)
         check(ref)
 
 
