@@ -1,9 +1,13 @@
 """Bulk loading of a synthetic social graph (``manage.py loaddemo``).
 
-It writes the same rows the services write, in batches, without the
-per-operation safeguards (checkAndPut, retry-proof counters) that make no
-sense for a one-shot load into empty tables: counts are computed in memory
-and written once.
+It plans, then writes. :func:`plan_demo` draws the whole demo from its
+seed, with no server (tests/unit/test_demo_plan.py); :func:`load_demo`
+writes what the plan says, each row as its table's owner builds it
+(``accounts.user_rows``, ``follows.edge_rows``, ``twits.twit_rows``,
+``streams.stream_rows``: the rows the services write), in batches, without
+the per-operation safeguards (checkAndPut, retry-proof counters) that make
+no sense for a one-shot load into empty tables: counts are computed in
+memory and written once.
 
 The follow graph is power-law: how many users one follows is drawn from a
 heavy-tailed distribution, and whom is drawn by popularity rank with
@@ -44,11 +48,14 @@ import happybase
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
-from feeds.services import accounts, tagindex, userindex
+from feeds.services import accounts, follows, streams
+from feeds.services import twits as twits_service
 from feeds.services.demotext import demo_name, reply_text, twit_text
 from storage import keys, rows
 from storage.connection import connection, reset_pool, table_name
 from storage.ops import put_rows
+
+from ._load import LoadRow
 
 Progress = Callable[[str, int, int], None]
 BATCH = 5_000
@@ -124,290 +131,6 @@ def follow_graph(n: int, mean_follows: int, rng: random.Random) -> list[list[int
     return graph
 
 
-class _Writer:
-    """Batched puts: a request per (table, timestamp) every BATCH cells, as
-    happybase's ``Table.batch(batch_size=BATCH)`` sends them, but written by
-    :func:`storage.ops.put_rows` (compiled, where it is built: happybase's
-    Thrift objects made half of the loaders' CPU)."""
-
-    def __init__(self, conn: happybase.Connection) -> None:
-        self.conn = conn
-        self.batches: dict[tuple[str, int | None], list[tuple[bytes, dict[bytes, bytes]]]] = {}
-        self.cells: Counter[tuple[str, int | None]] = Counter()
-        self.rows: Counter[str] = Counter()
-
-    def put(self, table: str, row: bytes, data: dict[bytes, bytes], ts: int | None = None) -> None:
-        key = (table, ts)
-        self.batches.setdefault(key, []).append((row, data))
-        self.rows[table] += 1
-        self.cells[key] += len(data)
-        if self.cells[key] >= BATCH:
-            self.send(table, ts)
-
-    def send(self, table: str, ts: int | None = None) -> None:
-        """Send one (table, timestamp) batch now, as a load through many
-        timestamps would otherwise hold a batch open for each."""
-        batch = self.batches.pop((table, ts), None)
-        self.cells.pop((table, ts), None)
-        if batch:
-            put_rows(self.conn, table_name(table), batch, ts)
-
-    def flush(self) -> None:
-        for table, ts in list(self.batches):
-            self.send(table, ts)
-
-
-def load_demo(
-    users: int,
-    twits: int,
-    *,
-    seed: int = 42,
-    mean_follows: int = 20,
-    progress: Progress | None = None,
-    processes: int = 2,
-) -> DemoStats:
-    """Write ``users`` users, a power-law follow graph, ``twits`` twits and the
-    streams they fan out to. Deterministic for a given seed (timestamps aside).
-
-    The users, follows and twits (with their streams) are written by
-    ``processes`` forked processes, each a part at a time (see
-    :func:`_in_processes`); the likes and reposts by this one."""
-    report = progress or (lambda stage, done, total: None)
-    rng = random.Random(seed)
-    started = time.monotonic()
-    stats = DemoStats(users=users, twits=twits)
-    now = int(time.time() * 1000)
-    generation = now - 1  # every demo edge was "created" at load time
-    password = make_password(DEMO_PASSWORD)  # one hash: key stretching 100k times takes hours
-
-    graph = follow_graph(users, mean_follows, rng)
-    followers: list[list[int]] = [[] for _ in range(users)]
-    for a, targets in enumerate(graph):
-        for b in targets:
-            followers[b].append(a)
-    stats.edges = sum(len(t) for t in graph)
-    stats.max_followers = max((len(f) for f in followers), default=0)
-
-    # Twits: half from anyone, half from a few prolific users (~1/rank again).
-    prolific = zipf_sampler(users, rng)
-    twit_authors = [
-        rng.randrange(users) if rng.random() < 0.5 else prolific() for _ in range(twits)
-    ]
-    twit_count = [0] * users
-    for a in twit_authors:
-        twit_count[a] += 1
-    span = 30 * 24 * 3600 * 1000
-    times = sorted(now - span + rng.randrange(span) for _ in range(twits))
-
-    names = [demo_name(i) for i in range(users)]
-    # Each reader's md5 once, not once per stream row (a few hundred thousand).
-    hashes = [keys.user_hash(demo_userid(i)) for i in range(users)]
-    rows_written: Counter[str] = Counter()
-    # Each stage reports 0 done when it starts, so its rate is timed from there.
-    report("users", 0, users)
-    _SHARED.update(
-        names=names,
-        password=password,
-        now=now,
-        twit_count=twit_count,
-        followers=followers,
-        graph=graph,
-        generation=generation,
-        hashes=hashes,
-    )
-    try:
-        parts = [
-            range(i, min(i + _USERS_PER_PART, users)) for i in range(0, users, _USERS_PER_PART)
-        ]
-        _in_processes(processes, _write_users, parts, "users", users, report, rows_written)
-
-        report("follows", 0, stats.edges)
-        # Drawn here, in the order a single writer drew them, so the rest of
-        # the seed's demo stays as it was.
-        _SHARED["ops"] = [
-            [rng.getrandbits(128).to_bytes(16, "big") for _ in targets] for targets in graph
-        ]
-        _in_processes(
-            processes, _write_follows, parts, "follows", stats.edges, report, rows_written
-        )
-        del _SHARED["ops"]
-
-        plan = _plan_twits(twit_authors, times, graph, followers, rng, now)
-        # A generator of its own, so the reposts leave the rest of a seed's
-        # demo (graph, twits, likes) as it was before reposts.
-        _plan_reposts(plan, followers, random.Random(seed * 7919 + 1), now)
-        stats.replies = sum(1 for t in plan if t.parent is not None)
-        stats.likes = sum(len(t.likers) for t in plan)
-        stats.reposts = sum(len(t.reposters) for t in plan)
-        stored = [_twit_row(t, plan, names) for t in plan]
-        stats.stream_rows += sum(1 + len(followers[t.author]) for t in plan)
-
-        report("twits", 0, twits)
-        _SHARED.update(plan=plan, stored=stored)
-        twit_parts = [
-            range(i, min(i + _TWITS_PER_PART, len(plan)))
-            for i in range(0, len(plan), _TWITS_PER_PART)
-        ]
-        _in_processes(processes, _write_twits, twit_parts, "twits", twits, report, rows_written)
-    finally:
-        _SHARED.clear()
-
-    with connection() as conn:
-        out = _Writer(conn)
-        out.rows = rows_written
-        done = 0
-        report("likes", 0, stats.likes)
-        for t in plan:
-            for liker, ms in t.likers:
-                lid = demo_userid(liker)
-                out.put("likers", keys.liker_key(t.key, lid), rows.encode_liker(lid, ms))
-                out.put("likes", keys.like_key(lid, ms, t.key), rows.encode_like())
-                done += 1
-                if done % 5000 == 0:
-                    report("likes", done, stats.likes)
-        out.flush()
-        report("likes", stats.likes, stats.likes)
-
-        stats.stream_rows += _write_reposts(
-            out, plan, stored, followers, names, hashes, generation, report, stats.reposts
-        )
-        # Hashtag index rows and mention notifications belong here too, if
-        # those features keep tables of their own: the texts already carry
-        # the hashtags and mentions (t.text), the same as a posted twit's.
-        stats.rows_written = dict(out.rows)
-    stats.seconds = time.monotonic() - started
-    return stats
-
-
-# What the forked loader processes read: set before they fork, cleared after.
-_SHARED: dict[str, Any] = {}
-_USERS_PER_PART = 1_000
-_TWITS_PER_PART = 500
-Part = tuple[Counter[str], int]  # rows written per table, and units of the stage done
-
-
-def _in_processes(
-    processes: int,
-    task: Callable[[range], Part],
-    parts: list[range],
-    stage: str,
-    total: int,
-    report: Progress,
-    rows_written: Counter[str],
-) -> None:
-    """Run ``task`` on every part, in ``processes`` forked processes.
-
-    Written by hand over multiprocessing's Pool rather than with threads:
-    building the rows is Python, one core at a time under the GIL, and the
-    server waits on it; two processes keep the server and the builders busy
-    on both cores (a threaded loader measured no faster). Forked, the
-    processes share the plan in memory (_SHARED) without pickling it, and
-    each opens its own connections (reset_pool). The stage's progress is
-    reported as parts finish.
-    """
-    done = 0
-    if processes <= 1:
-        results: Iterable[Part] = map(task, parts)
-        pool = None
-    else:
-        pool = multiprocessing.get_context("fork").Pool(processes, initializer=reset_pool)
-        results = pool.imap_unordered(task, parts)
-    try:
-        for written, units in results:
-            rows_written.update(written)
-            done += units
-            report(stage, done, total)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
-
-
-def _write_users(part: range) -> Part:
-    s = _SHARED
-    names, password, now = s["names"], s["password"], s["now"]
-    with connection() as conn:
-        out = _Writer(conn)
-        for i in part:
-            uid = demo_userid(i)
-            out.put(
-                "users",
-                keys.user_key(uid),
-                rows.encode_user(
-                    rows.encode_account(uid, names[i], f"{uid}@example.com", password, now),
-                    twits=s["twit_count"][i],
-                    followers=len(s["followers"][i]),
-                    following=len(s["graph"][i]),
-                ),
-            )
-            for row, cells in userindex.index_rows(uid, names[i]):
-                out.put("userSearch", row, cells)
-        out.flush()
-    return out.rows, len(part)
-
-
-def _write_follows(part: range) -> Part:
-    s = _SHARED
-    names, graph, ops, generation = s["names"], s["graph"], s["ops"], s["generation"]
-    done = 0
-    with connection() as conn:
-        out = _Writer(conn)
-        for a in part:
-            ua = demo_userid(a)
-            for b, op in zip(graph[a], ops[a], strict=True):
-                _edge(out, ua, names[a], demo_userid(b), names[b], generation, op)
-            done += len(graph[a])
-        out.flush()
-    return out.rows, done
-
-
-def _twit_row(t: _PlannedTwit, plan: list[_PlannedTwit], names: list[str]) -> rows.TwitRow:
-    parent = None if t.parent is None else plan[t.parent]
-    return rows.TwitRow(
-        demo_userid(t.author),
-        names[t.author],
-        t.text,
-        t.millis,
-        reply_to=None if parent is None else keys.twit_id(parent.key),
-        reply_userid="" if parent is None else demo_userid(parent.author),
-    )
-
-
-def _write_twits(part: range) -> Part:
-    s = _SHARED
-    plan, stored, followers, hashes = s["plan"], s["stored"], s["followers"], s["hashes"]
-    generation = s["generation"]
-    with connection() as conn:
-        out = _Writer(conn)
-        for n in part:
-            t, twit = plan[n], stored[n]
-            key = t.key
-            cells = rows.encode_twit(twit)
-            # The marks and counts a finished post (and its replies' and likes'
-            # counting) leaves, so a delete of a demo twit counts right.
-            cells[rows.TWIT_COUNTED] = b"1"
-            if t.replies:
-                cells[rows.COUNT_REPLIES] = rows.encode_count(t.replies)
-            if t.likers:
-                cells[rows.COUNT_LIKES] = rows.encode_count(len(t.likers))
-            if t.reposters:
-                cells[rows.COUNT_REPOSTS] = rows.encode_count(len(t.reposters))
-            if t.parent is not None:
-                cells[rows.REPLY_COUNTED] = b"1"
-                out.put("replies", keys.reply_key(plan[t.parent].key, key), rows.encode_reply(twit))
-            out.put("twits", key, cells)
-            for row, tagged in tagindex.tag_rows(key, twit):
-                out.put("hashtags", row, tagged, t.millis)
-            stream = rows.encode_stream(twit)
-            # All demo stream rows carry the demo edges' generation (see fanout).
-            for reader in [t.author, *followers[t.author]]:
-                out.put(
-                    "streams", keys.stream_key_for_hash(hashes[reader], key), stream, generation
-                )
-        out.flush()
-    return out.rows, len(part)
-
-
 @dataclass
 class _PlannedTwit:
     """One demo twit before it is written: who, when, what, and what it gets."""
@@ -422,90 +145,79 @@ class _PlannedTwit:
     reposters: list[tuple[int, int]] = field(default_factory=list)  # (user, repost ms)
 
 
-def _plan_reposts(
-    plan: list[_PlannedTwit], followers: list[list[int]], rng: random.Random, now: int
-) -> None:
-    """Draw each twit's reposters: a share of its author's followers (so the
-    well-followed are reposted most, and two followees of one reader often
-    repost the same twit), each some time after the twit and before now."""
-    for t in plan:
-        fans = followers[t.author]
-        if not fans:
-            continue
-        k = int(len(fans) * rng.betavariate(1.0, REPOST_BETA) + rng.random())
-        latest = max(t.millis + 1, now - 1)
-        for user in rng.sample(fans, min(k, len(fans))):
-            t.reposters.append((user, min(latest, t.millis + 1 + rng.randrange(REPOST_WITHIN_MS))))
+@dataclass
+class DemoPlan:
+    """Everything a demo load writes, drawn from its seed before a row is
+    written (:func:`plan_demo`): pure, no server. Users are numbered 0 to
+    ``users - 1`` (userid :func:`demo_userid`)."""
+
+    users: int
+    now: int  # ms: the load's time
+    names: list[str]
+    hashes: list[bytes]  # each user's md5, once, not once per stream row
+    graph: list[list[int]]  # whom each user follows
+    followers: list[list[int]]  # who follows each user
+    ops: list[list[bytes]]  # each follow's operation id, as graph lists them
+    twit_count: list[int]  # each user's twits
+    twits: list[_PlannedTwit]  # in time order
+    stored: list[rows.TwitRow]  # each twit as its rows carry it
+
+    @property
+    def generation(self) -> int:
+        """The timestamp of every demo edge: each was "created" at load time."""
+        return self.now - 1
+
+    def stats(self) -> DemoStats:
+        """The figures of what the plan writes, as far as the plan knows them
+        (the repost stream rows and the time are the load's)."""
+        return DemoStats(
+            users=self.users,
+            edges=sum(len(t) for t in self.graph),
+            twits=len(self.twits),
+            stream_rows=sum(1 + len(self.followers[t.author]) for t in self.twits),
+            replies=sum(1 for t in self.twits if t.parent is not None),
+            likes=sum(len(t.likers) for t in self.twits),
+            reposts=sum(len(t.reposters) for t in self.twits),
+            max_followers=max((len(f) for f in self.followers), default=0),
+        )
 
 
-def _write_reposts(
-    out: _Writer,
-    plan: list[_PlannedTwit],
-    stored: list[rows.TwitRow],
-    followers: list[list[int]],
-    names: list[str],
-    hashes: list[bytes],
-    generation: int,
-    report: Progress,
-    total: int,
-) -> int:
-    """Each planned repost's rows, as reposts.set_repost and repost_to_streams
-    leave them; returns the stream rows written. A reposter too large to fan
-    out (as fanout.is_celebrity counts) gets only their own stream row and is
-    listed in ``celebrities``, long enough ago that the services no longer fan
-    out for them (fanout.still_fanned_out), so readers merge their reposts.
-
-    The stream rows are keyed at the repost's time, so each shows where the
-    fan-out puts it, and their cells carry the demo edges' generation, as the
-    demo's twit rows do: every demo follow is "made" at load time, after the
-    reposts, and a follow's backfill writes a followee's repost rows at its
-    generation (fanout.backfill_stream). Nothing tells the two timestamps
-    apart (an un-repost's markers are at the time of deleting), and one
-    timestamp keeps one batch: the fan-out's own, one per repost time (Thrift1
-    gives a batch one timestamp), made this load 15% slower."""
-    threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
-    listed = min((ms for t in plan for _, ms in t.reposters), default=0) - 1
-    large: set[int] = set()
-    stream_rows = 0
-    done = 0
-    report("reposts", 0, total)
-    for t, twit in zip(plan, stored, strict=True):
-        twit_id = keys.twit_id(t.key)
-        for user, ms in t.reposters:
-            uid = demo_userid(user)
-            cells = rows.encode_repost_stream(twit, twit_id, uid, names[user])
-            out.put(
-                "reposters",
-                keys.reposter_key(t.key, uid),
-                {
-                    rows.REPOSTER_USERID: uid.encode(),
-                    rows.REPOSTER_NAME: names[user].encode(),
-                    rows.REPOST_STATE: rows.encode_like_state(True, 1, ms, True),
-                },
-            )
-            out.put("reposts", keys.repost_key(uid, ms, t.key), cells)
-            readers = [user]
-            if len(followers[user]) > threshold:
-                large.add(user)
-            else:
-                readers += followers[user]
-            for reader in readers:
-                out.put(
-                    "streams",
-                    keys.repost_stream_key_for_hash(hashes[reader], ms, uid, t.key),
-                    cells,
-                    generation,
-                )
-            stream_rows += len(readers)
-            done += 1
-            if done % 1000 == 0:
-                report("reposts", done, total)
-    for user in sorted(large):
-        uid = demo_userid(user)
-        out.put("celebrities", keys.user_key(uid), rows.encode_celebrity(uid), listed)
-    out.flush()
-    report("reposts", total, total)
-    return stream_rows
+def plan_demo(users: int, twits: int, *, seed: int, mean_follows: int, now: int) -> DemoPlan:
+    """The demo of ``users`` users and ``twits`` twits for ``seed``, loaded
+    at ``now`` (ms): the same plan for the same arguments."""
+    rng = random.Random(seed)
+    graph = follow_graph(users, mean_follows, rng)
+    followers: list[list[int]] = [[] for _ in range(users)]
+    for a, targets in enumerate(graph):
+        for b in targets:
+            followers[b].append(a)
+    # Twits: half from anyone, half from a few prolific users (~1/rank again).
+    prolific = zipf_sampler(users, rng)
+    authors = [rng.randrange(users) if rng.random() < 0.5 else prolific() for _ in range(twits)]
+    twit_count = [0] * users
+    for a in authors:
+        twit_count[a] += 1
+    span = 30 * 24 * 3600 * 1000
+    times = sorted(now - span + rng.randrange(span) for _ in range(twits))
+    # In the order a single writer drew them once, so a seed's demo stays as it was.
+    ops = [[rng.getrandbits(128).to_bytes(16, "big") for _ in targets] for targets in graph]
+    planned = _plan_twits(authors, times, graph, followers, rng, now)
+    # A generator of its own, so the reposts leave the rest of a seed's
+    # demo (graph, twits, likes) as it was before reposts.
+    _plan_reposts(planned, followers, random.Random(seed * 7919 + 1), now)
+    names = [demo_name(i) for i in range(users)]
+    return DemoPlan(
+        users=users,
+        now=now,
+        names=names,
+        hashes=[keys.user_hash(demo_userid(i)) for i in range(users)],
+        graph=graph,
+        followers=followers,
+        ops=ops,
+        twit_count=twit_count,
+        twits=planned,
+        stored=[_twit_row(t, planned, names) for t in planned],
+    )
 
 
 def _plan_twits(
@@ -560,6 +272,319 @@ def _plan_twits(
     return plan
 
 
+def _plan_reposts(
+    plan: list[_PlannedTwit], followers: list[list[int]], rng: random.Random, now: int
+) -> None:
+    """Draw each twit's reposters: a share of its author's followers (so the
+    well-followed are reposted most, and two followees of one reader often
+    repost the same twit), each some time after the twit and before now."""
+    for t in plan:
+        fans = followers[t.author]
+        if not fans:
+            continue
+        k = int(len(fans) * rng.betavariate(1.0, REPOST_BETA) + rng.random())
+        latest = max(t.millis + 1, now - 1)
+        for user in rng.sample(fans, min(k, len(fans))):
+            t.reposters.append((user, min(latest, t.millis + 1 + rng.randrange(REPOST_WITHIN_MS))))
+
+
+def _twit_row(t: _PlannedTwit, plan: list[_PlannedTwit], names: list[str]) -> rows.TwitRow:
+    parent = None if t.parent is None else plan[t.parent]
+    return rows.TwitRow(
+        demo_userid(t.author),
+        names[t.author],
+        t.text,
+        t.millis,
+        reply_to=None if parent is None else keys.twit_id(parent.key),
+        reply_userid="" if parent is None else demo_userid(parent.author),
+    )
+
+
+class _Writer:
+    """Batched puts: a request per (table, timestamp) every BATCH cells, as
+    happybase's ``Table.batch(batch_size=BATCH)`` sends them, but written by
+    :func:`storage.ops.put_rows` (compiled, where it is built: happybase's
+    Thrift objects made half of the loaders' CPU)."""
+
+    def __init__(self, conn: happybase.Connection) -> None:
+        self.conn = conn
+        self.batches: dict[tuple[str, int | None], list[tuple[bytes, dict[bytes, bytes]]]] = {}
+        self.cells: Counter[tuple[str, int | None]] = Counter()
+        self.rows: Counter[str] = Counter()
+
+    def put(self, table: str, row: bytes, data: dict[bytes, bytes], ts: int | None = None) -> None:
+        key = (table, ts)
+        self.batches.setdefault(key, []).append((row, data))
+        self.rows[table] += 1
+        self.cells[key] += len(data)
+        if self.cells[key] >= BATCH:
+            self.send(table, ts)
+
+    def send(self, table: str, ts: int | None = None) -> None:
+        """Send one (table, timestamp) batch now, as a load through many
+        timestamps would otherwise hold a batch open for each."""
+        batch = self.batches.pop((table, ts), None)
+        self.cells.pop((table, ts), None)
+        if batch:
+            put_rows(self.conn, table_name(table), batch, ts)
+
+    def put_all(self, found: Iterable[LoadRow]) -> None:
+        """Put rows as their tables' owners give them (services/_load.py)."""
+        for table, row, data, ts in found:
+            self.put(table, row, data, ts)
+
+    def flush(self) -> None:
+        for table, ts in list(self.batches):
+            self.send(table, ts)
+
+
+def load_demo(
+    users: int,
+    twits: int,
+    *,
+    seed: int = 42,
+    mean_follows: int = 20,
+    progress: Progress | None = None,
+    processes: int = 2,
+) -> DemoStats:
+    """Write ``users`` users, a power-law follow graph, ``twits`` twits and the
+    streams they fan out to. Deterministic for a given seed (timestamps aside).
+
+    The plan (:func:`plan_demo`) is drawn first; then the users, follows
+    and twits (with their streams) are written by ``processes`` forked
+    processes, each a part at a time (see :func:`_in_processes`); the likes
+    and reposts by this one. Every row is as its table's owner makes it."""
+    report = progress or (lambda stage, done, total: None)
+    started = time.monotonic()
+    demo = plan_demo(
+        users, twits, seed=seed, mean_follows=mean_follows, now=int(time.time() * 1000)
+    )
+    stats = demo.stats()
+    rows_written: Counter[str] = Counter()
+    # One hash for every demo user: key stretching 100k times takes hours.
+    _SHARED.update(demo=demo, password=make_password(DEMO_PASSWORD))
+    try:
+        user_parts = _parts(users, _USERS_PER_PART)
+        for stage, task, parts, total in (
+            # Named for what they count, not for the tables they fill: their rows
+            # go to the tables the owners name.
+            ("accounts", _write_users, user_parts, users),
+            ("edges", _write_follows, user_parts, stats.edges),
+            ("posts", _write_twits, _parts(twits, _TWITS_PER_PART), twits),
+        ):
+            # Each stage reports 0 done when it starts, so its rate is timed from there.
+            report(stage, 0, total)
+            _in_processes(processes, task, parts, stage, total, report, rows_written)
+    finally:
+        _SHARED.clear()
+
+    with connection() as conn:
+        out = _Writer(conn)
+        out.rows = rows_written
+        _write_likes(out, demo, report, stats.likes)
+        stats.stream_rows += _write_reposts(out, demo, report, stats.reposts)
+        # Hashtag index rows and mention notifications belong here too, if
+        # those features keep tables of their own: the texts already carry
+        # the hashtags and mentions (t.text), the same as a posted twit's.
+        stats.rows_written = dict(out.rows)
+    stats.seconds = time.monotonic() - started
+    return stats
+
+
+# What the forked loader processes read: set before they fork, cleared after.
+_SHARED: dict[str, Any] = {}
+_USERS_PER_PART = 1_000
+_TWITS_PER_PART = 500
+Part = tuple[Counter[str], int]  # rows written per table, and units of the stage done
+
+
+def _parts(n: int, size: int) -> list[range]:
+    return [range(i, min(i + size, n)) for i in range(0, n, size)]
+
+
+def _in_processes(
+    processes: int,
+    task: Callable[[range], Part],
+    parts: list[range],
+    stage: str,
+    total: int,
+    report: Progress,
+    rows_written: Counter[str],
+) -> None:
+    """Run ``task`` on every part, in ``processes`` forked processes.
+
+    Written by hand over multiprocessing's Pool rather than with threads:
+    building the rows is Python, one core at a time under the GIL, and the
+    server waits on it; two processes keep the server and the builders busy
+    on both cores (a threaded loader measured no faster). Forked, the
+    processes share the plan in memory (_SHARED) without pickling it, and
+    each opens its own connections (reset_pool). The stage's progress is
+    reported as parts finish.
+    """
+    done = 0
+    if processes <= 1:
+        results: Iterable[Part] = map(task, parts)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork").Pool(processes, initializer=reset_pool)
+        results = pool.imap_unordered(task, parts)
+    try:
+        for written, units in results:
+            rows_written.update(written)
+            done += units
+            report(stage, done, total)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+
+
+def _write_users(part: range) -> Part:
+    demo: DemoPlan = _SHARED["demo"]
+    password: str = _SHARED["password"]
+    with connection() as conn:
+        out = _Writer(conn)
+        for i in part:
+            uid = demo_userid(i)
+            account = rows.encode_account(
+                uid, demo.names[i], f"{uid}@example.com", password, demo.now
+            )
+            out.put_all(
+                accounts.user_rows(
+                    account,
+                    uid,
+                    demo.names[i],
+                    twits=demo.twit_count[i],
+                    followers=len(demo.followers[i]),
+                    following=len(demo.graph[i]),
+                )
+            )
+        out.flush()
+    return out.rows, len(part)
+
+
+def _write_follows(part: range) -> Part:
+    demo: DemoPlan = _SHARED["demo"]
+    names, generation = demo.names, demo.generation
+    done = 0
+    with connection() as conn:
+        out = _Writer(conn)
+        for a in part:
+            ua = demo_userid(a)
+            for b, op in zip(demo.graph[a], demo.ops[a], strict=True):
+                out.put_all(
+                    follows.edge_rows(ua, names[a], demo_userid(b), names[b], generation, op)
+                )
+            done += len(demo.graph[a])
+        out.flush()
+    return out.rows, done
+
+
+def _write_twits(part: range) -> Part:
+    demo: DemoPlan = _SHARED["demo"]
+    plan, hashes = demo.twits, demo.hashes
+    with connection() as conn:
+        out = _Writer(conn)
+        for n in part:
+            t, twit = plan[n], demo.stored[n]
+            # The marks and counts a finished post (and its replies' and likes'
+            # counting) leaves, so a delete of a demo twit counts right.
+            out.put_all(
+                twits_service.twit_rows(
+                    t.key,
+                    twit,
+                    parent=None if t.parent is None else plan[t.parent].key,
+                    replies=t.replies,
+                    likes=len(t.likers),
+                    reposts=len(t.reposters),
+                )
+            )
+            # All demo stream rows carry the demo edges' generation (see fanout).
+            readers = [hashes[r] for r in [t.author, *demo.followers[t.author]]]
+            out.put_all(streams.stream_rows(readers, t.key, twit, demo.generation))
+        out.flush()
+    return out.rows, len(part)
+
+
+# -- likes and reposts: still written here, table by table, until their owner
+# (services/reactions.py) gives the loader their rows as the others do.
+
+
+def _write_likes(out: _Writer, demo: DemoPlan, report: Progress, total: int) -> None:
+    """Each planned like's rows, as likes.like leaves them once counted."""
+    done = 0
+    report("likes", 0, total)
+    for t in demo.twits:
+        for liker, ms in t.likers:
+            lid = demo_userid(liker)
+            out.put("likers", keys.liker_key(t.key, lid), rows.encode_liker(lid, ms))
+            out.put("likes", keys.like_key(lid, ms, t.key), rows.encode_like())
+            done += 1
+            if done % 5000 == 0:
+                report("likes", done, total)
+    out.flush()
+    report("likes", total, total)
+
+
+def _write_reposts(out: _Writer, demo: DemoPlan, report: Progress, total: int) -> int:
+    """Each planned repost's rows, as reposts.set_repost and repost_to_streams
+    leave them; returns the stream rows written. A reposter too large to fan
+    out (as fanout.is_celebrity counts) gets only their own stream row and is
+    listed in ``celebrities``, long enough ago that the services no longer fan
+    out for them (fanout.still_fanned_out), so readers merge their reposts.
+
+    The stream rows are keyed at the repost's time, so each shows where the
+    fan-out puts it, and their cells carry the demo edges' generation, as the
+    demo's twit rows do: every demo follow is "made" at load time, after the
+    reposts, and a follow's backfill writes a followee's repost rows at its
+    generation (fanout.backfill_stream). Nothing tells the two timestamps
+    apart (an un-repost's markers are at the time of deleting), and one
+    timestamp keeps one batch: the fan-out's own, one per repost time (Thrift1
+    gives a batch one timestamp), made this load 15% slower."""
+    plan, followers, names = demo.twits, demo.followers, demo.names
+    threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
+    listed = min((ms for t in plan for _, ms in t.reposters), default=0) - 1
+    large: set[int] = set()
+    stream_rows = 0
+    done = 0
+    report("reposts", 0, total)
+    for t, twit in zip(plan, demo.stored, strict=True):
+        twit_id = keys.twit_id(t.key)
+        for user, ms in t.reposters:
+            uid = demo_userid(user)
+            cells = rows.encode_repost_stream(twit, twit_id, uid, names[user])
+            out.put(
+                "reposters",
+                keys.reposter_key(t.key, uid),
+                {
+                    rows.REPOSTER_USERID: uid.encode(),
+                    rows.REPOSTER_NAME: names[user].encode(),
+                    rows.REPOST_STATE: rows.encode_like_state(True, 1, ms, True),
+                },
+            )
+            out.put("reposts", keys.repost_key(uid, ms, t.key), cells)
+            readers = [user]
+            if len(followers[user]) > threshold:
+                large.add(user)
+            else:
+                readers += followers[user]
+            out.put_all(
+                streams.repost_stream_rows(
+                    [demo.hashes[r] for r in readers], ms, uid, t.key, cells, demo.generation
+                )
+            )
+            stream_rows += len(readers)
+            done += 1
+            if done % 1000 == 0:
+                report("reposts", done, total)
+    for user in sorted(large):
+        uid = demo_userid(user)
+        out.put("celebrities", keys.user_key(uid), rows.encode_celebrity(uid), listed)
+    out.flush()
+    report("reposts", total, total)
+    return stream_rows
+
+
 def add_star(
     userid: str, followers: int, prefix: str = "fan", progress: Progress | None = None
 ) -> list[str]:
@@ -577,52 +602,15 @@ def add_star(
     star = f"Star {userid}"
     with connection() as conn:
         out = _Writer(conn)
-        out.put(
-            "users",
-            keys.user_key(userid),
-            rows.encode_user(
-                rows.encode_account(userid, star, f"{userid}@example.com", password, now),
-                followers=followers,
-            ),
-        )
+        star_account = rows.encode_account(userid, star, f"{userid}@example.com", password, now)
+        out.put_all(accounts.user_rows(star_account, userid, star, followers=followers))
         for i, fan in enumerate(fans):
             if i % 10_000 == 0:
                 report("followers", i, followers)
-            op = os.urandom(16)
             name = f"Fan {fan}"
-            out.put(
-                "users",
-                keys.user_key(fan),
-                rows.encode_user(
-                    rows.encode_account(fan, name, f"{fan}@example.com", password, now),
-                    following=1,
-                ),
-            )
-            _edge(out, fan, name, userid, star, generation, op)
+            account = rows.encode_account(fan, name, f"{fan}@example.com", password, now)
+            out.put_all(accounts.user_rows(account, fan, name, following=1))
+            out.put_all(follows.edge_rows(fan, name, userid, star, generation, os.urandom(16)))
         out.flush()
     report("followers", followers, followers)
     return fans
-
-
-def _edge(
-    out: _Writer,
-    follower: str,
-    follower_name: str,
-    followed: str,
-    followed_name: str,
-    generation: int,
-    op: bytes,
-) -> None:
-    """Both rows of one follow, as follows.follow leaves them once counted."""
-    out.put(
-        "follows",
-        keys.follows_key(follower, followed),
-        rows.encode_edge(followed, followed_name, generation, op=op, counted=op),
-        generation,
-    )
-    out.put(
-        "followedBy",
-        keys.followed_by_key(followed, follower),
-        rows.encode_edge(follower, follower_name, generation, op=op),
-        generation,
-    )

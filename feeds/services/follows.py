@@ -16,6 +16,7 @@ from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
 from . import accounts, notify
+from ._load import LoadRow
 from ._paging import scan_page
 
 OP = rows.EDGE_OP  # the id of the follow that created this edge; its timestamp is the generation
@@ -322,3 +323,30 @@ def suggest_follows(userid: str, limit: int = 5) -> list[User]:
             extra = [u for u in (accounts.find_user(p[1]) for p in popular[: limit - len(picks)])]
             picks += [u for u in extra if u is not None]
     return picks
+
+
+def edge_rows(
+    follower: str,
+    follower_name: str,
+    followed: str,
+    followed_name: str,
+    generation: int,
+    op: bytes,
+) -> list[LoadRow]:
+    """Both rows of one follow as :func:`follow` leaves them once counted,
+    its operation ``op`` at ``generation``: for the bulk loader, which
+    counts the users' follows itself; nothing is written."""
+    return [
+        (
+            "follows",
+            keys.follows_key(follower, followed),
+            rows.encode_edge(followed, followed_name, generation, op=op, counted=op),
+            generation,
+        ),
+        (
+            "followedBy",
+            keys.followed_by_key(followed, follower),
+            rows.encode_edge(follower, follower_name, generation, op=op),
+            generation,
+        ),
+    ]

@@ -16,6 +16,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 
 from . import accounts
+from ._load import LoadRow
 from ._paging import check_limit, scan_page, start_row
 from .hydration import hydrate
 from .twits import twit_of
@@ -350,3 +351,32 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
             ):
                 found += 1
     return NewTwits(min(found, NEW_CAP), found > NEW_CAP)
+
+
+def stream_rows(
+    reader_hashes: list[bytes], key: bytes, twit: rows.TwitRow, generation: int
+) -> list[LoadRow]:
+    """The twit ``key``'s row in the stream of each reader whose md5 is in
+    ``reader_hashes``, as the fan-out writes it, at the timestamp
+    ``generation`` (the edges' it was fanned out along): for the bulk
+    loader; nothing is written."""
+    cells = rows.encode_stream(twit)
+    return [("streams", keys.stream_key_for_hash(h, key), cells, generation) for h in reader_hashes]
+
+
+def repost_stream_rows(
+    reader_hashes: list[bytes],
+    millis: int,
+    reposter: str,
+    key: bytes,
+    cells: dict[bytes, bytes],
+    generation: int,
+) -> list[LoadRow]:
+    """The repost by ``reposter`` at ``millis`` of the twit ``key`` (whose
+    stream cells are ``cells``: rows.encode_repost_stream) in the stream of
+    each reader whose md5 is in ``reader_hashes``, at the timestamp
+    ``generation``: for the bulk loader; nothing is written."""
+    return [
+        ("streams", keys.repost_stream_key_for_hash(h, millis, reposter, key), cells, generation)
+        for h in reader_hashes
+    ]
