@@ -34,7 +34,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from localhbase.server import Handler
+    from localhbase.store import Store
 
 OPS = ("batch_put", "get", "scan50", "increment")
 UNITS = {"batch_put": "rows/s", "get": "gets/s", "scan50": "scans/s", "increment": "incr/s"}
@@ -492,92 +496,117 @@ def write_path_breakdown(rows: int = 20_000, repeats: int = 3) -> list[tuple[str
        (``localhbase._wire``), from the request's bytes, where it is built.
     The full path through happybase and the socket is the ``local`` target.
     """
+    from localhbase.server import Handler
+    from localhbase.store import FamilyDescriptor, Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        raw = RawTable(Path(tmp) / "raw")
+        steps = _rocksdict_puts(raw, rows)
+        store = Store(Path(tmp) / "store")
+        store.create_table(b"t", [FamilyDescriptor(FAMILY, max_versions=1)])
+        steps += _server_puts(store, Handler(store), rows)
+        out = [(label, _per_cell_us(fn, rows, repeats)) for label, fn in steps]
+        raw.close()
+        store.close()
+    return out
+
+
+Step = tuple[str, Callable[[], None]]
+
+
+def _rocksdict_puts(raw: RawTable, rows: int) -> list[Step]:
+    """Steps 1 and 2 of ``write_path_breakdown``: ``rows`` cells in batches
+    of 1000, straight into RocksDB."""
+    from rocksdict import WriteBatch
+
+    ts = time.time_ns() // 1_000_000
+    prebuilt = [raw._cell(row_key(i), ts) for i in range(rows)]
+
+    def prebuilt_puts() -> None:
+        for start in range(0, rows, 1000):
+            wb = WriteBatch(raw_mode=True)
+            for key in prebuilt[start : start + 1000]:
+                wb.put(key, VALUE)
+            raw.db.write(wb)
+
+    def built_puts() -> None:
+        for start in range(0, rows, 1000):
+            with raw.batch() as b:
+                for i in range(start, start + 1000):
+                    b.put(row_key(i), {VALUE_COLUMN: VALUE})
+
+    return [
+        ("rocksdict put, keys prebuilt", prebuilt_puts),
+        ("rocksdict put, cell key built per cell (raw)", built_puts),
+    ]
+
+
+def _server_puts(store: Store, handler: Handler, rows: int) -> list[Step]:
+    """Steps 3 to 5 of ``write_path_breakdown``: the same batches into the
+    local server's table ``t``, entering at the store, the Thrift handler
+    and (when built) the compiled path."""
     import happybase  # noqa: F401  (loads Hbase_thrift)
     import Hbase_thrift as T
-    from rocksdict import WriteBatch
     from thriftpy2.protocol import TCyBinaryProtocolFactory
     from thriftpy2.thrift import TClient
     from thriftpy2.transport import TCyMemoryBuffer
 
     from localhbase import server
-    from localhbase.server import Handler
-    from localhbase.store import FamilyDescriptor, Mutation, Store
+    from localhbase.store import Mutation
 
-    out: list[tuple[str, float]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        raw = RawTable(Path(tmp) / "raw")
-        ts = time.time_ns() // 1_000_000
-        prebuilt = [raw._cell(row_key(i), ts) for i in range(rows)]
-
-        def prebuilt_puts() -> None:
-            for start in range(0, rows, 1000):
-                wb = WriteBatch(raw_mode=True)
-                for key in prebuilt[start : start + 1000]:
-                    wb.put(key, VALUE)
-                raw.db.write(wb)
-
-        def built_puts() -> None:
-            for start in range(0, rows, 1000):
-                with raw.batch() as b:
-                    for i in range(start, start + 1000):
-                        b.put(row_key(i), {VALUE_COLUMN: VALUE})
-
-        store = Store(Path(tmp) / "store")
-        store.create_table(b"t", [FamilyDescriptor(FAMILY, max_versions=1)])
-        handler = Handler(store)
-        plain = [
-            [(row_key(i), [Mutation(VALUE_COLUMN, VALUE)]) for i in range(s, s + 1000)]
-            for s in range(0, rows, 1000)
-        ]
-        thrift = [
-            [
-                T.BatchMutation(
-                    row=row_key(i), mutations=[T.Mutation(column=VALUE_COLUMN, value=VALUE)]
-                )
-                for i in range(s, s + 1000)
-            ]
-            for s in range(0, rows, 1000)
-        ]
-
-        def store_puts() -> None:
-            for batch in plain:
-                store.mutate_rows(b"t", batch)
-
-        def handler_puts() -> None:
-            for tbatch in thrift:
-                handler.mutateRows(b"t", tbatch, {})
-
-        requests = []  # each batch's mutateRows as happybase sends it
-        for tbatch in thrift:
-            buf = TCyMemoryBuffer()
-            TClient(server.T.Hbase, TCyBinaryProtocolFactory().get_protocol(buf))._send(
-                "mutateRows", tableName=b"t", rowBatches=tbatch, attributes={}
+    plain = [
+        [(row_key(i), [Mutation(VALUE_COLUMN, VALUE)]) for i in range(s, s + 1000)]
+        for s in range(0, rows, 1000)
+    ]
+    thrift = [
+        [
+            T.BatchMutation(
+                row=row_key(i), mutations=[T.Mutation(column=VALUE_COLUMN, value=VALUE)]
             )
-            requests.append(bytearray(buf.getvalue()))
-
-        def compiled_puts() -> None:
-            path = server._FastCalls(store, handler)
-            for request in requests:
-                assert isinstance(path(request), tuple)
-
-        steps: list[tuple[str, Callable[[], None]]] = [
-            ("rocksdict put, keys prebuilt", prebuilt_puts),
-            ("rocksdict put, cell key built per cell (raw)", built_puts),
-            ("local server store, no Thrift", store_puts),
-            ("local server Thrift handler, no socket", handler_puts),
+            for i in range(s, s + 1000)
         ]
-        if server.COMPILED:
-            steps.append(("local server compiled path, request bytes in, no socket", compiled_puts))
-        for label, fn in steps:
-            times = []
-            for _ in range(repeats):
-                t0 = time.perf_counter()
-                fn()
-                times.append(time.perf_counter() - t0)
-            out.append((label, statistics.median(times) / rows * 1e6))
-        raw.close()
-        store.close()
-    return out
+        for s in range(0, rows, 1000)
+    ]
+
+    def store_puts() -> None:
+        for batch in plain:
+            store.mutate_rows(b"t", batch)
+
+    def handler_puts() -> None:
+        for tbatch in thrift:
+            handler.mutateRows(b"t", tbatch, {})
+
+    requests = []  # each batch's mutateRows as happybase sends it
+    for tbatch in thrift:
+        buf = TCyMemoryBuffer()
+        TClient(server.T.Hbase, TCyBinaryProtocolFactory().get_protocol(buf))._send(
+            "mutateRows", tableName=b"t", rowBatches=tbatch, attributes={}
+        )
+        requests.append(bytearray(buf.getvalue()))
+
+    def compiled_puts() -> None:
+        path = server._FastCalls(store, handler)
+        for request in requests:
+            assert isinstance(path(request), tuple)
+
+    steps: list[Step] = [
+        ("local server store, no Thrift", store_puts),
+        ("local server Thrift handler, no socket", handler_puts),
+    ]
+    if server.COMPILED:
+        steps.append(("local server compiled path, request bytes in, no socket", compiled_puts))
+    return steps
+
+
+def _per_cell_us(fn: Callable[[], None], rows: int, repeats: int) -> float:
+    """The median of ``repeats`` runs of ``fn``, which writes ``rows`` cells,
+    in microseconds per cell."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) / rows * 1e6
 
 
 def format_breakdown(rows: list[tuple[str, float]]) -> str:
