@@ -10,13 +10,13 @@ so clients reconnect, and its log is appended to.
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Self
 
 import happybase
 
+import localhbase
 from devtools.processes import PROJECT_ROOT, ChildProcess, ProcessError
 
 
@@ -67,32 +67,25 @@ class LocalHBaseProcess(ChildProcess):
         self._ready_file.unlink()
 
     def command(self) -> list[str]:
-        return [
-            sys.executable,
-            "-m",
-            "localhbase",
-            "--data",
-            str(self.data),
-            "--host",
-            self.host,
-            "--port",
-            # Once it has had a port, it keeps it: clients reconnect after a restart.
-            str(self.port or self.requested_port),
-            "--thrift2-port",
-            str(self.thrift2_port or self.requested_thrift2_port),
-            "--ready-file",
-            str(self._ready_file),
-            *(["--idle-timeout", str(self.idle_timeout)] if self.idle_timeout else []),
-        ]
+        # Once it has had a port, it keeps it: clients reconnect after a restart.
+        return localhbase.command(
+            self.data,
+            host=self.host,
+            port=self.port or self.requested_port,
+            thrift2_port=self.thrift2_port or self.requested_thrift2_port,
+            ready_file=self._ready_file,
+            idle_timeout=self.idle_timeout or None,
+        )
 
     def ready(self) -> bool:
         return self._ready_file.exists()
 
     def start(self, timeout: float = 30.0) -> Self:
         super().start(timeout)
-        hostport, _, thrift2 = self._ready_file.read_text().strip().partition(" thrift2=")
-        self.port = int(hostport.rsplit(":", 1)[1])
-        self.thrift2_port = int(thrift2)
+        address = localhbase.read_ready(self._ready_file)
+        self.port = address.port
+        assert address.thrift2_port is not None  # always asked for
+        self.thrift2_port = address.thrift2_port
         self._ready_file.unlink()
         conn = happybase.Connection(self.host, self.port)
         conn.tables()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import faulthandler
 import hashlib
+import importlib
 import itertools
 import logging
 import signal
@@ -39,6 +40,7 @@ from hbasethrift import HBASE1_IDL
 from . import store as store_module
 from .encoding import MAX_TS
 from .filters import Filter, FilterError, next_row, parse_filter, push_down
+from .launch import Address, write_ready
 from .loop import WAIT, FastPath, LoopServer, Wait, write_reply
 from .store import (
     REGION_SERVER,
@@ -61,7 +63,11 @@ from .store import (
 )
 
 try:
-    from . import _wire
+    # By name: import-linter sees no compiled module, and would take
+    # `from . import _wire` for an import of the package, whose __init__
+    # imports this module: a cycle that is not there. (So mypy checks no
+    # call of it against _wire.pyi.)
+    _wire = importlib.import_module("localhbase._wire")
 except ImportError:  # not built where it was installed (no C compiler): see setup.py
     _wire = None  # type: ignore[assignment]
 # Whether the compiled wire paths (localhbase/_wire.pyx) are in use.
@@ -203,7 +209,8 @@ def encode_reply(api: str, seqid: int, result: Any) -> bytes | None:
     if not isinstance(rows, Rows):
         return None
     if _wire is not None:
-        return _wire.encode_rows(api.encode(), seqid, rows, rows.sort_columns)
+        reply: bytes = _wire.encode_rows(api.encode(), seqid, rows, rows.sort_columns)
+        return reply
     result.success = rows.results()
     return None
 
@@ -880,7 +887,8 @@ class _FastCalls:
         rows_at = scanner.rows_at
 
         def fill(prefix: bytes, families: tuple[bytes, ...], tail: bytes, put: Any) -> int:
-            return _wire.put_rows(data, rows_at, prefix, families, tail, put)
+            written: int = _wire.put_rows(data, rows_at, prefix, families, tail, put)
+            return written
 
         try:
             written = self.store.put_cells(scanner.table, scanner.timestamp, fill)
@@ -949,6 +957,79 @@ class LocalHBaseServer:
         self._loop.shutdown()
 
 
+class LocalHBase:
+    """One store served on its ports: HBase's Thrift1 API on ``port`` and,
+    unless ``thrift2_port`` is None, its Thrift2 API on ``thrift2_port``
+    (0: a free port, for either; :attr:`port` and :attr:`thrift2_port` say
+    which). The ports listen once this is made.
+
+    Inside a process (a test, a benchmark), use it as a context manager: it
+    serves from threads of its own until the block ends, then stops and
+    closes the store. :func:`serve` runs one in the foreground instead.
+    """
+
+    def __init__(
+        self,
+        data: Path,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        thrift2_port: int | None = 0,
+        idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+    ) -> None:
+        from .thrift2 import thrift2_processor  # the Thrift2 IDL loads only when served
+
+        self.store = Store(data)
+        try:
+            self.thrift1 = LocalHBaseServer(self.store, host, port, idle_timeout or None)
+            self.thrift2 = None
+            if thrift2_port is not None:
+                self.thrift2 = LocalHBaseServer(
+                    self.store,
+                    host,
+                    thrift2_port,
+                    idle_timeout or None,
+                    thrift2_processor(self.store),
+                )
+        except BaseException:
+            self.store.close()
+            raise
+        self.host, self.port = self.thrift1.host, self.thrift1.port
+        self.thrift2_port = self.thrift2.port if self.thrift2 is not None else None
+        self._threads: list[threading.Thread] = []
+
+    @property
+    def address(self) -> Address:
+        return Address(self.host, self.port, self.thrift2_port)
+
+    def serve_forever(self) -> None:
+        """Serve until :meth:`shutdown`: Thrift2 from a thread, Thrift1 from this one."""
+        if self.thrift2 is not None:
+            thread = threading.Thread(
+                target=self.thrift2.serve_forever, name="thrift2", daemon=True
+            )
+            self._threads.append(thread)
+            thread.start()
+        self.thrift1.serve_forever()
+
+    def shutdown(self) -> None:
+        """Stop serving both ports; the store stays open."""
+        if self.thrift2 is not None:
+            self.thrift2.shutdown()
+        self.thrift1.shutdown()
+
+    def __enter__(self) -> LocalHBase:
+        thread = threading.Thread(target=self.serve_forever, name="localhbase", daemon=True)
+        self._threads.append(thread)
+        thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+        for thread in self._threads:
+            thread.join()
+        self.store.close()
+
+
 def serve(
     data: Path,
     host: str,
@@ -960,46 +1041,32 @@ def serve(
     """Run a server until SIGINT/SIGTERM; print one ready line when listening.
 
     With ``thrift2_port`` (0: a free one) the Thrift2 API is served there too.
-    The ready file gets ``host:port``, and `` thrift2=PORT`` when served."""
-    from .thrift2 import thrift2_processor  # the Thrift2 IDL loads only when served
-
+    The ready file gets the address (:func:`localhbase.launch.write_ready`)."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    store = Store(data)
-    server = LocalHBaseServer(store, host, port, idle_timeout or None)
-    server2 = None
-    if thrift2_port is not None:
-        server2 = LocalHBaseServer(
-            store, host, thrift2_port, idle_timeout or None, thrift2_processor(store)
-        )
-        threading.Thread(target=server2.serve_forever, name="thrift2", daemon=True).start()
+    hbase = LocalHBase(data, host, port, thrift2_port, idle_timeout)
 
     def stop(signum: int, frame: object) -> None:
-        if server2 is not None:
-            server2.shutdown()
-        server.shutdown()
+        hbase.shutdown()
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    thrift2 = f" thrift2={server2.port}" if server2 is not None else ""
+    thrift2 = f" thrift2={hbase.thrift2_port}" if hbase.thrift2_port is not None else ""
     log.info(
         "bulk puts, gets and replies of rows: %s; row reads: %s",
         "compiled paths" if _wire is not None else "thriftpy2 (localhbase._wire not built)",
         "compiled" if store_module.COMPILED else "Python (localhbase._rows not built)",
     )
     print(
-        f"localhbase ready on {server.host}:{server.port}{thrift2} data={data} "
-        f"tables={len(store.table_names())}",
+        f"localhbase ready on {hbase.host}:{hbase.port}{thrift2} data={data} "
+        f"tables={len(hbase.store.table_names())}",
         flush=True,
     )
     if ready_file is not None:
-        # Written aside and renamed, so a watcher never reads a half-written file.
-        partial = ready_file.with_name(ready_file.name + ".partial")
-        partial.write_text(f"{server.host}:{server.port}{thrift2}\n")
-        partial.rename(ready_file)
+        write_ready(ready_file, hbase.address)
     try:
-        server.serve_forever()
+        hbase.serve_forever()
     finally:
-        store.close()
+        hbase.store.close()
         print("localhbase stopped", flush=True)
 
 

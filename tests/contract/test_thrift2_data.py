@@ -19,7 +19,7 @@ import happybase
 import pytest
 from thriftpy2.thrift import TApplicationException
 
-from localhbase.thrift2 import T2
+from hbasethrift.thrift2 import T2
 
 CV = T2.TColumnValue
 Col = T2.TColumn

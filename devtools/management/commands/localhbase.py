@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from feeds.management.commands._base import TwitBaseCommand
-from localhbase.server import build_parser, serve
+from localhbase import build_parser, serve
 
 
 class Command(TwitBaseCommand):
