@@ -27,6 +27,7 @@ newly recorded author is fanned out a while longer (still_fanned_out).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 import time
@@ -40,7 +41,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
 
-from . import metrics, notify, pending
+from . import fanplan, metrics, notify, pending
 from . import twits as twits_service
 
 log = logging.getLogger(__name__)
@@ -94,25 +95,6 @@ class ChunkResult:
     taken_over: bool = False
 
 
-def next_unfinished(
-    progress: dict[int, tuple[str, str]], chunk: int, start: str | None
-) -> tuple[int, str] | None:
-    """The first chunk from ``chunk`` (beginning at ``start``; None: the end)
-    that the recorded chain lacks, with its start; None if all are done.
-
-    A chunk counts as done only if it began where its predecessor ended, so a
-    chain whose boundaries moved (followers came or went) is redone from the
-    first chunk that no longer fits.
-    """
-    while start is not None:
-        done = progress.get(chunk)
-        if done is None or done[0] != start:
-            return chunk, start
-        start = done[1] or None
-        chunk += 1
-    return None
-
-
 @dataclass(frozen=True)
 class ChunkWrite:
     """A chunk read under its lease, the chunks after it planned, its rows
@@ -139,10 +121,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
     the author's packed list when it is current, else in one key-only scan:
     see :func:`_planning_followers`), fixes where each of those chunks
     begins and ends, records them all as queued under the lease, and
-    returns them as ``successors``, each carrying its followers' place in
-    the packed list when it divided one (see :func:`_planned_chunk`), else
-    their md5s. If the followers read stop short of the end, the last chunk
-    it plans carries none and plans in turn.
+    returns them as ``successors`` (see fanplan.plan_chunk).
     The caller queues them *before* :func:`write_chunk`, so a fan-out of
     10,000 followers is on the queue at once, its chunks run in parallel on
     free workers, and one account never holds a worker for long. Fixed
@@ -161,152 +140,137 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
     Returns a ChunkResult when the chunk is over already (the twit deleted,
     the fan-out finished, the lease taken over, or a large account's twit),
     else the ChunkWrite to queue from and write.
+
+    The decisions are fanplan's; this reads what they need and does what
+    they say.
     """
-    twit_id, start, chunk, lease, stop = job.twit_id, job.start, job.chunk, job.lease, job.stop
-    key = keys.twit_key_from_id(twit_id)
-    size = settings.TWITBASE_FANOUT_CHUNK
+    key = keys.twit_key_from_id(job.twit_id)
     with connection() as conn:
-        twits = conn.table(table_name("twits"))
-        row = twits.row(key)
+        row = conn.table(table_name("twits")).row(key)
         twit = rows.decode_twit(row)
-        if twit is None:
-            pending.remove_from_index(conn, key)
-            return ChunkResult(0, None, True)  # deleted meanwhile: nothing to do
-        if not pending.is_open(row.get(pending.MARK)):
-            return ChunkResult(0, None, True)  # finished already
-        # The mark as last seen: queue_chunk starts from it (a renewal by hold
-        # makes it stale, and queue_chunk then reads it again).
-        mark: bytes
-        if lease:
-            renew_s = settings.TWITBASE_SWEEP_AFTER_S / 4
-            mark = row[pending.MARK]
-            if not pending.hold(conn, key, lease, mark, renew_s):
-                log.info("fan-out of %s chunk %d: lease taken over, stopping", twit_id, chunk)
-                return ChunkResult(0, None, False, taken_over=True)
-        else:
-            taken = pending.take(conn, key)
-            if taken is None:
-                return ChunkResult(0, None, True)
-            lease, mark = taken.owner, taken.encode()
-        author = twit.userid
+        held = _admit(conn, key, job, twit is not None, row.get(pending.MARK))
+        if isinstance(held, ChunkResult):
+            return held
+        job, mark = held
+        assert twit is not None
         progress = rows.decode_progress(row)
-        recorded = progress.get(chunk)
-        done = recorded is not None and recorded[0] == start and (not stop or recorded[1] == stop)
-        written = 0
-        # The chunks after this one that it plans: (start, stop, readers,
-        # the first reader's place in the packed list they came from).
-        planned: list[tuple[str, str, bytes, int]] = []
-        stored: bytes | None = None  # the version of that list, if they did
-        readers = b""  # the md5s of the followers this chunk writes to, run together
-        if done:
-            assert recorded is not None
-            after = recorded[1]
-        else:
-            version = None  # of the author's packed follower list, if worth reading
-            if chunk == 0:
-                twits_service.count_once(conn, key, author, rows.TWIT_COUNTED in row)
-                twits_service.write_own_stream_row(conn, author, key, twit)
-                # Its mentions and reply, here rather than in the post: the
-                # post stays fast, and a retried chunk writes the same rows.
-                notify.notify_twit(conn, key, twit)
-                written += 1
-                profile = conn.table(table_name("users")).row(
-                    keys.user_key(author),
-                    columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.FOLLOWERS_CHANGED],
-                    include_timestamp=True,
-                )
-                followers = rows.decode_count(profile.get(rows.COUNT_FOLLOWERS, (b"", 0))[0])
-                threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
-                if followers > threshold and not still_fanned_out(conn, author):
-                    twits.put(
-                        key,
-                        {rows.progress_column(0): rows.encode_progress("", "")},
-                        timestamp=_twit_millis(key),
-                    )
-                    metrics.record_rows(conn, written)
-                    _finish(conn, key)
-                    return ChunkResult(written, None, True)
-                if followers > size:
-                    version = rows.follower_list_version(profile)
-            if job.readers:  # planned, its followers carried
-                after = stop
-                readers = bytes.fromhex(job.readers)
-            elif job.listed:  # planned from the author's packed list
-                after = stop
-                readers = _listed_followers(conn, author, job, size)
-            elif stop:  # planned, queued without its followers: read them
-                after = stop
-                readers = _followers(_follower_edges(conn, author, start, stop, size))
-            else:
-                listed, complete, stored = _planning_followers(conn, author, start, size, version)
-                span = size * keys.MD5_LEN
-                groups = [listed[i : i + span] for i in range(0, len(listed), span)] or [b""]
-                readers = groups[0]
-                prefix = keys.user_hash(author)
-                starts = [(prefix + group[: keys.MD5_LEN]).hex() for group in groups[1:]]
-                after = starts[0] if starts else ""
-                # Each planned chunk ends where the next begins and carries
-                # its followers; if the list stopped short of the end, the
-                # last carries none and reads on from its start: it plans the rest.
-                for i, group in enumerate(groups[1:]):
-                    last = i + 1 == len(starts)
-                    if last and not complete:
-                        planned.append((starts[i], "", b"", 0))
-                    else:
-                        stop_i = "" if last else starts[i + 1]
-                        planned.append((starts[i], stop_i, group, (i + 1) * size))
-        successors: list[FanOutChunk] = []
-        if planned:
-            last_chunk = chunk + len(planned)
-            queue = pending.queue_chunk(conn, key, lease, last_chunk, mark)
-            if queue is None:
-                return _taken_over(conn, twit_id, chunk, written)
-            if queue:
-                successors = [
-                    _planned_chunk(twit_id, lease, s, chunk + 1 + i, e, carry, at, stored)
-                    for i, (s, e, carry, at) in enumerate(planned)
-                    if progress.get(chunk + 1 + i) != (s, e)
-                ]
-        else:
-            todo = next_unfinished(progress, chunk + 1, after or None)
-            if todo is not None:
-                queue = pending.queue_chunk(conn, key, lease, todo[0], mark)
-                if queue is None:
-                    return _taken_over(conn, twit_id, chunk, written)
-                if queue:
-                    successors = [FanOutChunk(twit_id, lease, start=todo[1], chunk=todo[0])]
-    return ChunkWrite(
-        job=job if job.lease else FanOutChunk(twit_id, lease, start, chunk, stop),
-        successors=tuple(successors),
-        key=key,
-        readers=readers,
-        cells={} if done else rows.encode_stream(twit),
-        after=after,
-        written=written,
-        recorded=done,
+        after = fanplan.recorded_after(progress, job)
+        if after is not None:
+            plan = fanplan.resume(job, progress, b"", after)
+            return _queue(conn, key, job, mark, plan, {}, 0, recorded=True)
+        written, version = 0, None
+        if job.chunk == 0:
+            written = 1
+            fans_out, version = _first_chunk(conn, key, twit, rows.TWIT_COUNTED in row)
+            if not fans_out:
+                _finish_unfanned(conn, key, written)
+                return ChunkResult(written, None, True)
+        found = _chunk_followers(conn, twit.userid, job, version)
+        size: int = settings.TWITBASE_FANOUT_CHUNK
+        plan = fanplan.plan_chunk(job, progress, keys.user_hash(twit.userid), size, found)
+        return _queue(conn, key, job, mark, plan, rows.encode_stream(twit), written, recorded=False)
+
+
+def _admit(
+    conn: happybase.Connection, key: bytes, job: FanOutChunk, found: bool, mark: bytes | None
+) -> ChunkResult | tuple[FanOutChunk, bytes]:
+    """The chunk's job under the lease it holds, with the mark as last seen
+    (queue_chunk starts from it: a renewal by hold makes it stale, and
+    queue_chunk then reads it again); or the ChunkResult of a chunk that
+    stops here."""
+    admitted = fanplan.admit(found, pending.is_open(mark), job.lease)
+    if admitted is fanplan.Admit.GONE:
+        pending.remove_from_index(conn, key)
+        return ChunkResult(0, None, True)  # deleted meanwhile: nothing to do
+    if admitted is fanplan.Admit.FINISHED:
+        return ChunkResult(0, None, True)
+    assert mark is not None
+    if admitted is fanplan.Admit.HOLD:
+        renew_s = settings.TWITBASE_SWEEP_AFTER_S / 4
+        if not pending.hold(conn, key, job.lease, mark, renew_s):
+            log.info("fan-out of %s chunk %d: lease taken over, stopping", job.twit_id, job.chunk)
+            return ChunkResult(0, None, False, taken_over=True)
+        return job, mark
+    taken = pending.take(conn, key)
+    if taken is None:
+        return ChunkResult(0, None, True)
+    return dataclasses.replace(job, lease=taken.owner), taken.encode()
+
+
+def _first_chunk(
+    conn: happybase.Connection, key: bytes, twit: rows.TwitRow, counted: bool
+) -> tuple[bool, bytes | None]:
+    """The first chunk's own work: the count, the author's own stream row,
+    the twit's mentions and reply (here rather than in the post: the post
+    stays fast, and a retried chunk writes the same rows). Then whether the
+    twit is fanned out (not a large account's), and the version of the
+    author's packed follower list if it is worth reading (more followers
+    than a chunk)."""
+    author = twit.userid
+    twits_service.count_once(conn, key, author, counted)
+    twits_service.write_own_stream_row(conn, author, key, twit)
+    notify.notify_twit(conn, key, twit)
+    profile = conn.table(table_name("users")).row(
+        keys.user_key(author),
+        columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.FOLLOWERS_CHANGED],
+        include_timestamp=True,
     )
+    followers = rows.decode_count(profile.get(rows.COUNT_FOLLOWERS, (b"", 0))[0])
+    threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
+    if followers > threshold and not still_fanned_out(conn, author):
+        return False, None
+    size: int = settings.TWITBASE_FANOUT_CHUNK
+    return True, rows.follower_list_version(profile) if followers > size else None
 
 
-def _planned_chunk(
-    twit_id: str,
-    lease: str,
-    start: str,
-    chunk: int,
-    stop: str,
-    readers: bytes,
-    at: int,
-    listed: bytes | None,
-) -> FanOutChunk:
-    """A chunk a planning chunk queues: with its followers' place in the
-    author's packed list (``listed``, the list's version; the followers
-    from the ``at``-th), which it reads there, else with the followers
-    themselves. A place and a count are a few bytes of the task's message,
-    where 5,000 followers were 160 kB of hex, through Redis, the worker's
-    parent process and JSON twice."""
-    if listed is not None and readers:
-        count = len(readers) // keys.MD5_LEN
-        return FanOutChunk(twit_id, lease, start, chunk, stop, "", listed.decode(), at, count)
-    return FanOutChunk(twit_id, lease, start, chunk, stop, readers.hex())
+def _finish_unfanned(conn: happybase.Connection, key: bytes, written: int) -> None:
+    """A large account's twit: its one chunk on record, the fan-out finished."""
+    conn.table(table_name("twits")).put(
+        key, {rows.progress_column(0): rows.encode_progress("", "")}, timestamp=_twit_millis(key)
+    )
+    metrics.record_rows(conn, written)
+    _finish(conn, key)
+
+
+def _chunk_followers(
+    conn: happybase.Connection, author: str, job: FanOutChunk, version: bytes | None
+) -> fanplan.Followers:
+    """The followers of a chunk not on record as done, from where
+    fanplan.source says they are."""
+    size: int = settings.TWITBASE_FANOUT_CHUNK
+    found = fanplan.source(job)
+    if found is fanplan.Source.CARRIED:
+        return fanplan.Followers(bytes.fromhex(job.readers))
+    if found is fanplan.Source.LISTED:
+        return fanplan.Followers(_listed_followers(conn, author, job, size))
+    if found is fanplan.Source.BETWEEN:
+        return fanplan.Followers(
+            _followers(_follower_edges(conn, author, job.start, job.stop, size))
+        )
+    listed, complete, stored = _planning_followers(conn, author, job.start, size, version)
+    return fanplan.Followers(listed, complete, stored)
+
+
+def _queue(
+    conn: happybase.Connection,
+    key: bytes,
+    job: FanOutChunk,
+    mark: bytes,
+    plan: fanplan.Plan,
+    cells: dict[bytes, bytes],
+    written: int,
+    recorded: bool,
+) -> ChunkResult | ChunkWrite:
+    """Record the plan's successors as queued under the lease, and hand
+    the chunk on to be written; a ChunkResult if the lease was lost."""
+    successors: tuple[FanOutChunk, ...] = ()
+    if plan.queue is not None:
+        queue = pending.queue_chunk(conn, key, job.lease, plan.queue, mark)
+        if queue is None:
+            return _taken_over(conn, job.twit_id, job.chunk, written)
+        if queue:
+            successors = plan.successors
+    return ChunkWrite(job, successors, key, plan.readers, cells, plan.after, written, recorded)
 
 
 def _listed_followers(
@@ -413,7 +377,7 @@ def write_chunk(step: ChunkWrite) -> ChunkResult:
             metrics.record_rows(pipe, written)
         pipe.row(twits, key, columns=[rows.TWIT])
         row = pipe.send()[-1]
-        if next_unfinished(rows.decode_progress(row), 0, "") is None:
+        if fanplan.next_unfinished(rows.decode_progress(row), 0, "") is None:
             _finish(conn, key, row)
     return ChunkResult(written, bytes.fromhex(after) if after else None, not after)
 
