@@ -890,7 +890,7 @@ class Store:
             return collect
         return lambda pre: self._collect_row(info, pre, spec, it, now, seek_columns)
 
-    def _collect_row(  # noqa: C901  the row reader: one flat hot loop, as localhbase/_rows.pyx has it
+    def _collect_row(  # noqa: C901  a hot loop kept flat, mirrored by _rows.pyx
         self,
         info: TableInfo,
         pre: bytes,
