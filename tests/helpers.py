@@ -4,7 +4,6 @@ import these from here."""
 
 from __future__ import annotations
 
-import os
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,14 +19,9 @@ from feeds.services import streams
 from feeds.types import User
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables
+from tests.ci import REQUIRE_REAL_HBASE as REQUIRE_REAL_HBASE
 from tests.tablepool import pool_for
 from twitbase.celery import app as celery_app
-
-# CI (or TWITBASE_REQUIRE_HBASE=1) fails a test that needs real HBase, or its
-# jars, when they are missing, rather than skipping it.
-REQUIRE_REAL_HBASE = (
-    os.environ.get("CI", "").lower() == "true" or os.environ.get("TWITBASE_REQUIRE_HBASE") == "1"
-)
 
 
 @dataclass(frozen=True)

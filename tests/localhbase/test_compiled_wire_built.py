@@ -1,9 +1,8 @@
-"""`pip install` builds the compiled modules (setup.py) where there is a C
-compiler: the local server's wire paths (localhbase/_wire.pyx) and row
-reads (localhbase/_rows.pyx), and the storage layer's bulk put requests
-(storage/_bulk.pyx). Without them the
-app gives the same answers, only slower, so their own tests skip; CI,
-which has a compiler, insists on them."""
+"""`pip install` builds the local server's compiled modules (setup.py) where
+there is a C compiler: its wire paths (localhbase/_wire.pyx) and row reads
+(localhbase/_rows.pyx). Without them it gives the same answers, only
+slower, so their own tests skip; CI, which has a compiler, insists on them.
+(The storage layer's: tests/unit/test_compiled_bulk_built.py.)"""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ import os
 import pytest
 
 from localhbase import server, store
-from storage import ops
 
 
 @pytest.mark.parametrize(
@@ -20,7 +18,6 @@ from storage import ops
     [
         ("localhbase._wire", server.COMPILED),
         ("localhbase._rows", store.COMPILED),
-        ("storage._bulk", ops.COMPILED),
     ],
 )
 def test_the_compiled_modules_are_built(module: str, built: bool) -> None:

@@ -12,9 +12,25 @@ without the wait, and writes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import happybase
 import pytest
 from Hbase_thrift import IOError as HBaseIOError
+
+import localhbase
+
+
+@pytest.fixture
+def local_conn(tmp_path: Path) -> Iterator[happybase.Connection]:
+    """A server of this test's own, in this process."""
+    with localhbase.LocalHBase(tmp_path / "data", thrift2_port=None) as hbase:
+        conn = happybase.Connection(hbase.host, hbase.port)
+        try:
+            yield conn
+        finally:
+            conn.close()
 
 
 def test_an_empty_rows_atomic_increment_is_refused_and_writes_nothing(

@@ -19,7 +19,7 @@ import pytest
 from google.protobuf import descriptor_pb2
 
 from localhbase.hbasepb import DESCRIPTORS, PROTO
-from tests.helpers import REQUIRE_REAL_HBASE
+from tests.ci import REQUIRE_REAL_HBASE
 
 HBASE_PROTOS = ("Filter.proto", "Comparator.proto", "HBase.proto")
 

@@ -18,7 +18,7 @@ import thriftpy2
 
 from localhbase.server import IDL
 from localhbase.thrift2 import IDL as IDL2
-from tests.helpers import REQUIRE_REAL_HBASE
+from tests.ci import REQUIRE_REAL_HBASE
 
 JAR_IDL = "org/apache/hadoop/hbase/thrift/Hbase.thrift"
 JAR_IDL2 = "org/apache/hadoop/hbase/thrift2/hbase.thrift"

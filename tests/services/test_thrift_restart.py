@@ -1,6 +1,6 @@
 """Real HBase: its Thrift server killed with -9 and started again on the same
 port (HBase itself runs on). As with the local server
-(tests/localhbase/test_outage_recovery.py): 503s with Retry-After while it
+(tests/reliability/test_local_server_outage.py): 503s with Retry-After while it
 is down, and afterwards not one failed request, though every pooled
 connection predates the crash."""
 

@@ -1,5 +1,5 @@
-"""``manage.py localhbase`` serves what ``python -m localhbase`` serves: both
-Thrift APIs, on the ports it is given."""
+"""``manage.py localhbase`` (devtools' command) serves what ``python -m
+localhbase`` serves: both Thrift APIs, on the ports it is given."""
 
 from __future__ import annotations
 
@@ -9,9 +9,12 @@ import time
 from pathlib import Path
 
 import happybase
+import pytest
 
 from devtools.processes import PROJECT_ROOT, free_port
 from tests.helpers import ServerAddr
+
+pytestmark = pytest.mark.servers
 
 
 def test_manage_py_localhbase_serves_thrift2_on_the_port_it_is_given(tmp_path: Path) -> None:
