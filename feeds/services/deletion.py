@@ -27,10 +27,23 @@ from django.contrib.auth.hashers import check_password
 
 from feeds.errors import InvalidInput, NotFound
 from feeds.jobs import DeleteAccount, dispatch
-from storage import keys, ops, rows
+from storage import keys, ops
 from storage.connection import connection, table_name
 
-from . import accounts, follows, notify, ratelimit, reactions, twitdeletion, userindex
+from . import (
+    accounts,
+    avatars,
+    follows,
+    idempotency,
+    notify,
+    ratelimit,
+    reactions,
+    streams,
+    tokens,
+    twitdeletion,
+    twits,
+    userindex,
+)
 
 
 def delete_account(userid: str, password: object, credential: str = "") -> None:
@@ -44,8 +57,7 @@ def delete_account(userid: str, password: object, credential: str = "") -> None:
     if not isinstance(password, str):
         raise InvalidInput("password", "Enter your password to delete your account.")
     slots = ratelimit.admit_reauth(credential)
-    with connection() as conn:
-        stored = rows.decode_user(conn.table(table_name("users")).row(keys.user_key(userid)))
+    stored = accounts.account_row(userid)
     if stored is None:
         raise NotFound(f"No user {userid!r}.")
     if not check_password(password, stored.password):
@@ -55,126 +67,42 @@ def delete_account(userid: str, password: object, credential: str = "") -> None:
     dispatch(DeleteAccount(stored.userid, stored.created))
 
 
-def _keys(table: str, prefix: bytes) -> list[bytes]:
-    with connection() as conn:
-        return [
-            k
-            for k, _ in conn.table(table_name(table)).scan(
-                row_prefix=prefix, filter=ops.KEYS_ONLY, batch_size=1000
-            )
-        ]
-
-
-def _delete_prefix(table: str, prefix: bytes) -> int:
-    found = _keys(table, prefix)
-    with connection() as conn, conn.table(table_name(table)).batch(batch_size=1000) as b:
-        for k in found:
-            b.delete(k)
-    return len(found)
-
-
 def _forget_parent(reply: bytes) -> None:
     """The reply ``reply`` (someone else's) no longer answers anything: its
-    twits row and the stream rows of its readers lose reply_to/reply_userid.
-
-    A stream row keeps the twit in one cell (rows.STREAM_TWIT), so each
-    reader's row that exists is written again from the twits row, at the
-    twit's own time as the fan-out wrote it; a row a reader no longer has
-    (unfollowed, trimmed) is not made again. Rows from before the packing
-    lose their two cells."""
+    twits row and the stream rows of its readers (its author and their
+    followers) lose reply_to/reply_userid."""
     author = reply[: keys.MD5_LEN]
-    with connection() as conn:
-        twits = conn.table(table_name("twits"))
-        twits.delete(reply, columns=[rows.REPLY_TO, rows.REPLY_USERID])
-        twit = rows.decode_twit(twits.row(reply))
-        readers = [author] + [
-            k[keys.MD5_LEN :]
-            for k, _ in conn.table(table_name("followedBy")).scan(
-                row_prefix=author, filter=ops.KEYS_ONLY, batch_size=1000
-            )
-        ]
-        streams = conn.table(table_name("streams"))
-        wanted = [keys.stream_key_for_hash(reader, reply) for reader in readers]
-        found: list[tuple[bytes, dict[bytes, bytes]]] = []
-        for i in range(0, len(wanted), 1000):
-            found += streams.rows(wanted[i : i + 1000], columns=[rows.STREAM_TWIT])
-        if twit is not None and found:
-            millis = keys.split_twit_key(reply).millis
-            with streams.batch(batch_size=1000, timestamp=millis) as b:
-                for key, _ in found:
-                    b.put(key, rows.encode_stream(twit))
-        gone = [rows.STREAM_REPLY_TO, rows.STREAM_REPLY_USERID]
-        with streams.batch(batch_size=1000) as b:
-            for key in wanted:
-                b.delete(key, columns=gone)
+    twit = twits.forget_parent(reply)
+    streams.forget_parent([author, *follows.follower_hashes(author)], reply, twit)
 
 
 def _erase_twits(userid: str) -> int:
     """Each of the user's twits, as delete_twit deletes it; others' replies
     to it first lose their link to it."""
     mine = keys.user_hash(userid)
-    found = _keys("twits", mine)
+    found = twits.twit_keys_of(userid)
     for key in found:
-        for entry in _keys("replies", key):
-            reply = keys.twit_key_from_reply_key(entry)
+        for reply in twits.reply_keys(key):
             if reply[: keys.MD5_LEN] != mine:
                 _forget_parent(reply)
         try:
             twitdeletion.delete_twit(userid, keys.twit_id(key))
         except NotFound:
             # A row without a twit (bookkeeping written after a delete).
-            with connection() as conn:
-                conn.table(table_name("twits")).delete(key)
+            twits.drop_row(key)
     return len(found)
-
-
-def _others(table: str, userid: str) -> list[tuple[bytes, str]]:
-    """The edges under ``userid`` in ``table``: (key, the other's userid)."""
-    with connection() as conn:
-        return [
-            (k, rows.edge_userid(d))
-            for k, d in conn.table(table_name(table)).scan(
-                row_prefix=keys.user_hash(userid), columns=[rows.EDGE_USERID], batch_size=1000
-            )
-        ]
 
 
 def _erase_edges(userid: str) -> int:
     """Unfollow everyone, and be unfollowed by everyone, as unfollow does it
     (so the others' counts go down once); an edge whose other end is gone
     already is simply deleted."""
-    done = 0
-    for table, pair in (
-        ("follows", lambda other: (userid, other)),
-        ("followedBy", lambda other: (other, userid)),
-    ):
-        for key, other in _others(table, userid):
-            follower, followed = pair(other)
-            try:
-                follows.unfollow(follower, followed)
-            except NotFound:
-                with connection() as conn:
-                    conn.table(table_name(table)).delete(key)
-                    mirror = "followedBy" if table == "follows" else "follows"
-                    conn.table(table_name(mirror)).delete(key[keys.MD5_LEN :] + key[: keys.MD5_LEN])
-            done += 1
-    return done
-
-
-def _erase_tokens(userid: str) -> int:
-    """Every token and session naming the user: one filtered scan of the
-    table (tokens are keyed by their sha256, so no prefix finds them)."""
-    # Not with ops.KEYS_ONLY: on HBase, FirstKeyOnlyFilter ends each row at its
-    # first cell (k:created), before the value filter sees k:userid.
-    match = f"SingleColumnValueFilter('k', 'userid', =, 'binary:{userid}', true, true)"
-    with connection() as conn:
-        table = conn.table(table_name("tokens"))
-        found = [
-            k for k, _ in table.scan(filter=match, columns=[rows.TOKEN_USERID], batch_size=1000)
-        ]
-        with table.batch(batch_size=1000) as b:
-            for k in found:
-                b.delete(k)
+    found = follows.edges_of(userid)
+    for follower, followed in found:
+        try:
+            follows.unfollow(follower, followed)
+        except NotFound:
+            follows.drop_edge(follower, followed)
     return len(found)
 
 
@@ -183,8 +111,7 @@ def erase_account(userid: str, created: int) -> bool:
     the users row last. False (nothing done) when there is no such account:
     deleted already, or a new account of the same name. Idempotent: a retry
     after a crash anywhere finishes the job."""
-    with connection() as conn:
-        stored = rows.decode_user(conn.table(table_name("users")).row(keys.user_key(userid)))
+    stored = accounts.account_row(userid)
     if stored is None or stored.created != created:
         return False
     userid = stored.userid
@@ -194,19 +121,20 @@ def erase_account(userid: str, created: int) -> bool:
     # afterwards clears anything left of the user's twits in their streams.
     reactions.withdraw_all(userid)
     _erase_twits(userid)
-    _delete_prefix("pendingFanouts", mine)
-    _erase_edges(userid)
-    _delete_prefix("streams", mine)
-    _delete_prefix("notifications", mine)
+    # The fan-out's two tables (pending.py's index, fanout.py's celebrities)
+    # are cleared here until their owners have a verb for it.
     with connection() as conn:
-        notify.forget_follower(conn, userid)
-    _erase_tokens(userid)
-    for table in ("ratelimits", "logins", "idempotency"):
-        _delete_prefix(table, mine)
+        ops.delete_prefix(conn, table_name("pendingFanouts"), mine)
+    _erase_edges(userid)
+    streams.forget_user(userid)
+    notify.forget_user(userid)
+    tokens.forget_user(userid)
+    ratelimit.forget_user(userid)
+    idempotency.forget_user(userid)
+    follows.forget_user(userid)
+    avatars.forget_user(userid)
     with connection() as conn:
         conn.table(table_name("celebrities")).delete(mine)
-        conn.table(table_name("followerLists")).delete(mine)
-        conn.table(table_name("avatars")).delete(keys.avatar_key(userid))
         userindex.forget_user(conn, userid, stored.name)
-        conn.table(table_name("users")).delete(keys.user_key(userid))
+    accounts.forget_user(userid)
     return True

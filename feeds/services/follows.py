@@ -350,3 +350,48 @@ def edge_rows(
             generation,
         ),
     ]
+
+
+# -- account deletion (services/deletion.py) ------------------------------------------------
+
+
+def edges_of(userid: str) -> list[tuple[str, str]]:
+    """Every follow ``userid`` is on, as (follower, followed): those they make,
+    then those made of them, each as its edge row names the other. Two scans."""
+    found = []
+    with connection() as conn:
+        for table, pair in (
+            ("follows", lambda other: (userid, other)),
+            ("followedBy", lambda other: (other, userid)),
+        ):
+            found += [
+                pair(rows.edge_userid(d))
+                for _, d in conn.table(table_name(table)).scan(
+                    row_prefix=keys.user_hash(userid), columns=[rows.EDGE_USERID], batch_size=1000
+                )
+            ]
+    return found
+
+
+def drop_edge(follower: str, followed: str) -> None:
+    """Delete both rows of a follow whose other end is gone already, so no
+    count is left to correct (:func:`unfollow` corrects them): for account
+    deletion. Idempotent."""
+    with connection() as conn:
+        conn.table(table_name("follows")).delete(keys.follows_key(follower, followed))
+        conn.table(table_name("followedBy")).delete(keys.followed_by_key(followed, follower))
+
+
+def follower_hashes(user_hash: bytes) -> list[bytes]:
+    """The md5s of those who follow the user whose md5 is ``user_hash``: one
+    scan of their followedBy keys."""
+    with connection() as conn:
+        found = ops.row_keys_with_prefix(conn, table_name("followedBy"), user_hash, 1000)
+    return [key[keys.MD5_LEN :] for key in found]
+
+
+def forget_user(userid: str) -> None:
+    """Delete ``userid``'s packed list of followers (their followedBy rows go
+    with the unfollows): for account deletion."""
+    with connection() as conn:
+        conn.table(table_name("followerLists")).delete(keys.user_key(userid))

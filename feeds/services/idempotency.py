@@ -31,7 +31,7 @@ from feeds.errors import Conflict, InvalidInput, NotFound, ServiceError
 from feeds.types import Twit, User
 from storage import keys, rows
 from storage.connection import connection, table_name
-from storage.ops import check_and_put
+from storage.ops import check_and_put, delete_prefix
 
 from . import _clock, accounts, twits
 
@@ -131,3 +131,10 @@ def _post(author: User, text: object, reply_to: str | None, row: bytes, twit_key
 def _mark_posted(row: bytes) -> None:
     with connection() as conn:
         conn.table(table_name("idempotency")).put(row, {rows.IDEMPOTENCY_POSTED: b"1"})
+
+
+def forget_user(userid: str) -> int:
+    """Delete ``userid``'s Idempotency-Keys, for the deletion of their account;
+    returns how many there were."""
+    with connection() as conn:
+        return delete_prefix(conn, table_name("idempotency"), keys.user_hash(userid))

@@ -37,7 +37,7 @@ import happybase
 from feeds.types import Notification, Page, UserRef, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import MarkedChange, apply_once, check_and_put, op_id
+from storage.ops import MarkedChange, apply_once, check_and_put, delete_prefix, op_id
 
 from . import accounts
 from ._paging import scan_page
@@ -347,3 +347,12 @@ def unread_count(userid: str) -> int:
 def mark_read(userid: str) -> None:
     """Set ``userid``'s unread count to 0 (see accounts.clear_unread)."""
     accounts.clear_unread(userid)
+
+
+def forget_user(userid: str) -> int:
+    """Delete ``userid``'s notifications, and the follow notifications they
+    caused others (:func:`forget_follower`): for the deletion of their
+    account. Returns how many rows went."""
+    with connection() as conn:
+        gone = delete_prefix(conn, table_name("notifications"), keys.user_hash(userid))
+        return gone + forget_follower(conn, userid)

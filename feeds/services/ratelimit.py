@@ -39,6 +39,7 @@ from django.core import signing
 from feeds.errors import ServiceError
 from storage import keys, rows
 from storage.connection import connection, table_name
+from storage.ops import delete_prefix
 
 
 class RateLimited(ServiceError):
@@ -173,3 +174,12 @@ def _minutes(seconds: int) -> str:
         return f"{seconds} seconds"
     minutes = -(-seconds // 60)
     return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def forget_user(userid: str) -> int:
+    """Delete ``userid``'s counters (posts, and log-ins by account), for the
+    deletion of their account; returns how many rows went. The rows per
+    address, device and session name no user and expire on their own."""
+    mine = keys.user_hash(userid)
+    with connection() as conn:
+        return sum(delete_prefix(conn, table_name(t), mine) for t in ("ratelimits", "logins"))

@@ -380,3 +380,39 @@ def repost_stream_rows(
         ("streams", keys.repost_stream_key_for_hash(h, millis, reposter, key), cells, generation)
         for h in reader_hashes
     ]
+
+
+# -- account deletion (services/deletion.py) ------------------------------------------------
+
+
+def forget_user(userid: str) -> int:
+    """Delete ``userid``'s whole stream; returns the rows there were."""
+    with connection() as conn:
+        return ops.delete_prefix(conn, table_name("streams"), keys.user_hash(userid))
+
+
+def forget_parent(reader_hashes: list[bytes], reply: bytes, twit: rows.TwitRow | None) -> None:
+    """The reply ``reply``, now ``twit`` (twits.forget_parent), answers
+    nothing any more: its rows in the streams of the readers whose md5s are
+    ``reader_hashes`` lose reply_to and reply_userid.
+
+    A stream row keeps the twit in one cell (rows.STREAM_TWIT), so each
+    reader's row that exists is written again from ``twit``, at the twit's
+    own time as the fan-out wrote it; a row a reader no longer has
+    (unfollowed, trimmed) is not made again. Rows from before the packing
+    lose their two cells."""
+    with connection() as conn:
+        streams = conn.table(table_name("streams"))
+        wanted = [keys.stream_key_for_hash(reader, reply) for reader in reader_hashes]
+        found: list[tuple[bytes, dict[bytes, bytes]]] = []
+        for i in range(0, len(wanted), 1000):
+            found += streams.rows(wanted[i : i + 1000], columns=[rows.STREAM_TWIT])
+        if twit is not None and found:
+            millis = keys.split_twit_key(reply).millis
+            with streams.batch(batch_size=1000, timestamp=millis) as b:
+                for key, _ in found:
+                    b.put(key, rows.encode_stream(twit))
+        gone = [rows.STREAM_REPLY_TO, rows.STREAM_REPLY_USERID]
+        with streams.batch(batch_size=1000) as b:
+            for key in wanted:
+                b.delete(key, columns=gone)

@@ -590,3 +590,37 @@ def twit_rows(
         found.append(("replies", keys.reply_key(parent, key), rows.encode_reply(twit), None))
     found.append(("twits", key, cells, None))
     return found + tagindex.load_rows(key, twit)
+
+
+# -- account deletion (services/deletion.py) ------------------------------------------------
+
+
+def twit_keys_of(userid: str) -> list[bytes]:
+    """The keys of ``userid``'s twits rows (a row may hold no twit: a fan-out's
+    bookkeeping written after a delete), in key order: one scan for keys."""
+    with connection() as conn:
+        return ops.row_keys_with_prefix(conn, table_name("twits"), keys.user_hash(userid), 1000)
+
+
+def reply_keys(key: bytes) -> list[bytes]:
+    """The twit keys of the replies listed under the twit ``key``, oldest first."""
+    with connection() as conn:
+        found = ops.row_keys_with_prefix(conn, table_name("replies"), key, 1000)
+    return [keys.twit_key_from_reply_key(entry) for entry in found]
+
+
+def forget_parent(reply: bytes) -> rows.TwitRow | None:
+    """The reply ``reply`` answers nothing any more (its parent's author is
+    being deleted): its row loses reply_to and reply_userid. Returns the
+    twit as its row now holds it (None: no twit). Idempotent."""
+    with connection() as conn:
+        table = conn.table(table_name("twits"))
+        table.delete(reply, columns=[rows.REPLY_TO, rows.REPLY_USERID])
+        return rows.decode_twit(table.row(reply))
+
+
+def drop_row(key: bytes) -> None:
+    """Delete the twits row ``key`` that holds no twit (what delete_twit cannot
+    find): for account deletion."""
+    with connection() as conn:
+        conn.table(table_name("twits")).delete(key)

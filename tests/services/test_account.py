@@ -247,7 +247,7 @@ def test_a_new_user_is_offered_the_most_followed_accounts(
 def test_a_deletion_that_crashed_halfway_finishes_on_retry_counting_once(
     alice: User, bob: User, charlie: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from feeds.services import deletion
+    from feeds.services import deletion, tokens
 
     services.follow("alice", "bob")
     services.follow("charlie", "alice")
@@ -260,7 +260,7 @@ def test_a_deletion_that_crashed_halfway_finishes_on_retry_counting_once(
         raise RuntimeError("worker lost")
 
     services.set_disabled("alice")
-    monkeypatch.setattr(deletion, "_erase_tokens", crash)
+    monkeypatch.setattr(tokens, "forget_user", crash)
     with pytest.raises(RuntimeError):
         deletion.erase_account("alice", created)
     assert services.find_user("alice") is not None  # the users row goes last
