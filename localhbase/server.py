@@ -19,16 +19,14 @@ import argparse
 import faulthandler
 import hashlib
 import importlib
-import itertools
 import logging
 import signal
 import socket
 import struct
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +36,19 @@ from thriftpy2.thrift import TApplicationException, TProcessor
 from hbasethrift import HBASE1_IDL
 
 from . import store as store_module
+from .calls import (
+    SafeCalls,
+    Scanner,
+    Scanners,
+    java_names,
+    plural,
+    region_of,
+    scan_rows,
+    selected_columns,
+    table_state,
+)
 from .encoding import MAX_TS
-from .filters import Filter, FilterError, next_row, parse_filter, push_down
+from .filters import FilterError, parse_filter, push_down
 from .launch import Address, write_ready
 from .loop import WAIT, FastPath, LoopServer, Wait, write_reply
 from .store import (
@@ -47,7 +56,6 @@ from .store import (
     REGION_SERVER_PORT,
     BadArgument,
     Cell,
-    FailingRows,
     FamilyDescriptor,
     Mutation,
     NoSuchFamily,
@@ -78,13 +86,10 @@ log = logging.getLogger("localhbase")
 IDL = HBASE1_IDL
 T: Any = thriftpy2.load(str(IDL), module_name="localhbase_hbase1_thrift")
 
-_JAVA_NAMES: dict[type[StoreError], str] = {
-    TableNotFound: "org.apache.hadoop.hbase.TableNotFoundException",
-    TableNotEnabled: "org.apache.hadoop.hbase.TableNotEnabledException",
-    TableNotDisabled: "org.apache.hadoop.hbase.TableNotDisabledException",
-    NoSuchFamily: "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException",
-    BadArgument: "org.apache.hadoop.hbase.DoNotRetryIOException",
-}
+# The refusals this server names; any other is a plain java.io.IOException.
+_JAVA_NAMES = java_names(
+    TableNotFound, TableNotEnabled, TableNotDisabled, NoSuchFamily, BadArgument
+)
 
 SCANNER_IDLE_SECONDS = 600
 DEFAULT_IDLE_TIMEOUT = 60.0
@@ -118,23 +123,6 @@ def region_name(table: bytes, start: bytes, region_id: int) -> bytes:
     return plain + b"." + hashlib.md5(plain).hexdigest().encode() + b"."
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _state(table: bytes, state: str) -> str:
-    return f"tableName={table.decode('utf-8', 'replace')}, state={state}"
-
-
-def _internal_error(call: str, reason: str) -> TApplicationException:
-    """What HBase's Thrift server sends when a call dies of a Java runtime
-    exception (a bad filter string, an empty row key): the generic message
-    HBase gives, with the reason added so the caller can fix the request."""
-    return TApplicationException(
-        TApplicationException.INTERNAL_ERROR, f"Internal error processing {call}: {reason}"
-    )
-
-
 def _row_given(row: bytes) -> None:
     """HBase's Get, Increment and Append refuse an empty row when made, a Java
     runtime exception that its Thrift1 server sends as an internal error."""
@@ -143,26 +131,10 @@ def _row_given(row: bytes) -> None:
 
 
 def _columns(columns: Sequence[bytes] | None) -> dict[bytes, frozenset[bytes] | None] | None:
-    """Thrift column list (``cf`` or ``cf:q``) -> :class:`ReadSpec` columns.
-
-    As HBase's Get/Scan addFamily and addColumn, in order: a family alone
-    selects the whole family, and a column after it narrows the family down
-    to the columns named from then on (``[cf, cf:q]`` reads only ``cf:q``,
-    ``[cf:q, cf]`` the whole family).
-    """
-    if not columns:
-        return None
-    out: dict[bytes, set[bytes] | None] = {}
-    for column in columns:
-        family, qualifier = parse_column(column)
-        if qualifier is None:
-            out[family] = None
-        else:
-            chosen = out.get(family)
-            if chosen is None:
-                chosen = out[family] = set()
-            chosen.add(qualifier)
-    return {f: (frozenset(q) if q is not None else None) for f, q in out.items()}
+    """Thrift column list (``cf`` or ``cf:q``) -> :class:`ReadSpec` columns
+    (:func:`localhbase.calls.selected_columns`: ``[cf, cf:q]`` reads only
+    ``cf:q``, ``[cf:q, cf]`` the whole family)."""
+    return selected_columns(map(parse_column, columns or ()))
 
 
 def _max_ts(timestamp: int | None) -> int | None:
@@ -216,38 +188,11 @@ def encode_reply(api: str, seqid: int, result: Any) -> bytes | None:
 
 
 @dataclass
-class _Scanner:
-    rows: Iterator[tuple[bytes, list[Cell]]]
-    flt: Filter | None
-    batch_size: int | None
-    sort_columns: bool
-    pending: list[tuple[bytes, list[Cell]]] = field(default_factory=list)
-    last_used: float = field(default_factory=time.monotonic)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+class _Scanner(Scanner):
+    """A Thrift1 scanner: its rows go out as :class:`Rows`, their columns
+    sorted if asked."""
 
-    def fetch(self, n: int) -> Rows:
-        out = Rows(self.pending[:n], self.sort_columns)
-        del self.pending[:n]
-        if self.flt is None and not self.batch_size:
-            # Every row whole, as it comes: no filter to ask, no row to cut.
-            out += itertools.islice(self.rows, n - len(out))
-            return out
-        while len(out) < n:
-            found = next_row(self.rows, self.flt)
-            if found is None:
-                break
-            row, cells = found
-            if self.batch_size:
-                chunks = [
-                    (row, cells[i : i + self.batch_size])
-                    for i in range(0, len(cells), self.batch_size)
-                ]
-            else:
-                chunks = [(row, cells)]
-            room = n - len(out)
-            out.extend(chunks[:room])
-            self.pending.extend(chunks[room:])
-        return out
+    sort_columns: bool = False
 
 
 class Handler:
@@ -255,9 +200,7 @@ class Handler:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._scanners: dict[int, _Scanner] = {}
-        self._scanner_ids = itertools.count(1)
-        self._scanner_lock = threading.Lock()
+        self._scanners: Scanners[_Scanner] = Scanners(1, SCANNER_IDLE_SECONDS)
 
     # -- tables ---------------------------------------------------------------
 
@@ -268,7 +211,7 @@ class Handler:
         try:
             self.store.set_enabled(tableName, True)
         except TableNotDisabled:
-            raise _refused(TableNotDisabled, _state(tableName, "ENABLED")) from None
+            raise _refused(TableNotDisabled, table_state(tableName, "ENABLED")) from None
 
     def disableTable(self, tableName: bytes) -> None:
         try:
@@ -379,7 +322,7 @@ class Handler:
             ) from None
         except TableNotDisabled:
             name = _JAVA_NAMES[TableNotDisabled]
-            state = _state(tableName, "ENABLED")
+            state = table_state(tableName, "ENABLED")
             raise _refused(TableNotDisabled, f"{name}: Not DISABLED; {state}") from None
 
     # -- reads ----------------------------------------------------------------
@@ -479,10 +422,7 @@ class Handler:
                 message=f"java.io.IOException: Row not found for {row.decode('utf-8', 'replace')}",
                 canRetry=True,
             ) from None
-        for start, end in info.regions():
-            if start <= key and (not end or key < end):
-                return self._region_info(info, start, end)
-        raise AssertionError("regions cover the key space")  # pragma: no cover
+        return self._region_info(info, *region_of(info, key))
 
     # -- writes ---------------------------------------------------------------
 
@@ -528,8 +468,8 @@ class Handler:
         except TableNotFound:
             n = len(batches)
             raise T.IOError(
-                message=f"{retries}: Failed {_plural(n, 'action')}: "
-                f"{table.decode('utf-8', 'replace')}: {_plural(n, 'time')}, "
+                message=f"{retries}: Failed {plural(n, 'action')}: "
+                f"{table.decode('utf-8', 'replace')}: {plural(n, 'time')}, "
                 "servers with issues: null",
                 canRetry=True,
             ) from None
@@ -552,7 +492,7 @@ class Handler:
                 self.store.mutate_rows(table, bad[:1])
             except NoSuchFamily as exc:
                 raise T.IOError(
-                    message=f"{retries}: Failed {_plural(len(bad), 'action')}: "
+                    message=f"{retries}: Failed {plural(len(bad), 'action')}: "
                     f"{_JAVA_NAMES[NoSuchFamily]}: {exc}",
                     canRetry=True,
                 ) from None
@@ -639,29 +579,10 @@ class Handler:
             first_cell_only=pushed.first_cell_only,
             keys_only=pushed.keys_only,
         )
-        rows: Iterator[tuple[bytes, list[Cell]]]
-        try:
-            rows = self.store.scan(table, start or b"", stop or b"", spec, reverse)
-        except TableNotFound as exc:
-            # HBase opens the scanner without looking the table up; the first
-            # scannerGet fails instead.
-            rows = FailingRows(exc)
-        scanner = _Scanner(
-            rows,
-            pushed.rest,
-            batch_size if batch_size and batch_size > 0 else None,
-            bool(sort_columns),
-        )
-        with self._scanner_lock:
-            self._expire_idle()
-            scanner_id = next(self._scanner_ids) & 0x7FFFFFFF
-            self._scanners[scanner_id] = scanner
-        return scanner_id
-
-    def _expire_idle(self) -> None:
-        deadline = time.monotonic() - SCANNER_IDLE_SECONDS
-        for sid in [s for s, sc in self._scanners.items() if sc.last_used < deadline]:
-            del self._scanners[sid]
+        # A missing table fails the first scannerGet; any other refusal, now.
+        rows = scan_rows(self.store, table, start, stop, spec, reverse, (TableNotFound,))
+        batch = batch_size if batch_size and batch_size > 0 else 0
+        return self._scanners.add(_Scanner(rows, pushed.rest, batch, sort_columns=sort_columns))
 
     def scannerOpenWithScan(self, tableName: bytes, scan: Any, attributes: Any) -> int:
         return self._open(
@@ -724,11 +645,9 @@ class Handler:
         return self._open(tableName, startRow, stopRow, columns, timestamp)
 
     def _scanner(self, scanner_id: int) -> _Scanner:
-        with self._scanner_lock:
-            scanner = self._scanners.get(scanner_id)
+        scanner = self._scanners.get(scanner_id)
         if scanner is None:
             raise T.IllegalArgument(message="scanner ID is invalid")
-        scanner.last_used = time.monotonic()
         return scanner
 
     def scannerGet(self, id: int) -> list[Any]:
@@ -737,41 +656,21 @@ class Handler:
     def scannerGetList(self, id: int, nbRows: int) -> list[Any]:
         scanner = self._scanner(id)
         with scanner.lock:
-            return scanner.fetch(max(nbRows, 1))
+            return Rows(scanner.fetch(max(nbRows, 1)), scanner.sort_columns)
 
     def scannerClose(self, id: int) -> None:
-        with self._scanner_lock:
-            if self._scanners.pop(id, None) is None:
-                raise T.IllegalArgument(message="scanner ID is invalid")
+        if self._scanners.pop(id) is None:
+            raise T.IllegalArgument(message="scanner ID is invalid")
 
 
-class _SafeHandler:
-    """Turns every failure of a call into the Thrift error HBase would send."""
+class _SafeHandler(SafeCalls):
+    """Turns every failure of a Thrift1 call into the Thrift error HBase would send."""
 
-    def __init__(self, handler: Handler) -> None:
-        self._handler = handler
-
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self._handler, name)
-
-        def call(*args: Any) -> Any:
-            try:
-                return method(*args)
-            except (T.IOError, T.IllegalArgument, T.AlreadyExists, TApplicationException):
-                raise
-            except FilterError as exc:
-                raise _internal_error(name, str(exc)) from None
-            except RefusedArgument as exc:
-                raise _internal_error(name, str(exc)) from None
-            except StoreError as exc:
-                raise _io_error(exc) from None
-            except Exception as exc:  # a bug here must not kill the connection
-                log.exception("%s failed", name)
-                raise T.IOError(
-                    message=f"java.io.IOException: {type(exc).__name__}: {exc}", canRetry=True
-                ) from None
-
-        return call
+    declared = (T.IOError, T.IllegalArgument, T.AlreadyExists, TApplicationException)
+    internal = (FilterError, RefusedArgument)
+    log = log
+    io_error = staticmethod(_io_error)
+    io_error_struct = T.IOError
 
 
 class _Processor(TProcessor):

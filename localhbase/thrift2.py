@@ -35,10 +35,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-import threading
-import time
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from thriftpy2.thrift import TApplicationException, TProcessor
@@ -46,6 +43,16 @@ from thriftpy2.thrift import TApplicationException, TProcessor
 from hbasethrift import HBASE2_IDL as IDL
 from hbasethrift.thrift2 import T2
 
+from .calls import (
+    JAVA_NAMES,
+    SafeCalls,
+    Scanner,
+    Scanners,
+    java_names,
+    plural,
+    scan_rows,
+    selected_columns,
+)
 from .encoding import (
     MAX_TS,
     TYPE_DELETE,
@@ -60,7 +67,6 @@ from .filters import (
     Filter,
     FilterError,
     apply_filter,
-    next_row,
     parse_filter,
     push_down,
     reverse,
@@ -72,7 +78,6 @@ from .store import (
     BadArgument,
     Cell,
     Edit,
-    FailingRows,
     NoSuchFamily,
     ReadSpec,
     RefusedArgument,
@@ -92,12 +97,9 @@ log = logging.getLogger("localhbase.thrift2")
 SCANNER_IDLE_SECONDS = 60.0
 MAX_ROW_LENGTH = 32767  # Short.MAX_VALUE, HBase's limit on a row key
 
-_JAVA = {
-    TableNotEnabled: "org.apache.hadoop.hbase.TableNotEnabledException",
-    NoSuchFamily: "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException",
-    BadArgument: "org.apache.hadoop.hbase.DoNotRetryIOException",
-}
-_DO_NOT_RETRY = "org.apache.hadoop.hbase.DoNotRetryIOException"
+# The refusals this server names; any other is a plain java.io.IOException.
+_JAVA = java_names(TableNotEnabled, NoSuchFamily, BadArgument)
+_DO_NOT_RETRY = JAVA_NAMES[BadArgument]
 
 _DELETE_KINDS = {
     T2.TDeleteType.DELETE_COLUMN: TYPE_DELETE,
@@ -119,10 +121,6 @@ def string_binary(data: bytes) -> str:
     return "".join(
         chr(b) if (chr(b).isalnum() and b < 128) or b in keep else f"\\x{b:02X}" for b in data
     )
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _io_error(exc: StoreError) -> Exception:
@@ -147,14 +145,14 @@ def _batch_error(exc: StoreError, n: int) -> Exception:
     A region server's refusal comes back with its Java stack trace inside the
     cause, so the first line, all we send, ends with the cause's message.
     """
-    failed = f"Failed {_plural(n, 'action')}"
+    failed = f"Failed {plural(n, 'action')}"
     if isinstance(exc, TableNotFound):
         # No region server was ever asked.
-        message = f"{failed}: {exc}: {_plural(n, 'time')}, servers with issues: null"
+        message = f"{failed}: {exc}: {plural(n, 'time')}, servers with issues: null"
     elif isinstance(exc, TableNotEnabled):
         # A disabled table's regions are closed; HBase names the server asked.
         message = (
-            f"{failed}: NotServingRegionException: {_plural(n, 'time')}, "
+            f"{failed}: NotServingRegionException: {plural(n, 'time')}, "
             f"servers with issues: {REGION_SERVER.decode()},{REGION_SERVER_PORT},{START_CODE}"
         )
     else:
@@ -191,22 +189,10 @@ def _write_ts(ts: int | None) -> int | None:
 
 
 def _columns(columns: Sequence[Any] | None) -> dict[bytes, frozenset[bytes] | None] | None:
-    """TColumns as HBase's Get/Scan addFamily and addColumn, in order: a
-    family alone reads the whole family, a column after it narrows the
-    family to the columns named from then on, a family after a column widens
-    it again. A TColumn's timestamp is ignored, as HBase ignores it."""
-    if not columns:
-        return None
-    out: dict[bytes, set[bytes] | None] = {}
-    for c in columns:
-        if c.qualifier is None:
-            out[c.family] = None
-        else:
-            chosen = out.get(c.family)
-            if chosen is None:
-                chosen = out[c.family] = set()
-            chosen.add(c.qualifier)
-    return {f: (frozenset(q) if q is not None else None) for f, q in out.items()}
+    """TColumns -> :class:`ReadSpec` columns
+    (:func:`localhbase.calls.selected_columns`). A TColumn's timestamp is
+    ignored, as HBase ignores it."""
+    return selected_columns((c.family, c.qualifier) for c in columns or ())
 
 
 def _time_range(tr: Any) -> tuple[int, int | None]:
@@ -230,13 +216,10 @@ def _get_spec(tget: Any) -> ReadSpec:
     versions = 1
     if tget.maxVersions is not None:
         if tget.maxVersions <= 0:
-            raise _Versions()
+            # Get.readVersions(n <= 0): a plain IOException in HBase.
+            raise T2.TIOError(message="versions must be positive", canRetry=True)
         versions = tget.maxVersions
     return ReadSpec(columns=_columns(tget.columns), max_ts=hi, versions=versions, min_ts=lo)
-
-
-class _Versions(Exception):
-    """Get.readVersions(n <= 0): a plain IOException in HBase."""
 
 
 def _filter(source: bytes | None, filter_bytes: bytes | None) -> Filter | None:
@@ -327,55 +310,14 @@ def _delete_edits(tdelete: Any, families: Sequence[bytes]) -> tuple[bytes, list[
 # -- scanners --------------------------------------------------------------------
 
 
-@dataclass
-class _Scanner:
-    """One open scanner: rows from the store, then HBase's filter, batch
-    (a row in chunks of ``batch`` cells, all but the last ``partial``) and
-    limit (at most ``limit`` rows, however many chunks)."""
-
-    rows: Iterator[tuple[bytes, list[Cell]]]
-    flt: Filter | None
-    batch: int
-    limit: int
-    pending: list[Any] = field(default_factory=list)
-    rows_done: int = 0
-    last_used: float = field(default_factory=time.monotonic)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def fetch(self, n: int) -> list[Any]:
-        out = self.pending[:n]
-        del self.pending[:n]
-        while len(out) < n:
-            if self.limit and self.rows_done >= self.limit:
-                break
-            found = next_row(self.rows, self.flt)
-            if found is None:
-                break
-            row, cells = found
-            self.rows_done += 1
-            if self.batch and len(cells) > self.batch:
-                b = self.batch
-                chunks = [
-                    _result(row, cells[i : i + b], i + b < len(cells))
-                    for i in range(0, len(cells), b)
-                ]
-                room = n - len(out)
-                out.extend(chunks[:room])
-                self.pending.extend(chunks[room:])
-            else:
-                out.append(_result(row, cells))
-        return out
-
-
 class Thrift2Handler(AdminCalls):
     """Implements the calls of the ``THBaseService`` Thrift2 service."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._scanners: dict[int, _Scanner] = {}
-        # HBase numbers its thrift2 scanners from 0.
-        self._scanner_ids = itertools.count(0)
-        self._scanner_lock = threading.Lock()
+        # HBase numbers its thrift2 scanners from 0, and drops one idle too
+        # long whenever a scanner is opened or used.
+        self._scanners: Scanners[Scanner] = Scanners(0, SCANNER_IDLE_SECONDS, expire_on_use=True)
 
     def getThriftServerType(self) -> int:
         # HBase's Thrift1 server answers ONE.
@@ -604,7 +546,7 @@ class Thrift2Handler(AdminCalls):
 
     # -- scanners -------------------------------------------------------------
 
-    def _scanner_of(self, table: bytes, tscan: Any) -> _Scanner:
+    def _scanner_of(self, table: bytes, tscan: Any) -> Scanner:
         flt = _filter(tscan.filterString, tscan.filterBytes)
         if tscan.reversed:
             reverse(flt)
@@ -623,43 +565,32 @@ class Thrift2Handler(AdminCalls):
             first_cell_only=pushed.first_cell_only,
             keys_only=pushed.keys_only,
         )
-        rows: Iterator[tuple[bytes, list[Cell]]]
-        try:
-            rows = self.store.scan(
-                table, tscan.startRow or b"", tscan.stopRow or b"", spec, bool(tscan.reversed)
-            )
-        except StoreError as exc:
-            # HBase opens the scanner without asking a region; reads fail.
-            rows = FailingRows(exc)
+        # HBase opens the scanner without asking a region; reads fail.
+        rows = scan_rows(
+            self.store,
+            table,
+            tscan.startRow,
+            tscan.stopRow,
+            spec,
+            bool(tscan.reversed),
+            (StoreError,),
+        )
         if versions <= 0:
             rows = iter(())  # a scan of no versions finds nothing, without an error
         batch = tscan.batchSize if tscan.batchSize and tscan.batchSize > 0 else 0
         limit = tscan.limit if tscan.limit and tscan.limit > 0 else 0
-        return _Scanner(rows, pushed.rest, batch, limit)
+        return Scanner(rows, pushed.rest, batch, limit, _result)
 
     def openScanner(self, table: bytes, tscan: Any) -> int:
-        scanner = self._scanner_of(table, tscan)
-        with self._scanner_lock:
-            self._expire_idle()
-            scanner_id = next(self._scanner_ids) & 0x7FFFFFFF
-            self._scanners[scanner_id] = scanner
-        return scanner_id
-
-    def _expire_idle(self) -> None:
-        deadline = time.monotonic() - SCANNER_IDLE_SECONDS
-        for sid in [s for s, sc in self._scanners.items() if sc.last_used < deadline]:
-            del self._scanners[sid]
+        return self._scanners.add(self._scanner_of(table, tscan))
 
     def getScannerRows(self, scannerId: int, numRows: int) -> list[Any]:
         if numRows is not None and numRows < 0:
             # new ArrayList<>(numRows) in HBase's ResultScanner.next(int)
             raise _Internal(f"Illegal Capacity: {numRows}")
-        with self._scanner_lock:
-            self._expire_idle()
-            scanner = self._scanners.get(scannerId)
+        scanner = self._scanners.get(scannerId)
         if scanner is None:
             raise T2.TIllegalArgument(message="Invalid scanner Id")
-        scanner.last_used = time.monotonic()
         with scanner.lock:
             return scanner.fetch(numRows if numRows is not None else 1)
 
@@ -670,8 +601,7 @@ class Thrift2Handler(AdminCalls):
 
     def closeScanner(self, scannerId: int) -> None:
         # HBase 2.6 only logs an unknown (perhaps expired) scanner id.
-        with self._scanner_lock:
-            self._scanners.pop(scannerId, None)
+        self._scanners.pop(scannerId)
 
     # -- slow log -------------------------------------------------------------
 
@@ -686,37 +616,14 @@ class Thrift2Handler(AdminCalls):
         return []
 
 
-class _SafeHandler:
-    """Turns every failure of a call into the Thrift2 error HBase would send;
-    a bug here never kills the connection or the server."""
+class _SafeHandler(SafeCalls):
+    """Turns every failure of a Thrift2 call into the error HBase would send."""
 
-    def __init__(self, handler: Thrift2Handler) -> None:
-        self._handler = handler
-
-    def __getattr__(self, name: str) -> Any:
-        method = getattr(self._handler, name)
-
-        def call(*args: Any) -> Any:
-            try:
-                return method(*args)
-            except (T2.TIOError, T2.TIllegalArgument, TApplicationException):
-                raise
-            except (_Internal, FilterError, RefusedArgument) as exc:
-                raise TApplicationException(
-                    TApplicationException.INTERNAL_ERROR,
-                    f"Internal error processing {name}: {exc}",
-                ) from None
-            except _Versions:
-                raise T2.TIOError(message="versions must be positive", canRetry=True) from None
-            except StoreError as exc:
-                raise _io_error(exc) from None
-            except Exception as exc:
-                log.exception("thrift2 %s failed", name)
-                raise T2.TIOError(
-                    message=f"java.io.IOException: {type(exc).__name__}: {exc}", canRetry=True
-                ) from None
-
-        return call
+    declared = (T2.TIOError, T2.TIllegalArgument, TApplicationException)
+    internal = (_Internal, FilterError, RefusedArgument)
+    log = log
+    io_error = staticmethod(_io_error)
+    io_error_struct = T2.TIOError
 
 
 def thrift2_processor(store: Store) -> TProcessor:

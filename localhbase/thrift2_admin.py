@@ -31,6 +31,7 @@ from typing import Any
 
 from hbasethrift.thrift2 import T2
 
+from .calls import java_names, region_of, table_state
 from .store import (
     REGION_SERVER,
     REGION_SERVER_PORT,
@@ -52,17 +53,17 @@ from .store import (
 )
 
 FOREVER = 2**31 - 1  # HBase's HConstants.FOREVER, a TTL of "never"
-_MASTER_ERRORS: dict[type[StoreError], str] = {
-    TableExists: "org.apache.hadoop.hbase.TableExistsException",
-    TableNotFound: "org.apache.hadoop.hbase.TableNotFoundException",
-    TableNotDisabled: "org.apache.hadoop.hbase.TableNotDisabledException",
-    TableNotEnabled: "org.apache.hadoop.hbase.TableNotEnabledException",
-    NamespaceNotFound: "org.apache.hadoop.hbase.NamespaceNotFoundException",
-    NamespaceExists: "org.apache.hadoop.hbase.NamespaceExistException",
-    Constraint: "org.apache.hadoop.hbase.constraint.ConstraintException",
-    InvalidFamilyOperation: "org.apache.hadoop.hbase.InvalidFamilyOperationException",
-    BadArgument: "org.apache.hadoop.hbase.DoNotRetryIOException",
-}
+_MASTER_ERRORS = java_names(
+    TableExists,
+    TableNotFound,
+    TableNotDisabled,
+    TableNotEnabled,
+    NamespaceNotFound,
+    NamespaceExists,
+    Constraint,
+    InvalidFamilyOperation,
+    BadArgument,
+)
 # HBase's defaults for a family made through Thrift2 (ColumnFamilyDescriptorBuilder),
 # which differ from Thrift1's ColumnDescriptor defaults.
 _BLOOM = ("NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH")
@@ -245,7 +246,7 @@ class AdminCalls:
         try:
             self.store.delete_table(name)
         except TableNotDisabled:
-            state = f"tableName={name.decode('utf-8', 'replace')}, state=ENABLED"
+            state = table_state(name, "ENABLED")
             raise _master(TableNotDisabled(f"Not DISABLED; {state}")) from None
         except TableNotFound as exc:
             raise _master(exc) from None
@@ -262,10 +263,7 @@ class AdminCalls:
             self.store.set_enabled(name, True)
         except TableNotDisabled:
             # The client's own check: just the state, no class name.
-            raise T2.TIOError(
-                message=f"tableName={name.decode('utf-8', 'replace')}, state=ENABLED",
-                canRetry=False,
-            ) from None
+            raise T2.TIOError(message=table_state(name, "ENABLED"), canRetry=False) from None
         except TableNotFound as exc:
             raise _master(exc) from None
 
@@ -416,7 +414,5 @@ class AdminCalls:
 
     def getRegionLocation(self, table: bytes, row: bytes, reload: bool) -> Any:
         info = self.store.table(table)  # missing: the bare name, as HBase's
-        for location, (start, end) in zip(self._locations(info), info.regions(), strict=True):
-            if start <= row and (not end or row < end):
-                return location
-        raise AssertionError("regions cover the key space")  # pragma: no cover
+        holding = region_of(info, row)
+        return self._locations(info)[info.regions().index(holding)]
