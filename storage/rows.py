@@ -1066,17 +1066,6 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
 # -- a finished like, as the bulk loader writes it ---------------------------------------
 
 
-def encode_liker(userid: str, ms: int) -> dict[bytes, bytes]:
-    """A likers row as services/likes.py leaves a first like once counted:
-    on, generation 1, liked at ``ms``."""
-    return {LIKER_USERID: userid.encode(), LIKE_STATE: encode_like_state(True, 1, ms, True)}
-
-
-def encode_like() -> dict[bytes, bytes]:
-    """A likes row (md5(liker) + rts(like) + twit key): the key says it all."""
-    return {LIKE_MARK: b"1"}
-
-
 # -- hashtags: md5(tag) + rts + md5(author) + suffix ---------------------------------------
 
 HASHTAG_TAG = b"h:tag"  # the normalised tag, so a row names its tag (the key holds its md5)

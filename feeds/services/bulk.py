@@ -48,7 +48,7 @@ import happybase
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
-from feeds.services import accounts, follows, streams
+from feeds.services import accounts, follows, reactions, streams
 from feeds.services import twits as twits_service
 from feeds.services.demotext import demo_name, reply_text, twit_text
 from storage import keys, rows
@@ -506,19 +506,17 @@ def _write_twits(part: range) -> Part:
     return out.rows, len(part)
 
 
-# -- likes and reposts: still written here, table by table, until their owner
-# (services/reactions.py) gives the loader their rows as the others do.
+# -- likes and reposts: their rows as services/reactions.py builds them.
 
 
 def _write_likes(out: _Writer, demo: DemoPlan, report: Progress, total: int) -> None:
-    """Each planned like's rows, as likes.like leaves them once counted."""
+    """Each planned like's rows, as reactions.like leaves them once counted."""
     done = 0
     report("likes", 0, total)
     for t in demo.twits:
         for liker, ms in t.likers:
-            lid = demo_userid(liker)
-            out.put("likers", keys.liker_key(t.key, lid), rows.encode_liker(lid, ms))
-            out.put("likes", keys.like_key(lid, ms, t.key), rows.encode_like())
+            name = demo.names[liker]
+            out.put_all(reactions.load_rows(reactions.LIKE, t.key, demo_userid(liker), name, ms))
             done += 1
             if done % 5000 == 0:
                 report("likes", done, total)
@@ -527,7 +525,7 @@ def _write_likes(out: _Writer, demo: DemoPlan, report: Progress, total: int) -> 
 
 
 def _write_reposts(out: _Writer, demo: DemoPlan, report: Progress, total: int) -> int:
-    """Each planned repost's rows, as reposts.set_repost and repost_to_streams
+    """Each planned repost's rows, as reactions.repost and the fan-out
     leave them; returns the stream rows written. A reposter too large to fan
     out (as fanout.is_celebrity counts) gets only their own stream row and is
     listed in ``celebrities``, long enough ago that the services no longer fan
@@ -553,16 +551,7 @@ def _write_reposts(out: _Writer, demo: DemoPlan, report: Progress, total: int) -
         for user, ms in t.reposters:
             uid = demo_userid(user)
             cells = rows.encode_repost_stream(twit, twit_id, uid, names[user])
-            out.put(
-                "reposters",
-                keys.reposter_key(t.key, uid),
-                {
-                    rows.REPOSTER_USERID: uid.encode(),
-                    rows.REPOSTER_NAME: names[user].encode(),
-                    rows.REPOST_STATE: rows.encode_like_state(True, 1, ms, True),
-                },
-            )
-            out.put("reposts", keys.repost_key(uid, ms, t.key), cells)
+            out.put_all(reactions.load_rows(reactions.REPOST, t.key, uid, names[user], ms, twit))
             readers = [user]
             if len(followers[user]) > threshold:
                 large.add(user)

@@ -50,6 +50,7 @@ from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
 from . import accounts, notify, twits
+from ._load import LoadRow
 from ._paging import scan_page
 
 _state = rows.decode_like_state
@@ -398,6 +399,42 @@ def liked_page(userid: str, cursor: str | None = None, limit: int = 20) -> Page[
     return reacted_page(LIKE, userid, cursor, limit)
 
 
+# -- for the stream upkeep and the merged reads ----------------------------------------------
+
+
+def current(
+    conn: happybase.Connection, kind: Reaction, twit: bytes, user: str
+) -> tuple[bool, int, str]:
+    """The pair's state as it stands: (on, the reaction's ms, the user's
+    display name as they reacted)."""
+    pair = _pair(conn, kind, twit, user)
+    on, _gen, ms, _counted = _state(pair.get(kind.state))
+    return on, ms, pair.get(kind.display, user.encode()).decode()
+
+
+def own_rows_scan(
+    conn: happybase.Connection, kind: Reaction, user_hash: bytes, rts: bytes, limit: int
+) -> ops.Scan:
+    """A scan (for storage.ops.scan_rows_many) of the user's own rows from
+    the reversed time ``rts`` on (b"": the newest), at most ``limit``: what a
+    reader merges for an account too large to fan out."""
+    return (
+        conn.table(table_name(kind.mine)),
+        user_hash + rts,
+        keys.prefix_stop(user_hash),
+        limit,
+        None,
+    )
+
+
+def latest_own_rows(
+    conn: happybase.Connection, kind: Reaction, userid: str, limit: int
+) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """The user's newest own rows, at most ``limit`` (a backfill's reposts)."""
+    table = conn.table(table_name(kind.mine))
+    return list(table.scan(row_prefix=keys.user_hash(userid), limit=limit, batch_size=limit))
+
+
 # -- a twit's delete, an account's deletion ------------------------------------------------
 
 
@@ -443,13 +480,13 @@ def withdraw_all(userid: str) -> int:
 # -- the bulk loader -----------------------------------------------------------------------
 
 
-def loaded_rows(
+def load_rows(
     kind: Reaction, twit: bytes, user: str, name: str, ms: int, stored: rows.TwitRow | None = None
-) -> list[tuple[str, bytes, dict[bytes, bytes]]]:
-    """The rows a finished reaction leaves ((table, key, cells) each), for
-    the bulk loader to write: the pairs row (counted, generation 1) and the
-    user's row. The twit's count and notification group are the loader's to
-    sum. ``stored``: the twit, for a kind whose own row carries it."""
+) -> list[LoadRow]:
+    """The rows a finished reaction leaves, for the bulk loader to write: the
+    pairs row (on, generation 1, counted) and the user's own row. The twit's
+    count and notification group are the loader's to sum. ``stored``: the
+    twit, for a kind whose own row carries it."""
     pair = {
         kind.userid: user.encode(),
         kind.display: name.encode(),
@@ -461,6 +498,6 @@ def loaded_rows(
     else:
         mine = {rows.LIKE_MARK: b"1"}
     return [
-        (kind.pairs, kind.pair_key(twit, user), pair),
-        (kind.mine, kind.mine_key(user, ms, twit), mine),
+        (kind.pairs, kind.pair_key(twit, user), pair, None),
+        (kind.mine, kind.mine_key(user, ms, twit), mine, None),
     ]
