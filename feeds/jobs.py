@@ -84,16 +84,28 @@ class RemoveTwitFromStreams(_Job):
 
     author: str
     twit_id: str
+    # A chunk of its followers, as FanOutChunk's (see fanout.start_stream_chunk):
+    # "" and 0, the first, which also plans the rest.
+    start: str = ""
+    chunk: int = 0
+    stop: str = ""
+    readers: str = ""
 
 
 @dataclass(frozen=True)
 class RepostToStreams(_Job):
     """Write a repost's row into the reposter's and each follower's stream
-    (see fanout.repost_to_streams); nothing if it was undone meanwhile."""
+    (see fanout.start_stream_chunk); nothing if it was undone meanwhile."""
 
     twit_id: str
     reposter: str
     ms: int  # the repost's time: its stream rows' key and timestamp
+    # A chunk of its followers, as FanOutChunk's (see fanout.start_stream_chunk):
+    # "" and 0, the first, which also plans the rest.
+    start: str = ""
+    chunk: int = 0
+    stop: str = ""
+    readers: str = ""
 
 
 @dataclass(frozen=True)
@@ -104,6 +116,12 @@ class RemoveRepostFromStreams(_Job):
     twit_id: str
     reposter: str
     ms: int
+    # A chunk of its followers, as FanOutChunk's (see fanout.start_stream_chunk):
+    # "" and 0, the first, which also plans the rest.
+    start: str = ""
+    chunk: int = 0
+    stop: str = ""
+    readers: str = ""
 
 
 @dataclass(frozen=True)

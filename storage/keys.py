@@ -216,7 +216,13 @@ def repost_stream_key(reader: str, millis: int, reposter: str, twit: bytes) -> b
 def repost_stream_key_for_hash(
     reader_hash: bytes, millis: int, reposter: str, twit: bytes
 ) -> bytes:
-    return reader_hash + reverse_ts(millis) + user_hash(reposter) + repost_tag(twit)
+    return reader_hash + repost_stream_key_tail(millis, reposter, twit)
+
+
+def repost_stream_key_tail(millis: int, reposter: str, twit: bytes) -> bytes:
+    """What follows the reader's md5 in every stream key of a repost, as
+    :func:`stream_key_tail` for a twit: a fan-out computes it once."""
+    return reverse_ts(millis) + user_hash(reposter) + repost_tag(twit)
 
 
 def repost_tag(twit: bytes) -> bytes:

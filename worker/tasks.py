@@ -65,18 +65,46 @@ def remove_followee_from_stream(follower: str, followed: str) -> int:
 
 
 @retrying
-def remove_twit_from_streams(author: str, twit_id: str) -> int:
-    return fanout.remove_twit_from_streams(author, twit_id)
+def remove_twit_from_streams(
+    author: str, twit_id: str, start: str = "", chunk: int = 0, stop: str = "", readers: str = ""
+) -> int:
+    return _stream_chunk(jobs.RemoveTwitFromStreams(author, twit_id, start, chunk, stop, readers))
 
 
 @retrying
-def repost_to_streams(twit_id: str, reposter: str, ms: int) -> int:
-    return fanout.repost_to_streams(twit_id, reposter, ms)
+def repost_to_streams(
+    twit_id: str,
+    reposter: str,
+    ms: int,
+    start: str = "",
+    chunk: int = 0,
+    stop: str = "",
+    readers: str = "",
+) -> int:
+    return _stream_chunk(jobs.RepostToStreams(twit_id, reposter, ms, start, chunk, stop, readers))
 
 
 @retrying
-def remove_repost_from_streams(twit_id: str, reposter: str, ms: int) -> int:
-    return fanout.remove_repost_from_streams(twit_id, reposter, ms)
+def remove_repost_from_streams(
+    twit_id: str,
+    reposter: str,
+    ms: int,
+    start: str = "",
+    chunk: int = 0,
+    stop: str = "",
+    readers: str = "",
+) -> int:
+    job = jobs.RemoveRepostFromStreams(twit_id, reposter, ms, start, chunk, stop, readers)
+    return _stream_chunk(job)
+
+
+def _stream_chunk(job: fanout.StreamJob) -> int:
+    """One chunk of a repost's or a removal's fan-out: its successors queued
+    first, as fan_out_twit queues a twit's, then its rows."""
+    step = fanout.start_stream_chunk(job)
+    for successor in step.successors:
+        jobs.dispatch(successor)
+    return fanout.write_stream_chunk(step)
 
 
 @retrying

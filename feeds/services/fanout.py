@@ -36,12 +36,17 @@ from dataclasses import dataclass
 import happybase
 from django.conf import settings
 
-from feeds.jobs import FanOutChunk, dispatch
+from feeds.jobs import (
+    FanOutChunk,
+    RemoveRepostFromStreams,
+    RemoveTwitFromStreams,
+    RepostToStreams,
+    dispatch,
+)
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
-from storage.schema import SCHEMA
 
-from . import fanplan, metrics, notify, pending
+from . import fanplan, metrics, notify, pending, streams
 from . import twits as twits_service
 
 log = logging.getLogger(__name__)
@@ -51,8 +56,6 @@ BACKFILL = 100
 # followers at once and queues them all (see start_chunk): 128,000 followers
 # at the default chunk of 2,000, more than a fanned-out account has.
 PLAN_AHEAD = 64
-# A trim deletes its rows in requests of at most this many.
-TRIM_DELETES = 2_000
 # On the twit row, one cell per finished chunk (rows.progress_column), holding
 # where it began and where the next begins. A fan-out taken over by the sweep
 # follows this chain and runs only the chunks missing from it.
@@ -423,13 +426,11 @@ def _write_stream_rows(
 ) -> int:
     """The twit's row in each reader's stream (md5s, run together), at the
     twit's time: one mutateRows for the chunk, the same cells however often
-    it runs."""
+    it runs; then the trims due."""
     millis = keys.split_twit_key(key).millis
-    tail = keys.stream_key_tail(key)  # readers are md5s from followedBy keys
-    streams = table_name("streams")
-    ops.put_tailed_rows_alike(conn, streams, readers, keys.MD5_LEN, tail, cells, millis)
+    written = streams.write_rows(conn, readers, keys.stream_key_tail(key), cells, millis)
     _trim_streams(conn, _trims_due(key, readers))
-    return len(readers) // keys.MD5_LEN
+    return written
 
 
 def _trims_due(key: bytes, readers: bytes) -> list[bytes]:
@@ -466,28 +467,9 @@ def trim_stream(reader: str) -> int:
 
 def _trim_streams(conn: happybase.Connection, readers: list[bytes]) -> int:
     """:func:`trim_stream` on an open connection, for each of the readers'
-    md5s; how many rows it deleted.
-
-    A due stream holds about twice the limit (see :func:`_trims_due`):
-    its keys are asked for in one fetch of four times the limit (at most
-    10,000 a fetch). The streams' scans go together
-    (ops.row_keys_with_prefixes), and so do their deletes (ops.Pipeline):
-    three round trips for a chunk's trims, where one stream at a time took
-    three or four each.
-    """
-    if not readers:
-        return 0
+    md5s (streams.trim); how many rows it deleted."""
     limit: int = settings.TWITBASE_STREAM_MAX
-    table = table_name("streams")
-    found = ops.row_keys_with_prefixes(conn, table, readers, min(4 * limit, 10_000))
-    doomed = [row for stream in found for row in stream[limit:]]
-    families = [family.encode() for family in SCHEMA["streams"]]
-    if doomed:
-        pipe = ops.Pipeline(conn)
-        for i in range(0, len(doomed), TRIM_DELETES):
-            pipe.delete_rows(table, doomed[i : i + TRIM_DELETES], families)
-        pipe.send()
-    return len(doomed)
+    return streams.trim(conn, readers, limit)
 
 
 def backfill_stream(follower: str, followed: str) -> int:
@@ -562,25 +544,6 @@ def remove_followee_from_stream(follower: str, followed: str) -> int:
     return sum(len(doomed) for doomed in by_ts.values())
 
 
-def remove_twit_from_streams(author: str, twit_id: str) -> int:
-    """Delete a twit's row from its author's and every follower's stream."""
-    key = keys.twit_key_from_id(twit_id)
-    with connection() as conn:
-        streams = conn.table(table_name("streams"))
-        readers = [author] + [
-            rows.edge_userid(data)
-            for _, data in conn.table(table_name("followedBy")).scan(
-                row_prefix=keys.user_hash(author),
-                columns=[rows.EDGE_USERID],
-                batch_size=1000,
-            )
-        ]
-        with streams.batch(batch_size=1000) as b:
-            for reader in readers:
-                b.delete(keys.stream_key(reader, key))
-    return len(readers)
-
-
 def sweep_pending(older_than_s: float = 60.0) -> list[str]:
     """Queue again the fan-outs whose lease has expired (see pending.Lease:
     ``older_than_s`` after it was last renewed, doubled per earlier takeover).
@@ -645,56 +608,105 @@ def reindex_pending() -> int:
     return len(marked)
 
 
-def _readers(conn: happybase.Connection, reposter: str) -> list[bytes]:
-    """The md5s of the streams a repost by ``reposter`` goes to: their own,
-    and each follower's, unless they are too large to fan out (readers then
-    merge their reposts rows)."""
-    own = [keys.user_hash(reposter)]
-    if is_celebrity(conn, reposter) and not still_fanned_out(conn, reposter):
-        return own
-    prefix = keys.user_hash(reposter)
-    edges = conn.table(table_name("followedBy")).scan(
-        row_prefix=prefix, filter=ops.KEYS_ONLY, batch_size=1000
+# -- reposts and removals: the same chunks -----------------------------------------------
+
+StreamJob = RepostToStreams | RemoveRepostFromStreams | RemoveTwitFromStreams
+
+
+@dataclass(frozen=True)
+class StreamChange:
+    """What a repost or a removal does to each reader's stream: the row
+    ``md5(reader) + tail`` gets ``cells`` at ``timestamp``, or, without
+    cells, is deleted (markers at the time of deleting, so an add of the
+    same row that comes late, at its earlier timestamp, stays hidden)."""
+
+    author: str  # whose streams and followers' streams: the reposter, the twit's author
+    tail: bytes
+    cells: dict[bytes, bytes] | None = None
+    timestamp: int = 0
+
+
+@dataclass(frozen=True)
+class StreamStep:
+    """A chunk of a repost or a removal, read and planned, not yet written:
+    the task queues ``successors``, then calls :func:`write_stream_chunk`."""
+
+    successors: tuple[StreamJob, ...]
+    change: StreamChange | None  # None: nothing to write (the repost was undone)
+    readers: bytes  # the md5s of the streams this chunk changes, run together
+
+
+def _stream_change(conn: happybase.Connection, job: StreamJob) -> StreamChange | None:
+    """What ``job`` does to a stream; None if nothing (a repost undone,
+    superseded, or of a twit gone)."""
+    key = keys.twit_key_from_id(job.twit_id)
+    if isinstance(job, RemoveTwitFromStreams):
+        return StreamChange(job.author, keys.stream_key_tail(key))
+    tail = keys.repost_stream_key_tail(job.ms, job.reposter, key)
+    if isinstance(job, RemoveRepostFromStreams):
+        return StreamChange(job.reposter, tail)
+    state = conn.table(table_name("reposters")).row(keys.reposter_key(key, job.reposter))
+    on, _, at, _ = rows.decode_like_state(state.get(rows.REPOST_STATE))
+    stored = twits_service.stored(conn, key) if on and at == job.ms else None
+    if stored is None:
+        return None
+    name = state.get(rows.REPOSTER_NAME, job.reposter.encode()).decode()
+    cells = rows.encode_repost_stream(stored, job.twit_id, job.reposter, name)
+    return StreamChange(job.reposter, tail, cells, job.ms)
+
+
+def start_stream_chunk(job: StreamJob) -> StreamStep:
+    """Begin one chunk of a repost's or a removal's fan-out, as
+    :func:`start_chunk` a twit's: the same chunks of followers, read from
+    the same place and planned by the same planner (fanplan.plan_chunk).
+    The first chunk also changes the author's own stream and, reading
+    ahead, plans the chunks after it, each carrying its followers; a
+    repost by a large account is not fanned out (readers merge its reposts
+    rows), its removal is, to every follower.
+
+    No lease and no record of progress: every chunk's change is the same
+    however often it runs (rows at the repost's time; delete markers that
+    hide them whenever they come), so a chunk that dies is run again by
+    Celery's redelivery and retries. A planning chunk run twice queues its
+    successors twice, which then write the same rows twice.
+    """
+    span = FanOutChunk(job.twit_id, "", job.start, job.chunk, job.stop, job.readers)
+    with connection() as conn:
+        change = _stream_change(conn, job)
+        if change is None:
+            return StreamStep((), None, b"")
+        own = keys.user_hash(change.author) if job.chunk == 0 else b""
+        if own and change.cells is not None and _unfanned(conn, change.author):
+            return StreamStep((), change, own)
+        found = _chunk_followers(conn, change.author, span, None)
+    if fanplan.source(span) is not fanplan.Source.PLANNING:
+        return StreamStep((), change, own + found.md5s)
+    size: int = settings.TWITBASE_FANOUT_CHUNK
+    plan = fanplan.plan_chunk(span, {}, keys.user_hash(change.author), size, found)
+    successors = tuple(
+        dataclasses.replace(job, start=s.start, chunk=s.chunk, stop=s.stop, readers=s.readers)
+        for s in plan.successors
     )
-    return own + [edge[keys.MD5_LEN :] for edge, _ in edges]
+    return StreamStep(successors, change, own + plan.readers)
 
 
-def repost_to_streams(twit_id: str, reposter: str, ms: int) -> int:
-    """Write the repost (``reposter``'s, made at ``ms``) into its readers'
-    streams, at ``ms``: the same rows however often it runs. Nothing when
-    the repost is undone, superseded or the twit is gone. Returns the rows
-    written."""
-    key = keys.twit_key_from_id(twit_id)
+def _unfanned(conn: happybase.Connection, author: str) -> bool:
+    """Whether ``author``'s stream rows go to their own stream only."""
+    return is_celebrity(conn, author) and not still_fanned_out(conn, author)
+
+
+def write_stream_chunk(step: StreamStep) -> int:
+    """Write a chunk begun by :func:`start_stream_chunk` (after queuing its
+    successors): its rows, trimming the streams due as a twit's chunk does,
+    or its deletes. Returns the rows written or deleted."""
+    change = step.change
+    if change is None or not step.readers:
+        return 0
     with connection() as conn:
-        state = conn.table(table_name("reposters")).row(keys.reposter_key(key, reposter))
-        on, _, at, _ = rows.decode_like_state(state.get(rows.REPOST_STATE))
-        if not on or at != ms:
-            return 0
-        stored = rows.decode_twit(conn.table(table_name("twits")).row(key, columns=[rows.TWIT]))
-        if stored is None:
-            return 0
-        name = state.get(rows.REPOSTER_NAME, reposter.encode()).decode()
-        cells = rows.encode_repost_stream(stored, twit_id, reposter, name)
-        readers = _readers(conn, reposter)
-        with conn.table(table_name("streams")).batch(timestamp=ms, batch_size=1000) as b:
-            for reader in readers:
-                b.put(keys.repost_stream_key_for_hash(reader, ms, reposter, key), cells)
-    return len(readers)
-
-
-def remove_repost_from_streams(twit_id: str, reposter: str, ms: int) -> int:
-    """Delete the repost's rows (``reposter``'s, made at ``ms``) from its
-    readers' streams. The delete markers are at the time of deleting, so a
-    fan-out of this repost that writes after it (at ``ms``) stays hidden.
-    Returns the rows deleted."""
-    key = keys.twit_key_from_id(twit_id)
-    with connection() as conn:
-        own = keys.user_hash(reposter)
-        edges = conn.table(table_name("followedBy")).scan(
-            row_prefix=own, filter=ops.KEYS_ONLY, batch_size=1000
+        if change.cells is None:
+            return streams.delete_rows(conn, step.readers, change.tail)
+        written = streams.write_rows(
+            conn, step.readers, change.tail, change.cells, change.timestamp
         )
-        readers = [own] + [edge[keys.MD5_LEN :] for edge, _ in edges]
-        with conn.table(table_name("streams")).batch(batch_size=1000) as b:
-            for reader in readers:
-                b.delete(keys.repost_stream_key_for_hash(reader, ms, reposter, key))
-    return len(readers)
+        _trim_streams(conn, _trims_due(change.tail, step.readers))
+    return written

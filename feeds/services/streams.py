@@ -14,6 +14,7 @@ from feeds.errors import InvalidInput
 from feeds.types import Page, Twit, User, from_millis, new_twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
+from storage.schema import SCHEMA
 
 from . import accounts
 from ._load import LoadRow
@@ -254,6 +255,65 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
         page = ordered[:limit]
         next_cursor = keys.encode_cursor(page[-1]) if len(ordered) > limit else None
         return Page(tuple(found[k] for k in page), next_cursor)
+
+
+# -- writes: the fan-out's rows ------------------------------------------------------
+
+# A trim deletes its rows in requests of at most this many.
+TRIM_DELETES = 2_000
+
+
+def write_rows(
+    conn: happybase.Connection,
+    readers: bytes,
+    tail: bytes,
+    cells: dict[bytes, bytes],
+    timestamp: int,
+) -> int:
+    """Put ``cells`` in the row ``md5 + tail`` of each reader whose md5 is in
+    ``readers`` (run together), at ``timestamp``: one mutateRows, the same
+    cells however often it runs. Returns the rows written."""
+    ops.put_tailed_rows_alike(
+        conn, table_name("streams"), readers, keys.MD5_LEN, tail, cells, timestamp
+    )
+    return len(readers) // keys.MD5_LEN
+
+
+def delete_rows(conn: happybase.Connection, readers: bytes, tail: bytes) -> int:
+    """Delete the row ``md5 + tail`` of each reader whose md5 is in
+    ``readers`` (run together), in one mutateRows. The markers are at the
+    time of deleting, so the same row written later at an earlier timestamp
+    (a late fan-out of what is removed) stays hidden. Returns the rows."""
+    doomed = [readers[i : i + keys.MD5_LEN] + tail for i in range(0, len(readers), keys.MD5_LEN)]
+    ops.delete_rows(conn, table_name("streams"), doomed, _FAMILIES)
+    return len(doomed)
+
+
+def trim(conn: happybase.Connection, readers: list[bytes], limit: int) -> int:
+    """Keep the newest ``limit`` rows of each stream whose reader's md5 is
+    in ``readers``; delete the rest and return how many. Deterministic: the
+    rows kept are the first ``limit`` in key order, newest first.
+
+    A due stream holds about twice the limit (see fanout._trims_due): its
+    keys are asked for in one fetch of four times the limit (at most 10,000
+    a fetch). The streams' scans go together (ops.row_keys_with_prefixes),
+    and so do their deletes (ops.Pipeline): three round trips for a chunk's
+    trims, where one stream at a time took three or four each.
+    """
+    if not readers:
+        return 0
+    table = table_name("streams")
+    found = ops.row_keys_with_prefixes(conn, table, readers, min(4 * limit, 10_000))
+    doomed = [row for stream in found for row in stream[limit:]]
+    if doomed:
+        pipe = ops.Pipeline(conn)
+        for i in range(0, len(doomed), TRIM_DELETES):
+            pipe.delete_rows(table, doomed[i : i + TRIM_DELETES], _FAMILIES)
+        pipe.send()
+    return len(doomed)
+
+
+_FAMILIES = [family.encode() for family in SCHEMA["streams"]]
 
 
 # -- live updates --------------------------------------------------------------------
