@@ -223,12 +223,8 @@ def group_change(
             return
         if on:
             _unread_add(conn, recipient, unread, change)
-    groups = conn.table(gname)
-    while True:
-        row = groups.row(gkey, columns=[rows.GROUP_STATE, rows.GROUP_COUNT])
-        cell = row.get(rows.GROUP_STATE)
-        state = rows.decode_group_state(cell)
-        count = rows.decode_count(row.get(rows.GROUP_COUNT))
+
+    def moved(state: rows.GroupState, count: int) -> rows.GroupState:
         latest = [e for e in state.latest if e[0].lower() != actor.lower()]
         if on:
             latest.append((actor, name, millis))
@@ -241,36 +237,54 @@ def group_change(
         # points at and the one before it (a crash between the state's move
         # and the old row's delete leaves that one; a retry deletes it).
         was = tuple(w for w in ((state.top, state.gen), *state.was[:1]) if w[0] and w[0] != top)
-        new = rows.GroupState(state.gen + 1, top, tuple(latest), was)
-        if check_and_put(
-            conn,
-            gname,
-            gkey,
-            rows.GROUP_STATE,
-            cell,
-            rows.GROUP_STATE,
-            rows.encode_group_state(new),
-        ):
-            break
-    table = conn.table(table_name("notifications"))
+        return rows.GroupState(state.gen + 1, top, tuple(latest), was)
+
+    new = _move_group(conn, gkey, moved)
+    assert new is not None
     # The count as it is after this state won: a racing change that counted
     # later also moves the state later, and rewrites the row at a later generation.
+    groups = conn.table(gname)
     count = rows.decode_count(groups.row(gkey, columns=[rows.GROUP_COUNT]).get(rows.GROUP_COUNT))
-    text = subject() if top and count > 0 else None
+    text = subject() if new.top and count > 0 else None
+    table = conn.table(table_name("notifications"))
     if text is not None:
         body = rows.NotificationRow(
-            tuple((u, n) for u, n, _ in latest),
+            tuple((u, n) for u, n, _ in new.latest),
             count,
             keys.twit_id(twit),
             text[: rows.NOTIFY_SNIPPET],
         )
         table.put(
-            keys.notification_key(recipient, top, kind, twit),
+            keys.notification_key(recipient, new.top, kind, twit),
             rows.encode_notification(body),
             timestamp=new.gen,
         )
-    for old, gen in was:
+    for old, gen in new.was:
         table.delete(keys.notification_key(recipient, old, kind, twit), timestamp=gen)
+
+
+def _move_group(
+    conn: happybase.Connection,
+    gkey: bytes,
+    step: Callable[[rows.GroupState, int], rows.GroupState],
+    *,
+    missing_ok: bool = True,
+) -> rows.GroupState | None:
+    """Move a group's state by checkAndPut to ``step(state, count)``, read
+    afresh until it wins; the state written. A group without a state row
+    gives None when ``missing_ok`` is false (nothing to move)."""
+    gname = table_name("notifyGroups")
+    groups = conn.table(gname)
+    while True:
+        row = groups.row(gkey, columns=[rows.GROUP_STATE, rows.GROUP_COUNT])
+        cell = row.get(rows.GROUP_STATE)
+        if cell is None and not missing_ok:
+            return None
+        state = rows.decode_group_state(cell)
+        new = step(state, rows.decode_count(row.get(rows.GROUP_COUNT)))
+        encoded = rows.encode_group_state(new)
+        if check_and_put(conn, gname, gkey, rows.GROUP_STATE, cell, rows.GROUP_STATE, encoded):
+            return new
 
 
 def drop_group(conn: happybase.Connection, twit: bytes, kind: bytes) -> None:
@@ -278,31 +292,20 @@ def drop_group(conn: happybase.Connection, twit: bytes, kind: bytes) -> None:
     the twit's delete (idempotent). The state moves to a later generation
     first, and the rows it pointed at are deleted up to that generation, so
     a slow writer that moved the group before this can leave no row behind."""
-    gname = table_name("notifyGroups")
     gkey = keys.notify_group_key(twit, kind)
-    groups = conn.table(gname)
-    while True:
-        cell = groups.row(gkey, columns=[rows.GROUP_STATE]).get(rows.GROUP_STATE)
-        if cell is None:
-            return
-        state = rows.decode_group_state(cell)
+
+    def dead(state: rows.GroupState, _count: int) -> rows.GroupState:
         gone = tuple(w for w in ((state.top, state.gen), *state.was) if w[0])
-        dead = rows.GroupState(state.gen + 1, 0, (), gone)
-        if check_and_put(
-            conn,
-            gname,
-            gkey,
-            rows.GROUP_STATE,
-            cell,
-            rows.GROUP_STATE,
-            rows.encode_group_state(dead),
-        ):
-            break
+        return rows.GroupState(state.gen + 1, 0, (), gone)
+
+    final = _move_group(conn, gkey, dead, missing_ok=False)
+    if final is None:
+        return
     table = conn.table(table_name("notifications"))
     recipient = twit[: keys.MD5_LEN]
-    for top, _gen in gone:
-        table.delete(keys.notification_key(recipient, top, kind, twit), timestamp=dead.gen)
-    groups.delete(gkey)
+    for top, _gen in final.was:
+        table.delete(keys.notification_key(recipient, top, kind, twit), timestamp=final.gen)
+    conn.table(table_name("notifyGroups")).delete(gkey)
 
 
 # -- reading ------------------------------------------------------------------------------
