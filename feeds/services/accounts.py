@@ -324,6 +324,25 @@ def log_in(userid: object, password: object, address: str, device: object = None
     return user
 
 
+def reauthenticate(
+    userid: str, password: str, credential: str, field: str, wrong: str
+) -> rows.UserRow:
+    """``userid``'s users row as stored, if ``password`` is its password: for
+    an action that asks for the password again (a password change, an
+    account's deletion). Throttled per ``credential`` (the caller's session
+    or token: :func:`ratelimit.admit_reauth`), not by the log-in counts.
+    NotFound without an account; InvalidInput naming ``field``, saying
+    ``wrong``, for a wrong password."""
+    slots = ratelimit.admit_reauth(credential)
+    user = account_row(userid)
+    if user is None:
+        raise NotFound(f"No user {userid!r}.")
+    if not check_password(password, user.password):
+        raise InvalidInput(field, wrong)
+    ratelimit.release_login(slots)
+    return user
+
+
 def change_password(userid: str, current: object, new: object, credential: str) -> User:
     """Replace the password and raise the auth generation, which ends every
     session and token of the account (the caller keeps its own, see
@@ -332,15 +351,9 @@ def change_password(userid: str, current: object, new: object, credential: str) 
     :func:`ratelimit.admit_reauth`), not by the log-in counts."""
     if not isinstance(current, str) or not isinstance(new, str):
         raise InvalidInput(None, "Send current_password and new_password as strings.")
-    slots = ratelimit.admit_reauth(credential)
-    with connection() as conn:
-        row = conn.table(table_name("users")).row(keys.user_key(userid))
-    user = rows.decode_user(row)
-    if user is None:
-        raise NotFound(f"No user {userid!r}.")
-    if not check_password(current, user.password):
-        raise InvalidInput("current_password", "That is not your current password.")
-    ratelimit.release_login(slots)
+    user = reauthenticate(
+        userid, current, credential, "current_password", "That is not your current password."
+    )
     _check_password(new, user.userid, user.name, user.email, "new_password")
     record = rows.with_password(user.account, make_password(new))
     with connection() as conn:

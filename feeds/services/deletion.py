@@ -23,8 +23,6 @@ stays; so does the staff console's audit log.
 
 from __future__ import annotations
 
-from django.contrib.auth.hashers import check_password
-
 from feeds.errors import InvalidInput, NotFound
 from feeds.jobs import DeleteAccount, dispatch
 from storage import keys, ops
@@ -56,13 +54,9 @@ def delete_account(userid: str, password: object, credential: str = "") -> None:
     """
     if not isinstance(password, str):
         raise InvalidInput("password", "Enter your password to delete your account.")
-    slots = ratelimit.admit_reauth(credential)
-    stored = accounts.account_row(userid)
-    if stored is None:
-        raise NotFound(f"No user {userid!r}.")
-    if not check_password(password, stored.password):
-        raise InvalidInput("password", "That is not your password.")
-    ratelimit.release_login(slots)
+    stored = accounts.reauthenticate(
+        userid, password, credential, "password", "That is not your password."
+    )
     accounts.set_disabled(stored.userid, True)
     dispatch(DeleteAccount(stored.userid, stored.created))
 
