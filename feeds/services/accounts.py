@@ -518,6 +518,21 @@ def user_rows(
     return [("users", keys.user_key(userid), cells, None), *userindex.load_rows(userid, name)]
 
 
+# -- counts kept in the users row ---------------------------------------------------------
+
+
+def count_change(change: MarkedChange, userid: str, column: bytes, delta: int, op: bytes) -> bool:
+    """Add ``delta`` to one of ``userid``'s counts (``rows.COUNT_*``: twits,
+    followers, following) as part of ``change``, once."""
+    return change.count(table_name("users"), keys.user_key(userid), column, delta, op)
+
+
+def bump(conn: happybase.Connection, userid: str, column: bytes) -> None:
+    """Raise one of ``userid``'s change counters (``rows.FOLLOWERS_CHANGED``,
+    ``rows.FOLLOWING_CHANGED``) by one: what caches of their graph compare."""
+    conn.table(table_name("users")).counter_inc(keys.user_key(userid), column)
+
+
 # -- the unread count (notify's, kept in the users row) ---------------------------------
 
 

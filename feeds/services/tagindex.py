@@ -22,6 +22,8 @@ and a lost use among many moves nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import happybase
 
 from feeds.types import Page
@@ -36,7 +38,6 @@ from .textparse import hashtags
 BUCKET_MS = 5 * 60 * 1000
 WINDOW_MS = 60 * 60 * 1000
 # On the twit row, written once its uses are taken back out of the counters.
-TAGS_UNCOUNTED = rows.TAGS_UNCOUNTED
 
 
 def bucket_of(millis: int) -> int:
@@ -113,19 +114,19 @@ def count_uses(conn: happybase.Connection, tags: list[str], millis: int, delta: 
         table.counter_inc(keys.trend_key(tag, bucket_of(millis)), rows.TAG_USES, delta)
 
 
-def drop_tag_rows(conn: happybase.Connection, key: bytes, text: str, now_ms: int) -> None:
+def drop_tag_rows(
+    conn: happybase.Connection, key: bytes, text: str, now_ms: int, claim: Callable[[], bool]
+) -> None:
     """Take the twit ``key`` (whose text is ``text``) off its tags' pages, and
-    its uses out of the trending counters if they still count (once: the
-    twit row's mark is written first). Call before the twit row is deleted."""
+    its uses out of the trending counters if they still count (once:
+    ``claim()``, twits' mark on the twit row, is true only the first time,
+    and is asked before the counts go down). Call before the twit row is
+    deleted."""
     tags = hashtags(text)
     if not tags:
         return
     millis = keys.split_twit_key(key).millis
-    twits = conn.table(table_name("twits"))
-    if now_ms - millis < WINDOW_MS + BUCKET_MS and TAGS_UNCOUNTED not in twits.row(
-        key, columns=[TAGS_UNCOUNTED]
-    ):
-        twits.put(key, {TAGS_UNCOUNTED: b"1"}, timestamp=millis)
+    if now_ms - millis < WINDOW_MS + BUCKET_MS and claim():
         count_uses(conn, tags, millis, -1)
     table = conn.table(table_name("hashtags"))
     with table.batch() as b:

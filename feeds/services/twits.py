@@ -232,8 +232,7 @@ def count_once(
     if counted:
         return
     change = MarkedChange(conn, _unmarked(twits, key, rows.TWIT_COUNTED))
-    users = table_name("users")
-    change.count(users, keys.user_key(author), rows.COUNT_TWITS, 1, op_id(b"post", key))
+    accounts.count_change(change, author, rows.COUNT_TWITS, 1, op_id(b"post", key))
     # At the twit's own time, as the fan-out's progress cells: a delete hides it.
     twits.put(key, {rows.TWIT_COUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
     change.settle()
@@ -361,6 +360,17 @@ def drop_counts(conn: happybase.Connection, key: bytes) -> None:
     conn.table(table_name("twits")).delete(key, columns=[rows.COUNT_LIKES, rows.COUNT_REPOSTS])
 
 
+def _claim_tags_uncounted(conn: happybase.Connection, key: bytes) -> bool:
+    """Whether the twit's hashtag uses are still to be taken out of the
+    trending counts; marks them taken (at the twit's own time, so the row's
+    delete hides the mark), so only the first caller is told yes."""
+    twits = conn.table(table_name("twits"))
+    if rows.TAGS_UNCOUNTED in twits.row(key, columns=[rows.TAGS_UNCOUNTED]):
+        return False
+    twits.put(key, {rows.TAGS_UNCOUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+    return True
+
+
 def leave_thread(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
     """A deleted twit's part in threads: a reply leaves its parent's replies,
     and the parent's count goes down once however often the delete is
@@ -381,20 +391,16 @@ def erase(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
     count_once(conn, key, twit.userid)
     # The delete is a change of its own, marked done by the row's delete.
     deleted = MarkedChange(conn, _unmarked(conn.table(table_name("twits")), key, None))
-    deleted.count(
-        table_name("users"),
-        keys.user_key(twit.userid),
-        rows.COUNT_TWITS,
-        -1,
-        op_id(b"delete", key),
-    )
+    accounts.count_change(deleted, twit.userid, rows.COUNT_TWITS, -1, op_id(b"delete", key))
     # The notifications it caused, while its row (what finds them) is there.
     notify.forget_twit(conn, key, twit.userid, twit.text, twit.reply_userid)
     # Streams first: the cleanup finds the twit's author in the key, and
     # a retry after a crash still finds the twit row and finishes the job.
     dispatch(RemoveTwitFromStreams(twit.userid, twit.id))
     # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
-    tagindex.drop_tag_rows(conn, key, twit.text, int(time.time() * 1000))
+    tagindex.drop_tag_rows(
+        conn, key, twit.text, int(time.time() * 1000), lambda: _claim_tags_uncounted(conn, key)
+    )
     conn.table(table_name("twits")).delete(key)
     deleted.settle()
 

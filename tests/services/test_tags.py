@@ -11,7 +11,7 @@ import pytest
 
 from feeds import services
 from feeds.errors import InvalidInput
-from feeds.services import tagindex
+from feeds.services import tagindex, twits
 from feeds.services.textparse import normalise_tag
 from feeds.types import User
 from storage import keys, rows
@@ -134,8 +134,13 @@ def test_deleting_a_twit_takes_its_uses_back_once(alice: User) -> None:
     # A delete that died after taking the uses back, before deleting the
     # twit row; then the user deletes it again.
     with connection() as conn:
+        key = keys.twit_key_from_id(gone.id)
         tagindex.drop_tag_rows(
-            conn, keys.twit_key_from_id(gone.id), gone.text, int(time.time() * 1000)
+            conn,
+            key,
+            gone.text,
+            int(time.time() * 1000),
+            lambda: twits._claim_tags_uncounted(conn, key),
         )
     assert [(t.tag, t.uses) for t in services.trending()] == [("tea", 1)]
     services.delete_twit("alice", gone.id)
