@@ -204,7 +204,7 @@ cdef int strings(Cur* c, list out) except -2:
     return OK
 
 
-cdef int skip_attributes(Cur* c) except -2:
+cdef int skip_attributes(Cur* c) noexcept nogil:
     cdef Py_ssize_t size, k, off, ln
     cdef int r
     if not has(c, 2):

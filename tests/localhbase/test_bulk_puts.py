@@ -264,6 +264,17 @@ def test_random_bytes_never_break_it(pair: Pair) -> None:
         same_as_the_handler(pair, tail)
 
 
+def test_attributes_that_are_not_strings_leave_the_call_to_the_handler(pair: Pair) -> None:
+    """A map of another type where the attributes go (field 3): not a call
+    the compiled path takes, which it says without an error (it once raised
+    SystemError, its "not this call" taken for "an exception was raised")."""
+    whole = call("mutateRows", tableName=b"t", rowBatches=[], attributes={})
+    # Field 3, a map of i32 to i32 with nothing in it, then the struct's end.
+    damaged = whole[: whole.index(b"\x0d\x00\x03")] + b"\x0d\x00\x03\x08\x08\x00\x00\x00\x00\x00"
+    assert pair.compiled(damaged) is None
+    same_as_the_handler(pair, damaged)
+
+
 def same_as_the_handler(pair: Pair, data: bytes) -> None:
     """Whatever the compiled path does with ``data``, it is what the
     processor and handler do, or nothing."""
