@@ -46,7 +46,7 @@ from feeds.jobs import (
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
-from . import fanplan, metrics, notify, pending, streams
+from . import fanplan, follows, metrics, notify, pending, streams
 from . import twits as twits_service
 
 log = logging.getLogger(__name__)
@@ -284,10 +284,7 @@ def _listed_followers(
     they are the ones it saw), else from followedBy between the chunk's
     bounds, as for a chunk queued without them: the list was made again
     since, under a follow or unfollow, or has expired."""
-    cell = conn.table(table_name("followerLists")).row(
-        keys.user_key(author), columns=[rows.FOLLOWER_LIST]
-    )
-    packed = rows.decode_follower_list(cell.get(rows.FOLLOWER_LIST), job.listed.encode())
+    packed = follows.packed_followers(conn, author, job.listed.encode())
     if packed is not None:
         first = job.offset * keys.MD5_LEN
         readers = packed[first : first + job.count * keys.MD5_LEN]
@@ -313,7 +310,7 @@ def _follower_edges(
     end = bytes.fromhex(stop) if stop else keys.prefix_stop(prefix)
     limit = None if stop else size * PLAN_AHEAD + 1
     fetch = min(limit or 2 * size, 10_000)
-    return ops.row_keys_between(conn, table_name("followedBy"), begin, end, fetch, limit)
+    return follows.follower_keys(conn, begin, end, fetch, limit)
 
 
 def _planning_followers(
@@ -333,19 +330,16 @@ def _planning_followers(
     would find, except one whose follow is still under way (its backfill
     brings them the twit, as for any follow during a fan-out).
     """
-    lists = conn.table(table_name("followerLists"))
     version = version if not start else None  # a list is of all the followers
     if version is not None:
-        cell = lists.row(keys.user_key(author), columns=[rows.FOLLOWER_LIST])
-        cached = rows.decode_follower_list(cell.get(rows.FOLLOWER_LIST), version)
+        cached = follows.packed_followers(conn, author, version)
         if cached is not None:
             return cached, True, version
     edges = _follower_edges(conn, author, start, "", size)
     complete = len(edges) <= size * PLAN_AHEAD
     listed = _followers(edges)
     if version is not None and complete:
-        packed = rows.encode_follower_list(version, listed)
-        lists.put(keys.user_key(author), {rows.FOLLOWER_LIST: packed})
+        follows.store_packed_followers(conn, author, version, listed)
         return listed, True, version
     return listed, complete, None
 
@@ -476,12 +470,9 @@ def backfill_stream(follower: str, followed: str) -> int:
     """Copy the followee's newest twits and reposts (up to BACKFILL of each)
     into the follower's stream."""
     with connection() as conn:
-        edge = conn.table(table_name("follows")).row(
-            keys.follows_key(follower, followed), columns=[rows.EDGE_OP], include_timestamp=True
-        )
-        if rows.EDGE_OP not in edge:
+        generation = follows.generation(conn, follower, followed)
+        if generation is None:
             return 0  # unfollowed meanwhile
-        generation = edge[rows.EDGE_OP][1]
         found = list(
             conn.table(table_name("twits")).scan(
                 row_prefix=keys.user_hash(followed),
@@ -498,50 +489,28 @@ def backfill_stream(follower: str, followed: str) -> int:
                 row_prefix=keys.user_hash(followed), limit=BACKFILL, batch_size=BACKFILL
             )
         )
-        streams = conn.table(table_name("streams"))
-        with streams.batch(timestamp=generation) as b:
-            for key, row in found:
-                twit = rows.decode_twit(row)
-                if twit is not None:
-                    b.put(keys.stream_key(follower, key), rows.encode_stream(twit))
-            for key, row in reposted:
-                ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
-                twit_key = keys.twit_key_from_repost_key(key)
-                b.put(keys.repost_stream_key(follower, ms, followed, twit_key), row)
+        copies = [
+            (keys.stream_key(follower, key), rows.encode_stream(twit))
+            for key, row in found
+            if (twit := rows.decode_twit(row)) is not None
+        ]
+        for key, row in reposted:
+            ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
+            twit_key = keys.twit_key_from_repost_key(key)
+            copies.append((keys.repost_stream_key(follower, ms, followed, twit_key), row))
+        streams.put_rows(conn, copies, generation)
     trim_stream(follower)
     return len(found) + len(reposted)
 
 
 def remove_followee_from_stream(follower: str, followed: str) -> int:
-    """Delete the followee's twits from the follower's stream, unless the
-    follower follows them again by the time this runs.
-
-    Each row is deleted at its own timestamp: the marker hides that row as
-    written, never the same row written again later by a new follow's backfill.
-    """
+    """Delete the followee's twits and reposts from the follower's stream,
+    unless the follower follows them again by the time this runs (see
+    streams.delete_authors_rows)."""
+    if follows.is_following(follower, followed):
+        return 0  # followed again meanwhile: the rows are wanted
     with connection() as conn:
-        edge = conn.table(table_name("follows")).row(
-            keys.follows_key(follower, followed), columns=[rows.EDGE_OP]
-        )
-        if rows.EDGE_OP in edge:
-            return 0  # followed again meanwhile: the rows are wanted
-        author = keys.user_hash(followed)
-        streams = conn.table(table_name("streams"))
-        by_ts: dict[int, list[bytes]] = {}
-        for row, data in streams.scan(
-            row_prefix=keys.user_hash(follower),
-            filter=ops.KEYS_ONLY,
-            include_timestamp=True,
-            batch_size=1000,
-        ):
-            if keys.twit_key_from_stream_key(row)[: keys.MD5_LEN] == author:
-                ((_, ts),) = data.values()
-                by_ts.setdefault(ts, []).append(row)
-        for ts, doomed in by_ts.items():
-            with streams.batch(timestamp=ts) as b:
-                for row in doomed:
-                    b.delete(row)
-    return sum(len(doomed) for doomed in by_ts.values())
+        return streams.delete_authors_rows(conn, follower, followed)
 
 
 def sweep_pending(older_than_s: float = 60.0) -> list[str]:

@@ -395,3 +395,44 @@ def forget_user(userid: str) -> None:
     with the unfollows): for account deletion."""
     with connection() as conn:
         conn.table(table_name("followerLists")).delete(keys.user_key(userid))
+
+
+# -- what the fan-out reads (services/fanout.py) ---------------------------------------
+
+
+def generation(conn: happybase.Connection, follower: str, followed: str) -> int | None:
+    """The generation of ``follower``'s follow of ``followed``: its edge's
+    timestamp (see :func:`_claim_edge`); None if there is no such follow."""
+    edge = conn.table(table_name("follows")).row(
+        keys.follows_key(follower, followed), columns=[OP], include_timestamp=True
+    )
+    return edge[OP][1] if OP in edge else None
+
+
+def follower_keys(
+    conn: happybase.Connection, begin: bytes, end: bytes | None, fetch: int, limit: int | None
+) -> list[bytes]:
+    """The followedBy keys from ``begin`` up to ``end`` (exclusive; None:
+    the table's end), at most ``limit`` of them (None: all), asked for
+    ``fetch`` at a time. Keys only: a follower's md5 is the second half of
+    its key."""
+    return ops.row_keys_between(conn, table_name("followedBy"), begin, end, fetch, limit)
+
+
+def packed_followers(conn: happybase.Connection, userid: str, version: bytes) -> bytes | None:
+    """The md5s of ``userid``'s followers, run together, from their packed
+    list if it was made under ``version`` (rows.follower_list_version of
+    their users row); else None."""
+    cell = conn.table(table_name("followerLists")).row(
+        keys.user_key(userid), columns=[rows.FOLLOWER_LIST]
+    )
+    return rows.decode_follower_list(cell.get(rows.FOLLOWER_LIST), version)
+
+
+def store_packed_followers(
+    conn: happybase.Connection, userid: str, version: bytes, md5s: bytes
+) -> None:
+    """Store ``md5s`` as ``userid``'s packed list of followers, made under
+    ``version``: the next fan-out reads one cell instead of a scan."""
+    packed = rows.encode_follower_list(version, md5s)
+    conn.table(table_name("followerLists")).put(keys.user_key(userid), {rows.FOLLOWER_LIST: packed})

@@ -316,6 +316,44 @@ def trim(conn: happybase.Connection, readers: list[bytes], limit: int) -> int:
 _FAMILIES = [family.encode() for family in SCHEMA["streams"]]
 
 
+def put_rows(
+    conn: happybase.Connection, found: list[tuple[bytes, dict[bytes, bytes]]], timestamp: int
+) -> None:
+    """Put each (stream row key, cells) of ``found`` at ``timestamp``, in
+    one batch (a follow's backfill, at the edge's generation)."""
+    with conn.table(table_name("streams")).batch(timestamp=timestamp) as b:
+        for key, cells in found:
+            b.put(key, cells)
+
+
+def delete_authors_rows(conn: happybase.Connection, reader: str, author: str) -> int:
+    """Delete from ``reader``'s stream every row of ``author``'s twits and
+    reposts (the author's md5 is where a twit's row has its author, a
+    repost's its reposter); returns how many.
+
+    Each row is deleted at its own timestamp: the marker hides that row as
+    written, never the same row written again later by a new follow's
+    backfill.
+    """
+    streams = conn.table(table_name("streams"))
+    by_ts: dict[int, list[bytes]] = {}
+    author_hash = keys.user_hash(author)
+    for row, data in streams.scan(
+        row_prefix=keys.user_hash(reader),
+        filter=ops.KEYS_ONLY,
+        include_timestamp=True,
+        batch_size=1000,
+    ):
+        if keys.twit_key_from_stream_key(row)[: keys.MD5_LEN] == author_hash:
+            ((_, ts),) = data.values()
+            by_ts.setdefault(ts, []).append(row)
+    for ts, doomed in by_ts.items():
+        with streams.batch(timestamp=ts) as b:
+            for row in doomed:
+                b.delete(row)
+    return sum(len(doomed) for doomed in by_ts.values())
+
+
 # -- live updates --------------------------------------------------------------------
 
 # New twits are counted up to this many; more reads as "20+".

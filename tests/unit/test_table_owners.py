@@ -56,12 +56,8 @@ DEBT: set[tuple[str, str]] = {
     ("bulk", "celebrities"),
     ("deletion", "celebrities"),
     ("deletion", "pendingFanouts"),
-    ("fanout", "followedBy"),
-    ("fanout", "followerLists"),
-    ("fanout", "follows"),
     ("fanout", "reposters"),
     ("fanout", "reposts"),
-    ("fanout", "streams"),
     ("fanout", "twits"),
     ("fanout", "users"),
     ("follows", "users"),
@@ -72,7 +68,9 @@ DEBT: set[tuple[str, str]] = {
     ("streams", "follows"),
     ("streams", "reposts"),
     ("streams", "twits"),
+    ("tagindex", "twits"),
     ("twits", "streams"),
+    ("twits", "users"),
 }
 
 
