@@ -68,9 +68,7 @@ DEBT: set[tuple[str, str]] = {
     ("streams", "follows"),
     ("streams", "reposts"),
     ("streams", "twits"),
-    ("tagindex", "twits"),
     ("twits", "streams"),
-    ("twits", "users"),
 }
 
 
