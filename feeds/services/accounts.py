@@ -572,3 +572,17 @@ def clear_unread(userid: str) -> None:
             new = rows.encode_counted(dataclasses.replace(now, count=0))
             if check_and_put(conn, table, key, rows.COUNT_UNREAD, cell, rows.COUNT_UNREAD, new):
                 return
+
+
+def followers_of(conn: happybase.Connection, userid: str) -> tuple[int, bytes]:
+    """How many follow ``userid``, as their users row counts them, and the
+    version of that row their packed follower list must be made under
+    (rows.follower_list_version): what a fan-out asks before it reads the
+    followers."""
+    profile = conn.table(table_name("users")).row(
+        keys.user_key(userid),
+        columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.FOLLOWERS_CHANGED],
+        include_timestamp=True,
+    )
+    followers = rows.decode_count(profile.get(rows.COUNT_FOLLOWERS, (b"", 0))[0])
+    return followers, rows.follower_list_version(profile)

@@ -46,7 +46,7 @@ from feeds.jobs import (
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
-from . import fanplan, follows, metrics, notify, pending, streams
+from . import accounts, fanplan, follows, metrics, notify, pending, streams
 from . import twits as twits_service
 
 log = logging.getLogger(__name__)
@@ -62,8 +62,7 @@ PLAN_AHEAD = 64
 
 
 def is_celebrity(conn: happybase.Connection, userid: str) -> bool:
-    row = conn.table(table_name("users")).row(keys.user_key(userid), columns=[rows.COUNT_FOLLOWERS])
-    followers = rows.decode_count(row.get(rows.COUNT_FOLLOWERS))
+    followers, _ = accounts.followers_of(conn, userid)
     threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
     return followers > threshold
 
@@ -213,17 +212,12 @@ def _first_chunk(
     twits_service.count_once(conn, key, author, counted)
     twits_service.write_own_stream_row(conn, author, key, twit)
     notify.notify_twit(conn, key, twit)
-    profile = conn.table(table_name("users")).row(
-        keys.user_key(author),
-        columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.FOLLOWERS_CHANGED],
-        include_timestamp=True,
-    )
-    followers = rows.decode_count(profile.get(rows.COUNT_FOLLOWERS, (b"", 0))[0])
+    followers, version = accounts.followers_of(conn, author)
     threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
     if followers > threshold and not still_fanned_out(conn, author):
         return False, None
     size: int = settings.TWITBASE_FANOUT_CHUNK
-    return True, rows.follower_list_version(profile) if followers > size else None
+    return True, version if followers > size else None
 
 
 def _finish_unfanned(conn: happybase.Connection, key: bytes, written: int) -> None:

@@ -436,3 +436,15 @@ def store_packed_followers(
     ``version``: the next fan-out reads one cell instead of a scan."""
     packed = rows.encode_follower_list(version, md5s)
     conn.table(table_name("followerLists")).put(keys.user_key(userid), {rows.FOLLOWER_LIST: packed})
+
+
+def followed_among(
+    conn: happybase.Connection, follower: str, userids: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Those of ``userids`` whom ``follower`` follows, in their order: one
+    multi-get of the follows rows (a home page's large accounts)."""
+    edges = conn.table(table_name("follows")).rows(
+        [keys.follows_key(follower, u) for u in userids], columns=[OP]
+    )
+    followed = {edge[keys.MD5_LEN :] for edge, _ in edges}
+    return tuple(u for u in userids if keys.user_hash(u) in followed)

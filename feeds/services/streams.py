@@ -16,7 +16,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.schema import SCHEMA
 
-from . import accounts
+from . import accounts, follows
 from ._load import LoadRow
 from ._paging import check_limit, scan_page, start_row
 from .hydration import hydrate
@@ -124,8 +124,9 @@ class FollowedCache:
     may be stale for as long (see :class:`CelebrityCache`).
 
     Written by hand, as CelebrityCache: a dict with expiry times, at most
-    MAX answers, the oldest dropped first. Keyed by the follows table's
-    name too, so the tests' table sets never share answers.
+    MAX answers, the oldest dropped first. Keyed by the streams table's
+    name too (it carries the table prefix), so the tests' table sets never
+    share answers.
     """
 
     MAX = 10_000
@@ -141,7 +142,7 @@ class FollowedCache:
             return _followed_of(conn, user.userid, listed)
         # With the account's creation: a deleted account's userid, taken
         # again, starts its counter again.
-        key = (table_name("follows"), user.userid, user.created, user.following_changed, listed)
+        key = (table_name("streams"), user.userid, user.created, user.following_changed, listed)
         now = time.monotonic()
         with self._lock:
             kept = self._answers.get(key)
@@ -174,11 +175,7 @@ def followed_celebrities(conn: happybase.Connection, user: User) -> tuple[str, .
 def _followed_of(
     conn: happybase.Connection, userid: str, listed: tuple[str, ...]
 ) -> tuple[str, ...]:
-    edges = conn.table(table_name("follows")).rows(
-        [keys.follows_key(userid, c) for c in listed], columns=[rows.EDGE_OP]
-    )
-    followed = {edge[keys.MD5_LEN :] for edge, _ in edges}
-    return tuple(c for c in listed if keys.user_hash(c) in followed)
+    return follows.followed_among(conn, userid, listed)
 
 
 @read_only
