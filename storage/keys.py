@@ -728,3 +728,90 @@ def avatar_key(userid: str) -> bytes:
 LAYOUTS["avatars"] = (("user", "md5", MD5_LEN),)
 USERID_FIRST = (*USERID_FIRST, "avatars")
 SEQUENTIAL_LAYOUTS["avatars"] = "userid"
+
+
+# -- reports (feeds/services/reports.py) ---------------------------------------------
+#
+#    reportsBySubject  subject + md5(reporter)                   45 bytes
+#    reportSubjects    subject                                   29 bytes
+#    reportQueue       b"n" + rts(latest) + subject              38 bytes
+#                      b"c" + (2^32 - 1 - count) + rts(latest) + subject  42 bytes
+#
+# A subject is what was reported, 29 bytes: b"t" + the twit's key, or b"u" +
+# md5(userid) + 12 zero bytes. Its kind first, then md5(author or user): one
+# user's twits' subjects are one prefix (b"t" + md5(user)), as is the user's.
+
+REPORT_TWIT = b"t"
+REPORT_USER = b"u"
+SUBJECT_LEN = 1 + TWIT_KEY_LEN
+REPORT_KEY_LEN = SUBJECT_LEN + MD5_LEN
+QUEUE_NEWEST = b"n"
+QUEUE_MOST = b"c"
+_COUNT_MAX = (1 << 32) - 1
+
+
+def twit_subject(twit: bytes) -> bytes:
+    """The subject of a report of the twit keyed ``twit``."""
+    split_twit_key(twit)
+    return REPORT_TWIT + twit
+
+
+def user_subject(userid: str) -> bytes:
+    """The subject of a report of the account ``userid``: as wide as a twit's."""
+    return REPORT_USER + user_hash(userid) + bytes(TWIT_KEY_LEN - MD5_LEN)
+
+
+def subject_prefixes(userid: str) -> tuple[bytes, bytes]:
+    """The prefixes of every subject about ``userid``: their twits, their account."""
+    return REPORT_TWIT + user_hash(userid), REPORT_USER + user_hash(userid)
+
+
+def check_subject(subject: bytes) -> bytes:
+    if len(subject) != SUBJECT_LEN or subject[:1] not in (REPORT_TWIT, REPORT_USER):
+        raise BadKey(f"not a report subject: {subject!r}")
+    return subject
+
+
+def report_key(subject: bytes, reporter: str) -> bytes:
+    """One reporter's report of ``subject``: one row per pair (a repeated
+    report is the same row), and a subject's reports are one prefix scan."""
+    return check_subject(subject) + user_hash(reporter)
+
+
+def queue_newest_key(latest_ms: int, subject: bytes) -> bytes:
+    """A subject with open reports, in the newest-first list: by its latest report."""
+    return QUEUE_NEWEST + reverse_ts(latest_ms) + check_subject(subject)
+
+
+def queue_most_key(count: int, latest_ms: int, subject: bytes) -> bytes:
+    """A subject with open reports, in the most-reported list: by its count of
+    open reports (most first), then its latest report (newest first)."""
+    if not 0 <= count <= _COUNT_MAX:
+        raise BadKey(f"count out of range: {count}")
+    return (
+        QUEUE_MOST
+        + (_COUNT_MAX - count).to_bytes(4, "big")
+        + queue_newest_key(latest_ms, subject)[1:]
+    )
+
+
+def subject_from_queue_key(key: bytes) -> bytes:
+    return check_subject(key[-SUBJECT_LEN:])
+
+
+LAYOUTS["reportsBySubject"] = (
+    ("kind", "kind", 1),
+    ("subject author", "md5", MD5_LEN),
+    ("subject time", "rts", RTS_LEN),
+    ("subject suffix", "suffix", SUFFIX_LEN),
+    ("reporter", "md5", MD5_LEN),
+)
+LAYOUTS["reportSubjects"] = (
+    ("kind", "kind", 1),
+    ("subject author", "md5", MD5_LEN),
+    ("subject time", "rts", RTS_LEN),
+    ("subject suffix", "suffix", SUFFIX_LEN),
+)
+TEXT_LAYOUTS["reportQueue"] = (
+    '"n" + rts(latest) + subject | "c" + (2^32 - 1 - count) + rts(latest) + subject'
+)

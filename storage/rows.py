@@ -1198,3 +1198,127 @@ def decode_idempotency(row: dict[bytes, bytes]) -> IdempotencyClaim | None:
 
 
 COLUMNS["idempotency"] = (IDEMPOTENCY_CLAIM, IDEMPOTENCY_POSTED)
+
+
+# -- reports (feeds/services/reports.py) --------------------------------------------------
+#
+# A report (subject + md5(reporter)): who, why, and its state
+# "round:ms:counted", moved by checkAndPut. A subject's row: what the queue
+# shows of it (its state, JSON) and whose it is, with one apply-once count
+# of reports per round (REPORT_COUNT + the round). A queue row's key says
+# it all; the subject's state names the queue rows that are current.
+
+REPORT_USERID = b"r:userid"  # the reporter
+REPORT_REASON = b"r:reason"  # one of feeds.services.reports.REASONS
+REPORT_TEXT = b"r:text"  # UTF-8, what the reporter added; absent if nothing
+REPORT_STATE = b"r:state"  # "round:ms:counted"
+SUBJECT_STATE = b"s:state"
+SUBJECT_USERID = b"s:userid"  # the account reported, or the reported twit's author
+SUBJECT_TEXT = b"s:text"  # the reported twit's first SUBJECT_SNIPPET characters
+SUBJECT_SNIPPET = 100
+REPORT_COUNT = b"c:n"  # + the round (decimal): apply-once, the round's reports
+QUEUE_MARK = b"q:x"  # the key says it all
+
+
+def report_count_column(round_: int) -> bytes:
+    return REPORT_COUNT + str(round_).encode()
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    userid: str
+    reason: str
+    text: str
+    round: int
+    ms: int
+    counted: bool
+
+
+def encode_report_state(round_: int, ms: int, counted: bool) -> bytes:
+    return f"{round_}:{ms}:{int(counted)}".encode()
+
+
+def decode_report_state(cell: bytes | None) -> tuple[int, int, bool] | None:
+    """(round, ms, counted), or None for no report."""
+    if not cell:
+        return None
+    round_, ms, counted = cell.decode().split(":")
+    return int(round_), int(ms), counted == "1"
+
+
+def encode_report(userid: str, reason: str, text: str) -> dict[bytes, bytes]:
+    """A report's cells but its state, which the caller moves by checkAndPut."""
+    return {
+        REPORT_USERID: userid.encode(),
+        REPORT_REASON: reason.encode(),
+        REPORT_TEXT: text.encode(),
+    }
+
+
+def decode_report(row: dict[bytes, bytes]) -> ReportRow | None:
+    state = decode_report_state(row.get(REPORT_STATE))
+    if state is None or REPORT_USERID not in row:
+        return None
+    return ReportRow(
+        userid=row[REPORT_USERID].decode(),
+        reason=row.get(REPORT_REASON, b"").decode(),
+        text=row.get(REPORT_TEXT, b"").decode(errors="replace"),
+        round=state[0],
+        ms=state[1],
+        counted=state[2],
+    )
+
+
+@dataclass(frozen=True)
+class SubjectState:
+    """What the queue shows of a subject, and which queue rows are its own."""
+
+    round: int  # raised by each close; reports of earlier rounds are closed
+    open: bool
+    count: int  # open reports, as last written to the queue
+    latest: int  # ms of the latest open report
+    reasons: tuple[tuple[str, str, int], ...]  # (reason, text, ms), newest first
+    queued: tuple[bytes, ...]  # the subject's current queue rows
+
+
+SUBJECT_REASONS = 3
+
+
+def encode_subject_state(state: SubjectState) -> bytes:
+    return json.dumps(
+        {
+            "round": state.round,
+            "open": state.open,
+            "count": state.count,
+            "latest": state.latest,
+            "reasons": [list(r) for r in state.reasons],
+            "queued": [k.hex() for k in state.queued],
+        }
+    ).encode()
+
+
+def decode_subject_state(cell: bytes | None) -> SubjectState:
+    if not cell:
+        return SubjectState(0, False, 0, 0, (), ())
+    raw = json.loads(cell)
+    return SubjectState(
+        round=int(raw["round"]),
+        open=bool(raw["open"]),
+        count=int(raw["count"]),
+        latest=int(raw["latest"]),
+        reasons=tuple((str(r), str(t), int(ms)) for r, t, ms in raw["reasons"]),
+        queued=tuple(bytes.fromhex(k) for k in raw["queued"]),
+    )
+
+
+def encode_subject(userid: str, text: str | None) -> dict[bytes, bytes]:
+    cells = {SUBJECT_USERID: userid.encode()}
+    if text is not None:
+        cells[SUBJECT_TEXT] = text[:SUBJECT_SNIPPET].encode()
+    return cells
+
+
+COLUMNS["reportsBySubject"] = (REPORT_USERID, REPORT_REASON, REPORT_TEXT, REPORT_STATE)
+COLUMNS["reportSubjects"] = (SUBJECT_STATE, SUBJECT_USERID, SUBJECT_TEXT, REPORT_COUNT)
+COLUMNS["reportQueue"] = (QUEUE_MARK,)
+USERID_CELLS = USERID_CELLS | {REPORT_USERID, SUBJECT_USERID}

@@ -153,3 +153,18 @@ USER_DATA: dict[str, str] = {
     "notifyGroups": "the groups of the user's twits go with the twits; the user leaves "
     "others' groups with each unlike and un-repost",
 }
+
+# -- reports (feeds/services/reports.py) ----------------------------------------------
+
+# Reports of twits and accounts: one row per (subject, reporter); a subject's
+# row (its state for the staff's queue, its count of open reports); and the
+# queue itself, the open subjects newest first and most reported first.
+SCHEMA["reportsBySubject"] = {"r": ONE}
+SCHEMA["reportSubjects"] = {"s": ONE, "c": ONE}
+SCHEMA["reportQueue"] = {"q": ONE}
+USER_DATA["reportsBySubject"] = (
+    "prefixes b't' + md5(userid) and b'u' + md5(userid) (reports of the user's twits "
+    "and account), and a scan filtered on r:userid (the user's own reports)"
+)
+USER_DATA["reportSubjects"] = "prefixes b't' + md5(userid) and b'u' + md5(userid)"
+USER_DATA["reportQueue"] = "the queue rows the user's subjects' states name"

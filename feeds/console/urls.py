@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from . import views
+from . import reports, views
 
 app_name = "console"
 
@@ -21,4 +21,7 @@ urlpatterns = [
     path("users/<str:userid>/enable", views.enable, name="enable"),
     path("twits/delete", views.delete_twit, name="delete_twit"),
     path("audit", views.audit, name="audit"),
+    path("reports", reports.queue, name="reports"),
+    path("reports/act", reports.act, name="report_action"),
+    path("reports/<str:subject_id>", reports.subject, name="report_subject"),
 ]

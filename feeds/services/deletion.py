@@ -36,6 +36,7 @@ from . import (
     notify,
     ratelimit,
     reactions,
+    reports,
     streams,
     tokens,
     twitdeletion,
@@ -122,6 +123,7 @@ def erase_account(userid: str, created: int) -> bool:
     _erase_edges(userid)
     streams.forget_user(userid)
     notify.forget_user(userid)
+    reports.forget_user(userid)
     tokens.forget_user(userid)
     ratelimit.forget_user(userid)
     idempotency.forget_user(userid)

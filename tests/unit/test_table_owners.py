@@ -49,6 +49,9 @@ OWNERS = {
     "hashtags": "tagindex",
     "tagCounts": "tagindex",
     "idempotency": "idempotency",
+    "reportsBySubject": "reports",
+    "reportSubjects": "reports",
+    "reportQueue": "reports",
 }
 
 # (module, table) pairs that still open a table they do not own.
