@@ -2,7 +2,18 @@ from __future__ import annotations
 
 from django.urls import path
 
-from .views import account, avatars, home, notifications, people, search, sessions, site, twits
+from .views import (
+    account,
+    avatars,
+    home,
+    notifications,
+    people,
+    reports,
+    search,
+    sessions,
+    site,
+    twits,
+)
 
 urlpatterns = [
     path("healthz", site.healthz, name="healthz"),
@@ -18,12 +29,14 @@ urlpatterns = [
     path("u/<str:userid>/following", people.following, name="following"),
     path("u/<str:userid>/follow", people.follow, name="follow"),
     path("u/<str:userid>/unfollow", people.unfollow, name="unfollow"),
+    path("u/<str:userid>/report", reports.report_user, name="report_user"),
     path("u/<str:userid>/t/<str:twit_id>", twits.twit, name="twit"),
     path("u/<str:userid>/t/<str:twit_id>/delete", twits.delete_twit, name="delete_twit"),
     path("u/<str:userid>/t/<str:twit_id>/like", twits.like, name="like"),
     path("u/<str:userid>/t/<str:twit_id>/unlike", twits.unlike, name="unlike"),
     path("u/<str:userid>/t/<str:twit_id>/repost", twits.repost, name="repost"),
     path("u/<str:userid>/t/<str:twit_id>/unrepost", twits.unrepost, name="unrepost"),
+    path("u/<str:userid>/t/<str:twit_id>/report", reports.report_twit, name="report_twit"),
     # live updates: the home page's "N new twits" poll
     path("stream/new", home.stream_new, name="stream_new"),
     path("tags/<str:tag>", search.tag, name="tag"),
