@@ -148,7 +148,7 @@ def start_chunk(job: FanOutChunk) -> ChunkResult | ChunkWrite:
     """
     key = keys.twit_key_from_id(job.twit_id)
     with connection() as conn:
-        row = conn.table(table_name("twits")).row(key)
+        row = twits_service.fanout_row(conn, key)
         twit = rows.decode_twit(row)
         held = _admit(conn, key, job, twit is not None, row.get(pending.MARK))
         if isinstance(held, ChunkResult):
@@ -222,9 +222,7 @@ def _first_chunk(
 
 def _finish_unfanned(conn: happybase.Connection, key: bytes, written: int) -> None:
     """A large account's twit: its one chunk on record, the fan-out finished."""
-    conn.table(table_name("twits")).put(
-        key, {rows.progress_column(0): rows.encode_progress("", "")}, timestamp=_twit_millis(key)
-    )
+    twits_service.record_chunk(conn, key, 0, "", "")
     metrics.record_rows(conn, written)
     _finish(conn, key)
 
@@ -355,32 +353,18 @@ def write_chunk(step: ChunkWrite) -> ChunkResult:
     record it on the twit row, and finish the fan-out if it was the last."""
     key, after, written = step.key, step.after, step.written
     with connection() as conn:
-        twits = table_name("twits")
         # The record, the count and the read of every chunk's record wait
         # on no answer but the rows': one round trip (ops.Pipeline).
         pipe = ops.Pipeline(conn)
         if not step.recorded:
             written += _write_stream_rows(conn, key, step.readers, step.cells)
-            progress = rows.encode_progress(step.job.start, after)
-            pipe.put(
-                twits, key, {rows.progress_column(step.job.chunk): progress}, _twit_millis(key)
-            )
+            twits_service.record_chunk(pipe, key, step.job.chunk, step.job.start, after)
             metrics.record_rows(pipe, written)
-        pipe.row(twits, key, columns=[rows.TWIT])
+        twits_service.ask_fanout_row(pipe, key)
         row = pipe.send()[-1]
         if fanplan.next_unfinished(rows.decode_progress(row), 0, "") is None:
             _finish(conn, key, row)
     return ChunkResult(written, bytes.fromhex(after) if after else None, not after)
-
-
-def _twit_millis(key: bytes) -> int:
-    """The timestamp of a chunk's progress cell: the twit's own time.
-
-    A delete of the twit (a marker at the time of deleting) then hides the
-    cell even when a chunk that read the twit just before writes it just
-    after, so a deleted twit leaves no row of bookkeeping behind.
-    """
-    return keys.split_twit_key(key).millis
 
 
 def _finish(conn: happybase.Connection, key: bytes, row: dict[bytes, bytes] | None = None) -> None:
@@ -393,9 +377,8 @@ def _finish(conn: happybase.Connection, key: bytes, row: dict[bytes, bytes] | No
     count, the lag, the clearing and the index entry in one pipeline. The
     progress cells to clear are those in ``row``: a chunk run again later
     writes one of those, at the twit's time, under this delete's marker."""
-    twits = table_name("twits")
     if row is None:
-        row = conn.table(twits).row(key, columns=[rows.TWIT])
+        row = twits_service.fanout_row(conn, key)
     if not pending.close(conn, key, row.get(pending.MARK)):
         return  # another chunk got there first
     chunks = rows.progress_columns(row)
@@ -403,7 +386,7 @@ def _finish(conn: happybase.Connection, key: bytes, row: dict[bytes, bytes] | No
     lag_ms = max(0, int(time.time() * 1000) - keys.split_twit_key(key).millis)
     pipe = ops.Pipeline(conn)
     metrics.record_fanout_done(pipe, lag_ms)
-    pipe.delete(twits, key, [pending.MARK, *chunks])
+    twits_service.clear_fanout(pipe, key, chunks)
     pending.remove_from_index(pipe, key)
     pipe.send()
     log.info("fan-out of %s done: %d chunk(s), lag %d ms", keys.twit_id(key), len(chunks), lag_ms)
@@ -467,14 +450,7 @@ def backfill_stream(follower: str, followed: str) -> int:
         generation = follows.generation(conn, follower, followed)
         if generation is None:
             return 0  # unfollowed meanwhile
-        found = list(
-            conn.table(table_name("twits")).scan(
-                row_prefix=keys.user_hash(followed),
-                columns=[rows.TWIT],
-                limit=BACKFILL,
-                batch_size=BACKFILL,
-            )
-        )
+        found = twits_service.newest_of(conn, followed, BACKFILL)
         # The followee's reposts too: their rows carry what a stream row of
         # the repost holds. One undone meanwhile has its rows deleted after
         # this read, by a marker later than the generation, which hides them.
@@ -483,18 +459,14 @@ def backfill_stream(follower: str, followed: str) -> int:
                 row_prefix=keys.user_hash(followed), limit=BACKFILL, batch_size=BACKFILL
             )
         )
-        copies = [
-            (keys.stream_key(follower, key), rows.encode_stream(twit))
-            for key, row in found
-            if (twit := rows.decode_twit(row)) is not None
-        ]
+        copies = [(keys.stream_key(follower, key), rows.encode_stream(t)) for key, t in found]
         for key, row in reposted:
             ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
             twit_key = keys.twit_key_from_repost_key(key)
             copies.append((keys.repost_stream_key(follower, ms, followed, twit_key), row))
         streams.put_rows(conn, copies, generation)
     trim_stream(follower)
-    return len(found) + len(reposted)
+    return len(copies)
 
 
 def remove_followee_from_stream(follower: str, followed: str) -> int:
@@ -532,7 +504,7 @@ def sweep_pending(older_than_s: float = 60.0) -> list[str]:
                 continue
             if raw == pending.FINISHED:
                 # The finishing chunk died before cleaning up: finish its job.
-                conn.table(table_name("twits")).delete(key, columns=[pending.MARK])
+                twits_service.clear_fanout(conn, key, [])
                 pending.remove_from_index(conn, key)
                 continue
             lease = pending.take_if_expired(conn, key, raw, older_than_s, now)
@@ -561,13 +533,8 @@ def reindex_pending() -> int:
     run once after upgrading from a version without the index, whose pending
     twits the sweep would otherwise never see."""
     with connection() as conn:
-        twits = conn.table(table_name("twits"))
-        marked = [key for key, _ in twits.scan(columns=[pending.MARK], batch_size=1000)]
-        authors = dict(twits.rows(marked, columns=[rows.AUTHOR])) if marked else {}
-        with conn.table(table_name(pending.INDEX)).batch(batch_size=1000) as b:
-            for key in marked:
-                author = rows.twit_author(authors.get(key, {}))
-                b.put(keys.pending_fanout_key(key), rows.encode_pending(author))
+        marked = twits_service.fanout_marked(conn)
+        pending.add_all_to_index(conn, marked)
     return len(marked)
 
 

@@ -98,6 +98,13 @@ def add_to_index(conn: happybase.Connection, twit: bytes, author: str) -> None:
     conn.table(table_name(INDEX)).put(keys.pending_fanout_key(twit), rows.encode_pending(author))
 
 
+def add_all_to_index(conn: happybase.Connection, twits: list[tuple[bytes, str]]) -> None:
+    """:func:`add_to_index` for each (twit key, author) of ``twits``, in batches."""
+    with conn.table(table_name(INDEX)).batch(batch_size=1000) as b:
+        for twit, author in twits:
+            b.put(keys.pending_fanout_key(twit), rows.encode_pending(author))
+
+
 def remove_from_index(out: happybase.Connection | ops.Pipeline, twit: bytes) -> None:
     with ops.pipelined(out) as pipe:
         pipe.delete(table_name(INDEX), keys.pending_fanout_key(twit))

@@ -630,3 +630,57 @@ def drop_row(key: bytes) -> None:
     find): for account deletion."""
     with connection() as conn:
         conn.table(table_name("twits")).delete(key)
+
+
+# -- a fan-out's bookkeeping on the twit row (services/fanout.py) ----------------------
+
+
+def fanout_row(conn: happybase.Connection, key: bytes) -> dict[bytes, bytes]:
+    """The twit row: the twit, its fan-out's mark (FANOUT) and the progress
+    of its chunks (rows.decode_progress)."""
+    found: dict[bytes, bytes] = conn.table(table_name("twits")).row(key, columns=[rows.TWIT])
+    return found
+
+
+def ask_fanout_row(pipe: ops.Pipeline, key: bytes) -> None:
+    """:func:`fanout_row`, asked in ``pipe``: the answer is the pipeline's."""
+    pipe.row(table_name("twits"), key, columns=[rows.TWIT])
+
+
+def record_chunk(
+    out: happybase.Connection | ops.Pipeline, key: bytes, chunk: int, start: str, after: str
+) -> None:
+    """Record chunk ``chunk`` of the twit's fan-out as done, from ``start`` to
+    ``after`` (hex; "": the end), at the twit's own time: a delete of the
+    twit (a marker at the time of deleting) then hides it even when a chunk
+    that read the twit just before writes it just after."""
+    cell = {rows.progress_column(chunk): rows.encode_progress(start, after)}
+    with ops.pipelined(out) as pipe:
+        pipe.put(table_name("twits"), key, cell, keys.split_twit_key(key).millis)
+
+
+def clear_fanout(out: happybase.Connection | ops.Pipeline, key: bytes, chunks: list[bytes]) -> None:
+    """Delete the fan-out's mark and the progress cells ``chunks``
+    (rows.progress_columns): the fan-out is over."""
+    with ops.pipelined(out) as pipe:
+        pipe.delete(table_name("twits"), key, [FANOUT, *chunks])
+
+
+def fanout_marked(conn: happybase.Connection) -> list[tuple[bytes, str]]:
+    """Every twit whose row carries a fan-out mark, with its author: a scan
+    of the whole table, for ``sweepfanout --reindex``."""
+    twits = conn.table(table_name("twits"))
+    marked = [key for key, _ in twits.scan(columns=[FANOUT], batch_size=1000)]
+    authors = dict(twits.rows(marked, columns=[rows.AUTHOR])) if marked else {}
+    return [(key, rows.twit_author(authors.get(key, {}))) for key in marked]
+
+
+def newest_of(
+    conn: happybase.Connection, userid: str, limit: int
+) -> list[tuple[bytes, rows.TwitRow]]:
+    """``userid``'s newest twits, up to ``limit``, newest first, with their
+    keys: a follow's backfill."""
+    found = conn.table(table_name("twits")).scan(
+        row_prefix=keys.user_hash(userid), columns=[rows.TWIT], limit=limit, batch_size=limit
+    )
+    return [(key, twit) for key, row in found if (twit := rows.decode_twit(row)) is not None]

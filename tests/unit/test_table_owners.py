@@ -61,7 +61,6 @@ DEBT: set[tuple[str, str]] = {
     ("deletion", "pendingFanouts"),
     ("fanout", "reposters"),
     ("fanout", "reposts"),
-    ("fanout", "twits"),
     ("follows", "users"),
     ("notify", "twits"),
     ("notify", "users"),
