@@ -17,6 +17,16 @@ At most one fan-out in flight per twit: the chunks of a fan-out carry the id
 of its lease (see pending), renew it as they go, and stop without writing
 once the sweep has taken it over. A fan-out run again resumes: each chunk
 records itself on the twit row, and only chunks missing from that record run.
+What a chunk does is decided by fanplan's pure functions; this module reads
+what they need and does what they say.
+
+Reposts, and the removal of a twit or a repost, go through the same chunks
+(start_stream_chunk): the same follower reads, the same planner, successors
+queued before the chunk writes, the streams due trimmed after an add. They
+carry no lease and record no progress (a repost's rows are at its time, a
+removal's markers at the time of deleting, so any chunk may run again):
+a chunk that dies is run again by Celery's redelivery and retries, not by
+the sweep.
 
 Large accounts: a twit whose author has more followers than
 TWITBASE_CELEBRITY_THRESHOLD is not fanned out; the author is recorded in the
