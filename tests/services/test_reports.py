@@ -6,11 +6,14 @@ what a crash left, and an account's deletion takes its reports along."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from feeds import services
 from feeds.errors import InvalidInput, NotFound
-from feeds.services import deletion, reports
+from feeds.services import console, deletion, reports
+from feeds.services.console import reports as console_reports
 from feeds.types import User
 from storage import keys, rows
 from storage.connection import connection, table_name
@@ -183,3 +186,51 @@ def test_an_account_deletion_leaves_nothing_of_the_user_in_the_reports(
         for table in ("reportsBySubject", "reportSubjects", "reportQueue"):
             for key, _ in conn.table(table_name(table)).scan():
                 assert alice_md5 not in key, table
+
+
+def test_reports_racing_on_one_subject_count_each_reporter_once(alice: User) -> None:
+    twit = services.post_twit("alice", "contested")
+    reporters = [
+        services.register(f"racer{i}", f"Racer {i}", f"racer{i}@example.com", "a long passphrase")
+        for i in range(6)
+    ]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        done = list(
+            pool.map(lambda u: reports.report(u, twit_id=twit.id, reason="spam"), reporters * 3)
+        )
+    assert len(done) == 18
+    [subject] = reports.queue().items
+    assert subject.count == 6
+    assert [s.count for s in reports.queue("most").items] == [6]
+    assert len(reports.subject_reports(subject.id)) == 6
+
+
+def test_staff_actions_close_the_reports_and_are_audited(
+    alice: User, bob: User, charlie: User
+) -> None:
+    dismissed = services.post_twit("alice", "meh")
+    deleted = services.post_twit("alice", "awful")
+    reports.report(bob, twit_id=dismissed.id, reason="other")
+    reports.report(bob, twit_id=deleted.id, reason="abuse")
+    reports.report(charlie, userid="bob", reason="spam")
+    ids = {s.twit_id or s.userid: s.id for s in reports.queue().items}
+    console_reports.act("charlie", ids[dismissed.id], "dismiss")
+    console_reports.act("charlie", ids[deleted.id], "delete")
+    with pytest.raises(InvalidInput):
+        console_reports.act("charlie", ids["bob"], "delete")  # an account is no twit
+    console_reports.act("charlie", ids["bob"], "suspend")
+    assert reports.queue().items == ()
+    assert services.get_twit(dismissed.id).text == "meh"
+    with pytest.raises(NotFound):
+        services.get_twit(deleted.id)
+    assert services.get_user("bob").disabled
+    actions = [(e.action, e.target) for e in console.audit_log(limit=10).items]
+    assert actions == [
+        ("reports.suspend", "@bob"),
+        ("user.disable", "bob"),
+        ("reports.delete", deleted.id),
+        ("twit.delete", deleted.id),
+        ("reports.dismiss", dismissed.id),
+    ]
+    with pytest.raises(NotFound):
+        console_reports.act("charlie", ids[dismissed.id], "dismiss")
