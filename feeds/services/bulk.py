@@ -22,7 +22,7 @@ services leave once a post or a like has finished counting (``replies``,
 ``t:likes`` count exactly its rows.
 
 Followers repost too (fewer than like: the well-followed collect the most),
-each repost as services/reposts.py leaves it once it has finished counting:
+each repost as services/reactions.py leaves it once it has finished counting:
 the ``reposters`` claim row in its counted state, the reposter's ``reposts``
 row, ``t:reposts`` equal to those rows, and the repost's row, at the repost's
 time, in the reposter's own stream and each follower's. A reposter above

@@ -56,7 +56,7 @@ from feeds.jobs import (
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
-from . import accounts, fanplan, follows, metrics, notify, pending, streams
+from . import accounts, fanplan, follows, metrics, notify, pending, reactions, streams
 from . import twits as twits_service
 
 log = logging.getLogger(__name__)
@@ -464,11 +464,7 @@ def backfill_stream(follower: str, followed: str) -> int:
         # The followee's reposts too: their rows carry what a stream row of
         # the repost holds. One undone meanwhile has its rows deleted after
         # this read, by a marker later than the generation, which hides them.
-        reposted = list(
-            conn.table(table_name("reposts")).scan(
-                row_prefix=keys.user_hash(followed), limit=BACKFILL, batch_size=BACKFILL
-            )
-        )
+        reposted = reactions.latest_own_rows(conn, reactions.REPOST, followed, BACKFILL)
         copies = [(keys.stream_key(follower, key), rows.encode_stream(t)) for key, t in found]
         for key, row in reposted:
             ms = keys.millis_from_rts(key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN])
@@ -585,12 +581,10 @@ def _stream_change(conn: happybase.Connection, job: StreamJob) -> StreamChange |
     tail = keys.repost_stream_key_tail(job.ms, job.reposter, key)
     if isinstance(job, RemoveRepostFromStreams):
         return StreamChange(job.reposter, tail)
-    state = conn.table(table_name("reposters")).row(keys.reposter_key(key, job.reposter))
-    on, _, at, _ = rows.decode_like_state(state.get(rows.REPOST_STATE))
+    on, at, name = reactions.current(conn, reactions.REPOST, key, job.reposter)
     stored = twits_service.stored(conn, key) if on and at == job.ms else None
     if stored is None:
         return None
-    name = state.get(rows.REPOSTER_NAME, job.reposter.encode()).decode()
     cells = rows.encode_repost_stream(stored, job.twit_id, job.reposter, name)
     return StreamChange(job.reposter, tail, cells, job.ms)
 

@@ -16,7 +16,8 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.schema import SCHEMA
 
-from . import accounts, follows
+from . import accounts, follows, reactions
+from . import twits as twits_service
 from ._load import LoadRow
 from ._paging import check_limit, scan_page, start_row
 from .hydration import hydrate
@@ -215,8 +216,6 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
             return scan_page(streams, reader, keys.STREAM_KEY_LEN, cursor, limit, _stream_twit)
         check_limit(limit)
         start = start_row(cursor, reader, keys.STREAM_KEY_LEN)
-        twits = conn.table(table_name("twits"))
-        reposts_table = conn.table(table_name("reposts"))
         # The reversed timestamp of the cursor: no later-page twit is newer.
         rts = start[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN] if cursor else b""
         # The stream and each account's twits and reposts, scanned at once:
@@ -224,9 +223,8 @@ def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
         scans: list[ops.Scan] = [(streams, start, keys.prefix_stop(reader), limit + 1, None)]
         for celeb in celebs:
             prefix = keys.user_hash(celeb)
-            stop = keys.prefix_stop(prefix)
-            scans.append((twits, prefix + rts, stop, limit + 1, [rows.TWIT]))
-            scans.append((reposts_table, prefix + rts, stop, limit + 1, None))
+            scans.append(twits_service.timeline_scan(conn, prefix, rts, limit + 1))
+            scans.append(reactions.own_rows_scan(conn, reactions.REPOST, prefix, rts, limit + 1))
         scanned = ops.scan_rows_many(conn, scans)
         found: dict[bytes, Twit] = {}
         for key, row in scanned[0]:
@@ -426,7 +424,6 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
                     found += 1
                     if found >= cap:
                         break
-        twits = conn.table(table_name("twits"))
         for celeb in followed_celebrities(conn, user):
             if found >= cap:
                 break
@@ -437,14 +434,7 @@ def new_in_stream(reader: User | str, since: str | None) -> NewTwits:
                 if since_key is None
                 else prefix + since_key[keys.MD5_LEN : keys.MD5_LEN + keys.RTS_LEN]
             )
-            for _ in twits.scan(
-                row_start=prefix,
-                row_stop=celeb_stop,
-                filter=ops.KEYS_ONLY,
-                limit=cap - found,
-                batch_size=cap,
-            ):
-                found += 1
+            found += twits_service.count_keys(conn, prefix, celeb_stop, cap - found)
     return NewTwits(min(found, NEW_CAP), found > NEW_CAP)
 
 

@@ -454,6 +454,26 @@ def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     )
 
 
+def timeline_scan(conn: happybase.Connection, user_hash: bytes, rts: bytes, limit: int) -> ops.Scan:
+    """A scan (for storage.ops.scan_rows_many) of the twits of the user
+    keyed ``user_hash`` from the reversed time ``rts`` on (b"": the newest),
+    at most ``limit`` rows, whole twits: what a reader merges for an
+    account too large to fan out."""
+    table = conn.table(table_name("twits"))
+    return (table, user_hash + rts, keys.prefix_stop(user_hash), limit, [rows.TWIT])
+
+
+def count_keys(conn: happybase.Connection, start: bytes, stop: bytes | None, cap: int) -> int:
+    """How many twit rows lie from ``start`` up to ``stop``, counting no
+    further than ``cap``: keys only."""
+    if cap <= 0:
+        return 0
+    found = conn.table(table_name("twits")).scan(
+        row_start=start, row_stop=stop, filter=ops.KEYS_ONLY, limit=cap, batch_size=cap
+    )
+    return sum(1 for _ in found)
+
+
 def timeline_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
     """``user``'s own twits, newest first, with their counts: one prefix
     scan of the twits table (feeds.services.twitlists.timeline hydrates it)."""

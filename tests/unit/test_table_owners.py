@@ -59,15 +59,9 @@ DEBT: set[tuple[str, str]] = {
     ("bulk", "celebrities"),
     ("deletion", "celebrities"),
     ("deletion", "pendingFanouts"),
-    ("fanout", "reposters"),
-    ("fanout", "reposts"),
     ("follows", "users"),
-    ("notify", "twits"),
-    ("notify", "users"),
     ("pending", "twits"),
     ("streams", "celebrities"),
-    ("streams", "reposts"),
-    ("streams", "twits"),
     ("twits", "streams"),
 }
 
