@@ -746,6 +746,23 @@ def decode_token(row: dict[bytes, bytes]) -> TokenRow | None:
 # -- ratelimits and logins: md5(subject) + window -------------------------------------------
 
 POSTS = b"r:posts"  # an HBase counter: posts in the window
+# The other limits' counters (feeds.services.ratelimit declares the limits),
+# one a limit; a row of an account or a client address holds those it needs.
+RATE_SIGNUPS = b"r:signups"
+RATE_FOLLOWS = b"r:follows"
+RATE_REACTIONS = b"r:reactions"
+RATE_AVATARS = b"r:avatars"
+RATE_REPORTS = b"r:reports"
+RATE_RESETS = b"r:resets"
+RATE_COUNTERS = (
+    POSTS,
+    RATE_SIGNUPS,
+    RATE_FOLLOWS,
+    RATE_REACTIONS,
+    RATE_AVATARS,
+    RATE_REPORTS,
+    RATE_RESETS,
+)
 LOGIN_FAILS = b"l:fails"  # an HBase counter: failed log-ins in the window
 
 
@@ -974,7 +991,7 @@ COUNTED_CELLS = frozenset(
     }
 )
 # Plain HBase counters (8 bytes, big-endian).
-COUNTER_CELLS = frozenset({FANOUTS, STREAM_ROWS, FAILURES, TASKS, POSTS})
+COUNTER_CELLS = frozenset({FANOUTS, STREAM_ROWS, FAILURES, TASKS, *RATE_COUNTERS})
 # Milliseconds since the epoch, as decimal text.
 MILLIS_CELLS = frozenset(
     {CREATED, STREAM_CREATED, REPLIES_CREATED, EDGE_CREATED, TOKEN_CREATED, SEEN}
@@ -1053,7 +1070,7 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
     ),
     "replies": (REPLIES_USERID, REPLIES_NAME, REPLIES_TEXT, REPLIES_CREATED),
     "tokens": (TOKEN_USERID, TOKEN_CREATED, TOKEN_GEN, TOKEN_KIND),
-    "ratelimits": (POSTS,),
+    "ratelimits": RATE_COUNTERS,
     "logins": (LOGIN_FAILS,),
     "celebrities": (CELEBRITY_USERID,),
     "metrics": (FANOUTS, STREAM_ROWS, FAILURES, LAST_FAILURE, LAG_MS, SEEN, TASKS),
