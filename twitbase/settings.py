@@ -226,6 +226,25 @@ TWITBASE_HBASE_TIMEOUT_MS = env_int("TWITBASE_HBASE_TIMEOUT_MS", 10_000, minimum
 TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
 # Twits one user may post per minute (HTTP 429 beyond).
 TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
+# The other costly actions, each counted per minute as posts are (HTTP 429
+# beyond; feeds/services/ratelimit.py declares them): sign-ups per client
+# address; follows and unfollows, likes and reposts (and taking them back),
+# avatar uploads and reports per account; password resets asked per account
+# and per client address.
+TWITBASE_SIGNUPS_PER_MINUTE = env_int("TWITBASE_SIGNUPS_PER_MINUTE", 5, minimum=1)
+TWITBASE_FOLLOWS_PER_MINUTE = env_int("TWITBASE_FOLLOWS_PER_MINUTE", 30, minimum=1)
+TWITBASE_REACTIONS_PER_MINUTE = env_int("TWITBASE_REACTIONS_PER_MINUTE", 60, minimum=1)
+TWITBASE_AVATAR_UPLOADS_PER_MINUTE = env_int("TWITBASE_AVATAR_UPLOADS_PER_MINUTE", 5, minimum=1)
+TWITBASE_REPORTS_PER_MINUTE = env_int("TWITBASE_REPORTS_PER_MINUTE", 10, minimum=1)
+TWITBASE_PASSWORD_RESETS_PER_MINUTE = env_int("TWITBASE_PASSWORD_RESETS_PER_MINUTE", 3, minimum=1)
+TWITBASE_PASSWORD_RESETS_PER_ADDRESS = env_int(
+    "TWITBASE_PASSWORD_RESETS_PER_ADDRESS", 10, minimum=1
+)
+# An avatar upload's pixels (width x height, read from the image's header
+# before anything is decoded): what one upload may cost to decode.
+TWITBASE_AVATAR_MAX_PIXELS = env_int(
+    "TWITBASE_AVATAR_MAX_PIXELS", 16_000_000, minimum=65_536, maximum=100_000_000
+)
 # Failed log-ins allowed per account from untrusted clients (those without a
 # device token for it), and per client address (REMOTE_ADDR),
 # in each window of TWITBASE_LOGIN_WINDOW_S seconds; beyond, HTTP 429. The
