@@ -16,7 +16,7 @@ from pydantic import WithJsonSchema
 
 from feeds import services
 from feeds.errors import Forbidden
-from feeds.services import avatars, idempotency
+from feeds.services import avatars, idempotency, ratelimit
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
 from feeds.types import Notification, Page, Twit, User
@@ -159,12 +159,15 @@ def password(request: HttpRequest, change: schemas.PasswordChange) -> NoContent:
         {201: schemas.Profile},
         400,
         409,
-        descriptions={201: "The new user's profile."},
+        429,
+        descriptions={201: "The new user's profile.", 429: ratelimit.SIGNUPS.describe()},
         body=True,
     ),
 )
 def sign_up(request: HttpRequest, response: HttpResponse, account: schemas.SignUp) -> Status[User]:
-    user = services.register(account.userid, account.name, account.email, account.password)
+    user = services.register(
+        account.userid, account.name, account.email, account.password, client_address(request)
+    )
     return created(response, f"/api/users/{user.userid}", user)
 
 
@@ -260,7 +263,14 @@ following = _user_list(
     "/follows/{str:userid}",
     operation_id="follow",
     summary="Follow a user (idempotent)",
-    **operation({200: schemas.Follow}, 400, 404, descriptions={200: "You follow them."}, auth=True),
+    **operation(
+        {200: schemas.Follow},
+        400,
+        404,
+        429,
+        descriptions={200: "You follow them.", 429: ratelimit.FOLLOWS.describe()},
+        auth=True,
+    ),
 )
 def follow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     changed = services.follow(caller(request).user, userid)
@@ -272,7 +282,12 @@ def follow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
     operation_id="unfollow",
     summary="Stop following a user (idempotent)",
     **operation(
-        {200: schemas.Follow}, 400, 404, descriptions={200: "You do not follow them."}, auth=True
+        {200: schemas.Follow},
+        400,
+        404,
+        429,
+        descriptions={200: "You do not follow them.", 429: ratelimit.FOLLOWS.describe()},
+        auth=True,
     ),
 )
 def unfollow(request: HttpRequest, userid: Userid) -> dict[str, Any]:
@@ -363,7 +378,13 @@ def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor)
     "/twits/{str:twit_id}/like",
     operation_id="likeTwit",
     summary="Like a twit (idempotent)",
-    **operation({200: schemas.Twit}, 404, descriptions={200: "The twit; you like it."}, auth=True),
+    **operation(
+        {200: schemas.Twit},
+        404,
+        429,
+        descriptions={200: "The twit; you like it.", 429: ratelimit.REACTIONS.describe()},
+        auth=True,
+    ),
 )
 def like(request: HttpRequest, twit_id: TwitId) -> Twit:
     return _one(request, services.like(caller(request).user.userid, twit_id))
@@ -374,7 +395,11 @@ def like(request: HttpRequest, twit_id: TwitId) -> Twit:
     operation_id="unlikeTwit",
     summary="Stop liking a twit (idempotent)",
     **operation(
-        {200: schemas.Twit}, 404, descriptions={200: "The twit; you do not like it."}, auth=True
+        {200: schemas.Twit},
+        404,
+        429,
+        descriptions={200: "The twit; you do not like it.", 429: ratelimit.REACTIONS.describe()},
+        auth=True,
     ),
 )
 def unlike(request: HttpRequest, twit_id: TwitId) -> Twit:
@@ -400,7 +425,8 @@ def user_likes(request: HttpRequest, userid: Userid, limit: Limit, cursor: Curso
         {200: schemas.Twit},
         403,
         404,
-        descriptions={200: "The twit; you reposted it."},
+        429,
+        descriptions={200: "The twit; you reposted it.", 429: ratelimit.REACTIONS.describe()},
         auth=True,
     ),
 )
@@ -413,7 +439,14 @@ def repost(request: HttpRequest, twit_id: TwitId) -> Twit:
     operation_id="unrepostTwit",
     summary="Undo your repost of a twit; it leaves your followers' streams (idempotent)",
     **operation(
-        {200: schemas.Twit}, 404, descriptions={200: "The twit; you do not repost it."}, auth=True
+        {200: schemas.Twit},
+        404,
+        429,
+        descriptions={
+            200: "The twit; you do not repost it.",
+            429: ratelimit.REACTIONS.describe(),
+        },
+        auth=True,
     ),
 )
 def unrepost(request: HttpRequest, twit_id: TwitId) -> Twit:
@@ -555,7 +588,11 @@ _AVATAR_PUT = operation(
     {200: schemas.Profile},
     400,
     403,
-    descriptions={200: "Your profile, with the new avatar_url."},
+    429,
+    descriptions={
+        200: "Your profile, with the new avatar_url.",
+        429: ratelimit.AVATAR_UPLOADS.describe(),
+    },
     auth=True,
     body=True,
 )
@@ -563,7 +600,7 @@ _AVATAR_PUT["openapi_extra"]["requestBody"] = {
     "required": True,
     "description": f"The image itself as the body (not JSON, not multipart): PNG, JPEG, "
     f"WebP or GIF, at most {avatars.MAX_BYTES // (1024 * 1024)} MB and "
-    f"{avatars.MAX_PIXELS // 1_000_000} megapixels. It is turned upright (EXIF), "
+    f"{avatars.max_pixels() / 1_000_000:g} megapixels. It is turned upright (EXIF), "
     f"cropped square and stored as a {avatars.SIZE} px WebP. A refused image changes nothing.",
     "content": dict.fromkeys(avatars.MEDIA_TYPES, _IMAGE),
 }

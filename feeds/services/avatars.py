@@ -2,9 +2,10 @@
 
 An upload is checked before anything is written, so a bad file changes
 nothing (the old avatar stays): at most MAX_BYTES, a PNG, JPEG, WebP or GIF
-(Pillow opens it with only those decoders), and at most MAX_PIXELS by its
-header, read before a single pixel is decoded (a decompression bomb is a
-small file that claims a huge image). Then it is turned upright (EXIF
+(Pillow opens it with only those decoders), and at most
+TWITBASE_AVATAR_MAX_PIXELS by its header, read before a single pixel is
+decoded (a decompression bomb is a small file that claims a huge image): so
+the setting bounds what one upload costs to decode. Then it is turned upright (EXIF
 orientation), cropped to a square, scaled to SIZE px and re-encoded as WebP:
 what is stored and served is always our own encoding, never the upload.
 
@@ -20,6 +21,7 @@ import time
 import warnings
 from dataclasses import dataclass
 
+from django.conf import settings
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from feeds.errors import InvalidInput
@@ -27,10 +29,9 @@ from feeds.types import User
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 
-from . import accounts
+from . import accounts, ratelimit
 
 MAX_BYTES = 2 * 1024 * 1024
-MAX_PIXELS = 25_000_000  # e.g. 5000 x 5000, read from the header
 SIZE = 256
 FORMATS = ("PNG", "JPEG", "WEBP", "GIF")
 MEDIA_TYPES = ("image/png", "image/jpeg", "image/webp", "image/gif")
@@ -67,12 +68,8 @@ def process(data: bytes) -> bytes:
         with opened:
             # Image.open reads the header only: the size is known, nothing decoded.
             width, height = opened.size
-            if width * height > MAX_PIXELS:
-                raise InvalidInput(
-                    FIELD,
-                    f"An avatar is at most {MAX_PIXELS // 1_000_000} megapixels; "
-                    f"this image is {width} x {height}.",
-                )
+            if width * height > max_pixels():
+                raise InvalidInput(FIELD, f"{_too_large()}; this image is {width} x {height}.")
             if opened.format == "JPEG":
                 # Let libjpeg decode at a fraction of the size where it can.
                 opened.draft("RGB", (SIZE * 2, SIZE * 2))
@@ -89,9 +86,7 @@ def process(data: bytes) -> bytes:
         raise
     except Image.DecompressionBombError:
         # Pillow's own header check, for sizes far beyond ours.
-        raise InvalidInput(
-            FIELD, f"An avatar is at most {MAX_PIXELS // 1_000_000} megapixels."
-        ) from None
+        raise InvalidInput(FIELD, f"{_too_large()}.") from None
     except UnidentifiedImageError:
         raise InvalidInput(FIELD, NOT_AN_IMAGE) from None
     except (OSError, SyntaxError, ValueError, EOFError, IndexError, TypeError):
@@ -100,14 +95,27 @@ def process(data: bytes) -> bytes:
     return out.getvalue()
 
 
+def max_pixels() -> int:
+    """The most pixels (width x height) an upload may declare."""
+    pixels: int = settings.TWITBASE_AVATAR_MAX_PIXELS
+    return pixels
+
+
+def _too_large() -> str:
+    return f"An avatar is at most {max_pixels() / 1_000_000:g} megapixels"
+
+
 def set_avatar(userid: str, data: bytes) -> User:
-    """Replace ``userid``'s avatar with the image in ``data`` (see :func:`process`).
+    """Replace ``userid``'s avatar with the image in ``data`` (see :func:`process`),
+    counted first against the user's limit of uploads (ratelimit.AVATAR_UPLOADS):
+    RateLimited beyond it, before the image is looked at.
 
     The image row is written before the users row names its version, so a
     reader never finds a version without its image. Repeating it stores the
     same picture under a new version.
     """
     user = accounts.get_user(userid)
+    ratelimit.check(ratelimit.AVATAR_UPLOADS, user.userid)
     image = process(data)
     version = max(int(time.time() * 1000), user.avatar + 1)
     with connection() as conn:

@@ -1,8 +1,12 @@
 """Rate limits, counted in HBase so every web process shares them.
 
-Posting: a fixed window per minute; the row is md5(userid) + the minute
-number, the cell an HBase counter. The family's TTL lets HBase drop old
-windows itself.
+Costly actions (posting, signing up, following, reacting, uploading an
+avatar, reporting, asking for a password reset): each is one :class:`Limit`
+below, counted per account or per client address in fixed windows by
+:func:`check`. The row is md5(userid), or md5("addr " + address), + the
+minute the window starts; the cell, the limit's own HBase counter. The
+family's TTL (three minutes) lets HBase drop old windows itself, so a
+window is at most :data:`MAX_WINDOW_S`.
 
 Log-in: failed attempts, counted the same way in the ``logins`` table, in
 fixed windows of TWITBASE_LOGIN_WINDOW_S seconds (see :func:`admit_login`),
@@ -32,6 +36,8 @@ from __future__ import annotations
 
 import secrets
 import time
+from dataclasses import dataclass
+from typing import Literal
 
 from django.conf import settings
 from django.core import signing
@@ -50,19 +56,131 @@ class RateLimited(ServiceError):
         self.retry_after = retry_after
 
 
+@dataclass(frozen=True)
+class Limit:
+    """One costly action's limit: at most the setting's count of it per
+    ``per`` (an account, by userid, or a client address) in each window of
+    ``window_s`` seconds; ``message`` says so, with the count for {count}."""
+
+    name: str
+    per: Literal["account", "address"]
+    setting: str  # the setting holding the count
+    cell: bytes  # the counter, in the ratelimits row of the account or address
+    message: str
+    window_s: int = 60
+
+    @property
+    def count(self) -> int:
+        count: int = getattr(settings, self.setting)
+        return count
+
+    def describe(self) -> str:
+        """The limit as the API's documentation states it."""
+        return self.message.format(count=self.count) + "; retry after Retry-After seconds."
+
+
+# The ratelimits family's TTL is 180 s: a window must end well before HBase
+# drops its count.
+MAX_WINDOW_S = 120
+
+POSTS = Limit(
+    name="posts",
+    per="account",
+    setting="TWITBASE_POSTS_PER_MINUTE",
+    cell=rows.POSTS,
+    message="You can post {count} twits a minute",
+)
+SIGNUPS = Limit(
+    name="sign-ups",
+    per="address",
+    setting="TWITBASE_SIGNUPS_PER_MINUTE",
+    cell=rows.RATE_SIGNUPS,
+    message="You can sign up {count} accounts a minute from your address",
+)
+FOLLOWS = Limit(
+    name="follows and unfollows",
+    per="account",
+    setting="TWITBASE_FOLLOWS_PER_MINUTE",
+    cell=rows.RATE_FOLLOWS,
+    message="You can follow or unfollow {count} times a minute",
+)
+REACTIONS = Limit(
+    name="likes and reposts",
+    per="account",
+    setting="TWITBASE_REACTIONS_PER_MINUTE",
+    cell=rows.RATE_REACTIONS,
+    message="You can like or repost (or take it back) {count} times a minute",
+)
+AVATAR_UPLOADS = Limit(
+    name="avatar uploads",
+    per="account",
+    setting="TWITBASE_AVATAR_UPLOADS_PER_MINUTE",
+    cell=rows.RATE_AVATARS,
+    message="You can upload {count} avatars a minute",
+)
+REPORTS = Limit(
+    name="reports",
+    per="account",
+    setting="TWITBASE_REPORTS_PER_MINUTE",
+    cell=rows.RATE_REPORTS,
+    message="You can send {count} reports a minute",
+)
+PASSWORD_RESETS = Limit(
+    name="password resets of an account",
+    per="account",
+    setting="TWITBASE_PASSWORD_RESETS_PER_MINUTE",
+    cell=rows.RATE_RESETS,
+    message="You can ask for {count} password resets of one account a minute",
+)
+PASSWORD_RESETS_PER_ADDRESS = Limit(
+    name="password resets from an address",
+    per="address",
+    setting="TWITBASE_PASSWORD_RESETS_PER_ADDRESS",
+    cell=rows.RATE_RESETS,
+    message="You can ask for {count} password resets a minute from your address",
+)
+LIMITS = (
+    POSTS,
+    SIGNUPS,
+    FOLLOWS,
+    REACTIONS,
+    AVATAR_UPLOADS,
+    REPORTS,
+    PASSWORD_RESETS,
+    PASSWORD_RESETS_PER_ADDRESS,
+)
+
+
+def check(limit: Limit, key: str) -> None:
+    """Count one ``limit`` action by ``key`` (the userid, or the client
+    address, as ``limit.per`` says); RateLimited, with the seconds until the
+    window ends, once the count is over the limit.
+
+    The count is an atomic increment before the action, so concurrent
+    actions cannot all pass: at most the limit succeed per window. A refused
+    action stays counted (a client hammering the limit keeps it shut until
+    the window ends); nothing is given back.
+    """
+    now = time.time()
+    start = int(now // limit.window_s) * limit.window_s
+    retry = max(1, start + limit.window_s - int(now))
+    minute = start // 60
+    if limit.per == "account":
+        row = keys.rate_window_key(key, minute)
+    else:
+        # The address's row of the logins table has the same key, in its own table.
+        row = keys.login_address_key(key, minute)
+    with connection() as conn:
+        count = conn.table(table_name("ratelimits")).counter_inc(row, limit.cell)
+    if count > limit.count:
+        raise RateLimited(
+            limit.message.format(count=limit.count) + f". Try again in {_minutes(retry)}.", retry
+        )
+
+
 def check_post_rate(userid: str) -> None:
     """Count one post; RateLimited when the user is over the per-minute limit."""
-    limit = settings.TWITBASE_POSTS_PER_MINUTE
-    now = time.time()
-    window = int(now // 60)
-    row = keys.rate_window_key(userid, window)
-    with connection() as conn:
-        count = conn.table(table_name("ratelimits")).counter_inc(row, rows.POSTS)
-    if count > limit:
-        retry = 60 - int(now % 60)
-        raise RateLimited(
-            f"You can post {limit} twits a minute. Try again in {retry} seconds.", retry
-        )
+    check(POSTS, userid)
 
 
 DEVICE_SALT = "twitbase.device"
@@ -177,9 +295,10 @@ def _minutes(seconds: int) -> str:
 
 
 def forget_user(userid: str) -> int:
-    """Delete ``userid``'s counters (posts, and log-ins by account), for the
-    deletion of their account; returns how many rows went. The rows per
-    address, device and session name no user and expire on their own."""
+    """Delete ``userid``'s counters (every limit's per account, and log-ins
+    by account), for the deletion of their account; returns how many rows
+    went. The rows per address, device and session name no user and expire
+    on their own."""
     mine = keys.user_hash(userid)
     with connection() as conn:
         return sum(delete_prefix(conn, table_name(t), mine) for t in ("ratelimits", "logins"))

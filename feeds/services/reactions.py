@@ -49,7 +49,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
-from . import accounts, notify, twits
+from . import accounts, notify, ratelimit, twits
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -237,7 +237,9 @@ def _forget_pair(
 def react(kind: Reaction, userid: str, twit_id: str, on: bool) -> Twit:
     """React to the twit as ``userid`` (``on``) or take it back; idempotent.
     Returns the twit with the reader's flags. Forbidden: a kind that refuses
-    one's own twit."""
+    one's own twit. Counted first against the user's limit of reactions
+    (ratelimit.REACTIONS): RateLimited beyond it, and nothing done."""
+    ratelimit.check(ratelimit.REACTIONS, userid)
     twit = twits.public_twit(twit_id)
     user = accounts.get_user(userid)
     if kind.own_refusal and twit.userid.lower() == user.userid.lower():

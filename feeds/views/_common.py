@@ -64,8 +64,8 @@ def service_errors(view: View) -> View:
 
     Views catch the errors they can show in place (a form's field error); the
     rest land here: a suspended account as its own 404 page, NotFound as the
-    404 page, anything else (a bad cursor, a twit that is not yours) as a
-    short error page.
+    404 page, anything else (a bad cursor, a twit that is not yours, a rate
+    limit, with its Retry-After) as a short error page.
     """
 
     @wraps(view)
@@ -77,7 +77,10 @@ def service_errors(view: View) -> View:
         except NotFound:
             return not_found(request)
         except ServiceError as exc:
-            return render(request, "error.html", {"message": exc.message}, status=exc.status)
+            response = render(request, "error.html", {"message": exc.message}, status=exc.status)
+            if isinstance(exc, services.RateLimited):
+                response["Retry-After"] = str(exc.retry_after)
+            return response
 
     return wrapper
 

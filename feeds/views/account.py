@@ -58,21 +58,29 @@ def _explain_account(what: str) -> Explain:
 @post_only(_explain_account("Change your avatar"))
 @login_required
 def avatar_upload(request: HttpRequest) -> HttpResponse:
-    """The account page's upload (multipart). A refused file shows why, 400;
-    the avatar stays as it was."""
+    """The account page's upload (multipart). A refused file shows why, 400
+    (429 with Retry-After over the uploads allowed a minute); the avatar
+    stays as it was."""
     form = AvatarForm(request.POST, request.FILES)
+    status, retry_after = 400, None
     if form.is_valid():
         upload = form.cleaned_data["avatar"]
         try:
             # One byte over the limit is enough for the service to refuse it.
             services.set_avatar(me(request).userid, upload.read(avatars.MAX_BYTES + 1))
+        except services.RateLimited as exc:
+            add_service_error(form, exc)
+            status, retry_after = exc.status, exc.retry_after
         except InvalidInput as exc:
             add_service_error(form, exc)
         else:
             messages.success(request, "Your avatar is changed.")
             return redirect("account")
     context = {"form": PasswordForm(), "avatar_form": form}
-    return render(request, "account.html", context, status=400)
+    response = render(request, "account.html", context, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @post_only(_explain_account("Remove your avatar"))

@@ -49,6 +49,8 @@ def start_hammers(server: ServerAddr, seconds: float, *mode: str) -> list[subpro
         "TWITBASE_HBASE_PORT": str(server.port),
         "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
         "TWITBASE_POSTS_PER_MINUTE": "1000000",
+        "TWITBASE_FOLLOWS_PER_MINUTE": "1000000",
+        "TWITBASE_REACTIONS_PER_MINUTE": "1000000",
         # The stream upkeep runs inline: these processes test counts, and the
         # upkeep's reads and writes are part of the load.
         "CELERY_TASK_ALWAYS_EAGER": "1",

@@ -40,6 +40,14 @@ PAST_THE_WINDOW = ops.WINDOW // 2 + 3
 KILL_ROUNDS = 3
 
 
+@pytest.fixture(autouse=True)
+def no_action_limits(settings: Settings) -> None:
+    """These tests push more follows and likes through one account in a
+    minute than its limits allow (test_action_limits.py tests those)."""
+    settings.TWITBASE_FOLLOWS_PER_MINUTE = 1_000_000
+    settings.TWITBASE_REACTIONS_PER_MINUTE = 1_000_000
+
+
 @pytest.fixture
 def stall(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[bytes, Callable[[], None]], None]]:
     """``stall(column, meanwhile)``: the first compare-and-set of a count in

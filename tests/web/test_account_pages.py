@@ -41,7 +41,7 @@ def test_a_bad_upload_says_why_and_keeps_the_avatar(alice_client: Client) -> Non
     before = services.get_user("alice").avatar
     for data, reason in (
         (b"GIF89a garbage", "not a PNG, JPEG, WebP or GIF"),
-        (png_claiming(6000, 6000), "at most 25 megapixels"),
+        (png_claiming(6000, 6000), "at most 16 megapixels"),
         (b"x" * (2 * 1024 * 1024 + 10), "at most 2 MB"),
     ):
         response = _upload(alice_client, data)

@@ -37,6 +37,8 @@ def _hammers() -> list[subprocess.Popen[str]]:
         "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
         "TWITBASE_POSTS_PER_MINUTE": "1000000",
+        "TWITBASE_FOLLOWS_PER_MINUTE": "1000000",
+        "TWITBASE_REACTIONS_PER_MINUTE": "1000000",
     }
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
     return [
