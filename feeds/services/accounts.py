@@ -135,16 +135,25 @@ def signup_problems(
     return tuple(problems)
 
 
-def register(userid: object, name: object, email: object, password: object) -> User:
+def register(
+    userid: object, name: object, email: object, password: object, address: str | None = None
+) -> User:
     """Create an account. The userid is unique without regard to case.
 
     The account is one cell written by checkAndPut, so a user exists whole or
     not at all, and two sign-ups racing for one userid cannot both win.
+
+    A sign-up from a client (``address``: its address) is counted against
+    the address's limit (ratelimit.SIGNUPS) once its fields are valid, before
+    the password is hashed: RateLimited beyond it, and nothing written. None:
+    no client (the ``users`` command, the demo loader), nothing counted.
     """
     uid = check_userid(userid)
     clean_name = _check_name(name)
     clean_email = _check_email(email)
     raw_password = _check_password(password, uid, clean_name, clean_email)
+    if address is not None:
+        ratelimit.check(ratelimit.SIGNUPS, address)
     created = int(time.time() * 1000)
     record = rows.encode_account(uid, clean_name, clean_email, make_password(raw_password), created)
     with connection() as conn:
