@@ -90,12 +90,12 @@ def _erase_twits(userid: str) -> int:
 
 def _erase_edges(userid: str) -> int:
     """Unfollow everyone, and be unfollowed by everyone, as unfollow does it
-    (so the others' counts go down once); an edge whose other end is gone
-    already is simply deleted."""
+    (so the others' counts go down once) but charging no one's limit; an
+    edge whose other end is gone already is simply deleted."""
     found = follows.edges_of(userid)
     for follower, followed in found:
         try:
-            follows.unfollow(follower, followed)
+            follows.end_follow(follower, followed)
         except NotFound:
             follows.drop_edge(follower, followed)
     return len(found)

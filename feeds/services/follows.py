@@ -15,7 +15,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
-from . import accounts, notify
+from . import accounts, notify, ratelimit
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -53,8 +53,14 @@ def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bo
             time.sleep(0.002)
 
 
+def _userid(user: User | str) -> str:
+    return user.userid if isinstance(user, User) else user
+
+
 def follow(follower: User | str, followed: str) -> bool:
     """Make ``follower`` follow ``followed``; False if it already did.
+    Counted, first, against the follower's limit of follows and unfollows
+    (ratelimit.FOLLOWS): RateLimited beyond it, and nothing done.
 
     The edge is created by checkAndPut, so of two racing calls one creates
     it. Counts change once per edge: the edge names its operation, counters
@@ -62,6 +68,7 @@ def follow(follower: User | str, followed: str) -> bool:
     so a retry after a crash anywhere finishes the job without double counting.
     A suspended (disabled) account cannot be followed.
     """
+    ratelimit.check(ratelimit.FOLLOWS, _userid(follower))
     a, b = _pair(follower, followed)
     if b.disabled:
         raise Suspended("This account is suspended: it cannot be followed.")
@@ -91,7 +98,15 @@ def follow(follower: User | str, followed: str) -> bool:
 
 
 def unfollow(follower: User | str, followed: str) -> bool:
-    """Stop ``follower`` following ``followed``; False if it did not.
+    """Stop ``follower`` following ``followed`` (:func:`end_follow`),
+    counted first against the follower's limit as :func:`follow` is."""
+    ratelimit.check(ratelimit.FOLLOWS, _userid(follower))
+    return end_follow(follower, followed)
+
+
+def end_follow(follower: User | str, followed: str) -> bool:
+    """Stop ``follower`` following ``followed``; False if it did not. No
+    limit is charged: an account's deletion ends its edges with this.
 
     Counts go down first (once per edge, as in :func:`follow`), then the
     edges go, then the followee's twits leave the follower's stream. Every
