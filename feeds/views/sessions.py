@@ -16,17 +16,24 @@ from ._common import FormPage, login_required, me
 
 
 def signup(request: HttpRequest) -> HttpResponse:
-    """Sign up and log in; a refused sign-up shows why beside each field, 400."""
+    """Sign up and log in; a refused sign-up shows why beside each field, 400,
+    or, over the sign-ups allowed from the client's address, 429 with Retry-After."""
     if request.user.is_authenticated:
         return redirect("home")
     page = FormPage(request, SignupForm(request.POST or None))
     if page.valid:
         data = page.form.cleaned_data
         try:
-            user = services.register(data["userid"], data["name"], data["email"], data["password"])
+            user = services.register(
+                data["userid"],
+                data["name"],
+                data["email"],
+                data["password"],
+                client_address(request),
+            )
         except Conflict as exc:
             page.form.add_error("userid", exc.message)
-        except InvalidInput as exc:
+        except (InvalidInput, services.RateLimited) as exc:
             page.refuse(exc)
         else:
             auth.login(request, user)
