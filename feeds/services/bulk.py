@@ -568,7 +568,7 @@ def _write_reposts(out: _Writer, demo: DemoPlan, report: Progress, total: int) -
                 report("reposts", done, total)
     for user in sorted(large):
         uid = demo_userid(user)
-        out.put("celebrities", keys.user_key(uid), rows.encode_celebrity(uid), listed)
+        out.put_all(streams.celebrity_rows(uid, listed))
     out.flush()
     report("reposts", total, total)
     return stream_rows

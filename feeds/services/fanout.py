@@ -54,7 +54,7 @@ from feeds.jobs import (
     dispatch,
 )
 from storage import keys, ops, rows
-from storage.connection import connection, table_name
+from storage.connection import connection
 
 from . import accounts, fanplan, follows, metrics, notify, pending, reactions, streams
 from . import twits as twits_service
@@ -80,7 +80,7 @@ def is_celebrity(conn: happybase.Connection, userid: str) -> bool:
 def still_fanned_out(conn: happybase.Connection, author: str) -> bool:
     """Whether the twits of ``author``, a large account, are still fanned out:
     for twice TWITBASE_CELEBRITY_CACHE_S after the author is first listed in
-    the celebrities table (listed here, at the first such twit).
+    the celebrities table (listed here, at the first such twit: streams.list_celebrity).
 
     Web processes keep that table's list for the TTL (streams.CELEBRITIES),
     so a reader may not merge a newly listed author's twits until then; until
@@ -88,13 +88,8 @@ def still_fanned_out(conn: happybase.Connection, author: str) -> bool:
     Twice the TTL leaves room for the clocks of the workers to differ. The
     listing's time is its cell's timestamp, written once.
     """
-    table = conn.table(table_name("celebrities"))
-    key = keys.user_key(author)
     now = int(time.time() * 1000)
-    found = table.row(key, include_timestamp=True)
-    listed: int = min(at for _, at in found.values()) if found else now
-    if not found:
-        table.put(key, rows.encode_celebrity(author), timestamp=now)
+    listed = streams.list_celebrity(conn, author, now)
     grace_s: int = 2 * settings.TWITBASE_CELEBRITY_CACHE_S
     return now - listed < grace_s * 1000
 

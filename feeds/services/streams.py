@@ -501,3 +501,31 @@ def forget_parent(reader_hashes: list[bytes], reply: bytes, twit: rows.TwitRow |
         with streams.batch(batch_size=1000) as b:
             for key in wanted:
                 b.delete(key, columns=gone)
+
+
+# -- the accounts too large to fan out (the celebrities table) -------------------------------
+
+
+def list_celebrity(conn: happybase.Connection, author: str, now: int) -> int:
+    """When ``author`` was first listed as too large to fan out (ms), listing
+    them at ``now`` if they were not: the cell's timestamp, written once."""
+    table = conn.table(table_name("celebrities"))
+    key = keys.user_key(author)
+    found = table.row(key, include_timestamp=True)
+    if found:
+        listed: int = min(at for _, at in found.values())
+        return listed
+    table.put(key, rows.encode_celebrity(author), timestamp=now)
+    return now
+
+
+def celebrity_rows(author: str, listed: int) -> list[LoadRow]:
+    """``author``'s listing as too large to fan out, at ``listed`` (ms), for
+    the bulk loader."""
+    return [("celebrities", keys.user_key(author), rows.encode_celebrity(author), listed)]
+
+
+def forget_celebrity(conn: happybase.Connection, userid: str) -> None:
+    """Take ``userid`` off the list of accounts too large to fan out, for
+    their account's deletion. Idempotent."""
+    conn.table(table_name("celebrities")).delete(keys.user_key(userid))
