@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from feeds.errors import InvalidInput, NotFound
 from feeds.jobs import DeleteAccount, dispatch
-from storage import keys, ops
-from storage.connection import connection, table_name
+from storage import keys
+from storage.connection import connection
 
 from . import (
     accounts,
@@ -34,6 +34,7 @@ from . import (
     follows,
     idempotency,
     notify,
+    pending,
     ratelimit,
     reactions,
     reports,
@@ -110,16 +111,13 @@ def erase_account(userid: str, created: int) -> bool:
     if stored is None or stored.created != created:
         return False
     userid = stored.userid
-    mine = keys.user_hash(userid)
     # Likes before twits, twits before edges: a twit's delete reaches its
     # followers' streams through the followedBy rows, and unfollowing them
     # afterwards clears anything left of the user's twits in their streams.
     reactions.withdraw_all(userid)
     _erase_twits(userid)
-    # The fan-out's two tables (pending.py's index, fanout.py's celebrities)
-    # are cleared here until their owners have a verb for it.
     with connection() as conn:
-        ops.delete_prefix(conn, table_name("pendingFanouts"), mine)
+        pending.forget_user(conn, userid)
     _erase_edges(userid)
     streams.forget_user(userid)
     notify.forget_user(userid)
@@ -130,7 +128,7 @@ def erase_account(userid: str, created: int) -> bool:
     follows.forget_user(userid)
     avatars.forget_user(userid)
     with connection() as conn:
-        conn.table(table_name("celebrities")).delete(mine)
+        streams.forget_celebrity(conn, userid)
         userindex.forget_user(conn, userid, stored.name)
     accounts.forget_user(userid)
     return True

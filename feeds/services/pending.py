@@ -110,6 +110,13 @@ def remove_from_index(out: happybase.Connection | ops.Pipeline, twit: bytes) -> 
         pipe.delete(table_name(INDEX), keys.pending_fanout_key(twit))
 
 
+def forget_user(conn: happybase.Connection, userid: str) -> int:
+    """Drop the index entries of ``userid``'s twits, for their account's
+    deletion (the entry's key begins with the twit's key, which begins
+    with md5(author)). Idempotent; the entries dropped."""
+    return ops.delete_prefix(conn, table_name(INDEX), keys.user_hash(userid))
+
+
 def index_keys(conn: happybase.Connection, limit: int | None = None) -> list[bytes]:
     """Twit keys of the pending fan-outs, in key order (up to ``limit``)."""
     return [
