@@ -595,3 +595,27 @@ def followers_of(conn: happybase.Connection, userid: str) -> tuple[int, bytes]:
     )
     followers = rows.decode_count(profile.get(rows.COUNT_FOLLOWERS, (b"", 0))[0])
     return followers, rows.follower_list_version(profile)
+
+
+# -- reads for the follow graph's suggestions ---------------------------------------------
+
+
+def users_of(conn: happybase.Connection, userids: Iterable[str]) -> dict[str, User]:
+    """Each of ``userids`` that has an account, by lower-cased userid: one
+    multi-get of their users rows."""
+    wanted = sorted({u.lower() for u in userids})
+    if not wanted:
+        return {}
+    found = conn.table(table_name("users")).rows([keys.user_key(u) for u in wanted])
+    users = (_user_from_row(row) for _, row in found)
+    return {u.userid.lower(): u for u in users if u is not None}
+
+
+def sample(conn: happybase.Connection, limit: int) -> list[User]:
+    """The first ``limit`` users rows in key (md5) order, as accounts: an
+    arbitrary sample, one scan."""
+    found = conn.table(table_name("users")).scan(
+        columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.DISABLED], limit=limit, batch_size=limit
+    )
+    users = (_user_from_row(row) for _, row in found)
+    return [u for u in users if u is not None]

@@ -163,9 +163,8 @@ def _uncounted(follows: happybase.table.Table, edge: bytes, op: bytes) -> Callab
 
 def _count_edge(change: MarkedChange, a: str, b: str, delta: int, op: bytes) -> None:
     """``a``'s following and ``b``'s followers counts, by ``delta``, as part of ``change``."""
-    users = table_name("users")
-    change.count(users, keys.user_key(a), rows.COUNT_FOLLOWING, delta, op)
-    change.count(users, keys.user_key(b), rows.COUNT_FOLLOWERS, delta, op)
+    accounts.count_change(change, a, rows.COUNT_FOLLOWING, delta, op)
+    accounts.count_change(change, b, rows.COUNT_FOLLOWERS, delta, op)
 
 
 @read_only
@@ -179,7 +178,7 @@ def _followers_changed(conn: happybase.Connection, userid: str) -> None:
     before the raise: it is never read, and HBase drops it within ten
     minutes. A crash just before the raise leaves the old list current for
     as long; a retry of the follow or unfollow raises it."""
-    conn.table(table_name("users")).counter_inc(keys.user_key(userid), rows.FOLLOWERS_CHANGED)
+    accounts.bump(conn, userid, rows.FOLLOWERS_CHANGED)
     conn.table(table_name("followerLists")).delete(keys.user_key(userid))
 
 
@@ -191,7 +190,7 @@ def _following_changed(conn: happybase.Connection, userid: str) -> None:
     remembered under the new value saw the change. A crash just before the
     raise leaves the old answer for as long as the cache keeps answers;
     a retry of the follow or unfollow raises it."""
-    conn.table(table_name("users")).counter_inc(keys.user_key(userid), rows.FOLLOWING_CHANGED)
+    accounts.bump(conn, userid, rows.FOLLOWING_CHANGED)
 
 
 def is_following(follower: str, followed: str) -> bool:
@@ -268,16 +267,9 @@ def _followed_by_followees(conn: happybase.Connection, mine: list[bytes]) -> dic
 def _popular(conn: happybase.Connection) -> list[tuple[int, str]]:
     """(followers, userid) of a sample of users (the first POPULAR_SAMPLE rows,
     in md5 order: an arbitrary sample, ranked by follower count)."""
-    out = []
-    for _, row in conn.table(table_name("users")).scan(
-        columns=[rows.ACCOUNT, rows.COUNT_FOLLOWERS, rows.DISABLED],
-        limit=POPULAR_SAMPLE,
-        batch_size=POPULAR_SAMPLE,
-    ):
-        user = rows.decode_user(row)
-        if user is not None and not user.disabled:
-            out.append((user.followers, user.userid))
-    return out
+    return [
+        (u.followers, u.userid) for u in accounts.sample(conn, POPULAR_SAMPLE) if not u.disabled
+    ]
 
 
 @read_only
@@ -307,25 +299,10 @@ def suggest_follows(userid: str, limit: int = 5) -> list[User]:
         skip = {*mine, me}
         counts = _followed_by_followees(conn, mine)
         ranked = [u for u in counts if keys.user_hash(u) not in skip]
-        found = (
-            dict(
-                conn.table(table_name("users")).rows(
-                    [keys.user_key(u) for u in ranked],
-                    columns=[
-                        rows.ACCOUNT,
-                        rows.COUNT_FOLLOWERS,
-                        rows.DISABLED,
-                        rows.BIO,
-                        rows.AVATAR,
-                    ],
-                )
-            )
-            if ranked
-            else {}
-        )
+        found = accounts.users_of(conn, ranked)
         scored = []
         for u in ranked:
-            user = accounts.user_from_row(found.get(keys.user_key(u), {}))
+            user = found.get(u.lower())
             if user is not None and not user.disabled:
                 scored.append((-counts[u], -user.followers, user.userid.lower(), user))
         picks = [user for *_, user in sorted(scored, key=lambda s: s[:3])][:limit]
