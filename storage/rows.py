@@ -710,6 +710,9 @@ TOKEN_GEN = b"k:gen"  # the account's auth generation when issued, decimal
 TOKEN_KIND = b"k:kind"
 KIND_API = "api"  # a bearer token
 KIND_WEB = "web"  # a web session
+KIND_RESET = "reset"  # a password reset's emailed link (feeds/services/passwordreset.py)
+# A claimed reset token's k:gen: no generation matches it, so the link is spent.
+TOKEN_SPENT = b"spent"
 
 
 @dataclass(frozen=True)
@@ -717,6 +720,7 @@ class TokenRow:
     userid: str
     generation: bytes  # as stored: compared with encode_generation(), never parsed
     kind: str
+    created: int = 0  # ms
 
 
 def encode_generation(generation: int) -> bytes:
@@ -740,6 +744,7 @@ def decode_token(row: dict[bytes, bytes]) -> TokenRow | None:
         userid=row[TOKEN_USERID].decode(),
         generation=row[TOKEN_GEN],
         kind=row.get(TOKEN_KIND, b"").decode(errors="replace"),
+        created=int(row.get(TOKEN_CREATED) or b"0"),
     )
 
 
@@ -1181,6 +1186,52 @@ COLUMNS["users"] = (*COLUMNS["users"], AVATAR)
 COLUMNS["avatars"] = (AVATAR_IMAGE, AVATAR_VERSION)
 MILLIS_CELLS = MILLIS_CELLS | {AVATAR, AVATAR_VERSION}
 COLUMNS["users"] += (COUNT_UNREAD,)
+
+
+# -- two-factor sign-in, on the users row (feeds/services/twofactor.py) --------------------
+#
+# One cell, replaced by checkAndPut against its value as read, so a code used
+# twice at once is accepted once. Disabling writes TWO_FACTOR_OFF rather than
+# deleting, so every change compares against a value (None only: never set).
+
+TWO_FACTOR = b"info:totp"  # JSON: secret (base32), confirmed, codes (sha256 hex), step
+TWO_FACTOR_OFF = b"-"
+
+
+@dataclass(frozen=True)
+class TwoFactorRow:
+    secret: str  # base32, as an authenticator app takes it
+    confirmed: bool  # False: enrolment begun, not yet confirmed by a first code
+    codes: tuple[str, ...]  # sha256 (hex) of each recovery code not yet used
+    step: int  # the newest TOTP time step accepted (0: none), never accepted again
+
+
+def encode_two_factor(state: TwoFactorRow) -> bytes:
+    return json.dumps(
+        {
+            "secret": state.secret,
+            "confirmed": state.confirmed,
+            "codes": list(state.codes),
+            "step": state.step,
+        },
+        separators=(",", ":"),
+    ).encode()
+
+
+def decode_two_factor(cell: bytes | None) -> TwoFactorRow | None:
+    """The two-factor state in a TWO_FACTOR cell; None when absent or off."""
+    if not cell or cell == TWO_FACTOR_OFF:
+        return None
+    raw = json.loads(cell)
+    return TwoFactorRow(
+        secret=str(raw["secret"]),
+        confirmed=bool(raw["confirmed"]),
+        codes=tuple(str(c) for c in raw["codes"]),
+        step=int(raw["step"]),
+    )
+
+
+COLUMNS["users"] += (TWO_FACTOR,)
 
 
 # -- idempotency: md5(userid) + md5(Idempotency-Key) ---------------------------------------

@@ -328,6 +328,29 @@ TWITBASE_CELEBRITY_CACHE_S = env_int("TWITBASE_CELEBRITY_CACHE_S", 30, minimum=0
 # takeover); the sweep queues again only fan-outs whose lease has expired.
 TWITBASE_SWEEP_AFTER_S = env_int("TWITBASE_SWEEP_AFTER_S", 60, minimum=0)
 
+# -- Email (password reset links: feeds/services/passwordreset.py) -------------------
+# Django's email backend: SMTP by default with DJANGO_DEBUG=0; in development
+# (devstack included) the console backend, which prints each email to the
+# web process's log, link and all.
+EMAIL_BACKEND = env_str(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if not DEBUG
+    else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)  # STARTTLS, usually port 587
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_USE_SSL", False)  # TLS from the start, usually 465
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured(
+        "DJANGO_EMAIL_USE_TLS and DJANGO_EMAIL_USE_SSL are both on; set at most one"
+    )
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT_S", 10, minimum=1)
+DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "TwitBase <noreply@localhost>")
+
 # -- Live updates -------------------------------------------------------------------
 # How often (milliseconds) an open home page asks whether newer twits have
 # arrived; the page backs off from this when hidden or when requests fail.

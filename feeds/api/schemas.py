@@ -110,6 +110,12 @@ class Login(BaseModel):
         "if it has one: its failed log-ins then count against this client alone, so "
         "strangers' guesses at the password (429 for them) do not keep you out.",
     )
+    code: StrictStr | None = Field(
+        None,
+        description="For an account with two-factor sign-in: the 6 digits its authenticator "
+        "app shows now, or one of its recovery codes. Without one such an account answers "
+        '401 with `"field": "code"`.',
+    )
 
 
 class PasswordChange(BaseModel):

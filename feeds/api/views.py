@@ -96,7 +96,11 @@ def created(response: HttpResponse, location: str, body: T) -> Status[T]:
 )
 def login(request: HttpRequest, credentials: schemas.Login) -> dict[str, str]:
     issued = services.issue_token(
-        credentials.userid, credentials.password, client_address(request), credentials.device
+        credentials.userid,
+        credentials.password,
+        client_address(request),
+        credentials.device,
+        credentials.code,
     )
     if issued is None:
         raise unauthorized("Wrong userid or password.")

@@ -363,6 +363,10 @@ def change_password(userid: str, current: object, new: object, credential: str) 
     user = reauthenticate(
         userid, current, credential, "current_password", "That is not your current password."
     )
+    return _replace_password(user, new)
+
+
+def _replace_password(user: rows.UserRow, new: str) -> User:
     _check_password(new, user.userid, user.name, user.email, "new_password")
     record = rows.with_password(user.account, make_password(new))
     with connection() as conn:
@@ -371,7 +375,7 @@ def change_password(userid: str, current: object, new: object, credential: str) 
         won = check_and_put(
             conn,
             table_name("users"),
-            keys.user_key(userid),
+            keys.user_key(user.userid),
             rows.ACCOUNT,
             user.account,
             rows.ACCOUNT,
@@ -381,6 +385,60 @@ def change_password(userid: str, current: object, new: object, credential: str) 
         raise Conflict("The password was changed meanwhile; try again.")
     bump_generation(user.userid)
     return get_user(user.userid)
+
+
+def check_new_password(userid: str, new: object) -> None:
+    """InvalidInput naming ``new_password`` if :func:`set_password` would
+    refuse ``new`` for ``userid`` (the rules of a password change)."""
+    user = account_row(userid)
+    if user is None:
+        raise NotFound(f"No user {userid!r}.")
+    _check_password(new, user.userid, user.name, user.email, "new_password")
+
+
+def set_password(userid: str, new: object) -> User:
+    """Replace the password without the current one (a password reset, whose
+    caller has proved the account's email) and raise the auth generation,
+    ending every session and token, as :func:`change_password` does."""
+    user = account_row(userid)
+    if user is None:
+        raise NotFound(f"No user {userid!r}.")
+    if not isinstance(new, str):
+        raise InvalidInput("new_password", "Send new_password as a string.")
+    return _replace_password(user, new)
+
+
+def password_matches(userid: str, password: object) -> bool:
+    """Whether ``password`` is ``userid``'s password (no throttling: the
+    caller throttles)."""
+    user = account_row(userid)
+    if user is None or not isinstance(password, str):
+        return False
+    return check_password(password, user.password)
+
+
+def two_factor_cell(userid: str) -> bytes | None:
+    """``userid``'s two-factor cell as stored (None: never set), for
+    :mod:`feeds.services.twofactor` to decode and to compare against."""
+    with connection() as conn:
+        row = conn.table(table_name("users")).row(keys.user_key(userid), columns=[rows.TWO_FACTOR])
+    cell: bytes | None = row.get(rows.TWO_FACTOR)
+    return cell
+
+
+def swap_two_factor(userid: str, expected: bytes | None, new: bytes) -> bool:
+    """Replace ``userid``'s two-factor cell with ``new`` if it still holds
+    ``expected`` (None: never set); False if another change came first."""
+    with connection() as conn:
+        return check_and_put(
+            conn,
+            table_name("users"),
+            keys.user_key(userid),
+            rows.TWO_FACTOR,
+            expected,
+            rows.TWO_FACTOR,
+            new,
+        )
 
 
 def _check_bio(bio: object) -> str:

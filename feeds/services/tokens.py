@@ -29,7 +29,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put
 
-from . import accounts
+from . import accounts, twofactor
 
 
 def _issue(user: User, kind: str) -> str:
@@ -43,15 +43,21 @@ def _issue(user: User, kind: str) -> str:
 
 
 def issue_token(
-    userid: object, password: object, address: str = "", device: object = None
+    userid: object,
+    password: object,
+    address: str = "",
+    device: object = None,
+    code: object = None,
 ) -> tuple[str, User] | None:
     """A new API token for valid credentials, or None.
 
     RateLimited when log-ins from ``address`` or to the account (or, with
     ``device``, a device token for it, from that device) are throttled;
-    Forbidden when the account is suspended.
+    Forbidden when the account is suspended. An account with two-factor
+    sign-in on also needs ``code`` (a TOTP or recovery code):
+    twofactor.CodeRequired without one, None for a wrong one.
     """
-    user = accounts.log_in(userid, password, address, device)
+    user = twofactor.log_in(userid, password, code, address, device)
     if user is None:
         return None
     return _issue(user, rows.KIND_API), user
@@ -90,6 +96,49 @@ def _holder(token: str, kind: str) -> User | None:
     ):
         return None
     return user
+
+
+# How long an emailed password-reset link works.
+RESET_TTL_S = 3600
+
+
+def issue_reset(user: User) -> str:
+    """A new password-reset token for ``user``, to email. Like every
+    credential, only its sha256 is stored; it is spent by its first
+    :func:`claim_reset`, and dies after RESET_TTL_S or with any raise of the
+    auth generation (a password change or reset, logging out everywhere)."""
+    return _issue(user, rows.KIND_RESET)
+
+
+def reset_user(token: object) -> User | None:
+    """The enabled user a reset token is for, while it is unspent, unexpired
+    and of the account's current generation; else None. Spends nothing."""
+    if not isinstance(token, str) or not token or len(token) > 200:
+        return None
+    with connection() as conn:
+        stored = rows.decode_token(conn.table(table_name("tokens")).row(keys.token_key(token)))
+    if stored is None or stored.created < (time.time() - RESET_TTL_S) * 1000:
+        return None
+    return _holder(token, rows.KIND_RESET)
+
+
+def claim_reset(token: str, user: User) -> bool:
+    """Spend a reset token :func:`reset_user` gave ``user`` for: True for the
+    one caller whose conditional put marks it spent (against the generation
+    it was issued at), False for every other, at once or later."""
+    with connection() as conn:
+        won = check_and_put(
+            conn,
+            table_name("tokens"),
+            keys.token_key(token),
+            rows.TOKEN_GEN,
+            rows.encode_generation(user.auth_generation),
+            rows.TOKEN_GEN,
+            rows.TOKEN_SPENT,
+        )
+        if won:
+            conn.table(table_name("tokens")).delete(keys.token_key(token))
+    return won
 
 
 def revoke_token(token: str) -> None:

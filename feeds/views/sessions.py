@@ -10,8 +10,10 @@ from django.urls import reverse
 from feeds import auth, services
 from feeds.errors import Conflict, Forbidden, InvalidInput
 from feeds.forms import LoginForm, SignupForm
+from feeds.services import twofactor
 from feeds.viewhelpers import client_address, post_only, safe_next
 
+from . import recovery
 from ._common import FormPage, login_required, me
 
 
@@ -44,7 +46,8 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 def login(request: HttpRequest) -> HttpResponse:
     """Log in; 400 for wrong credentials, 403 for a suspended account, 429
-    (with Retry-After) while failed log-ins are throttled."""
+    (with Retry-After) while failed log-ins are throttled. An account with
+    two-factor sign-in goes on to the code's page (recovery.login_code)."""
     after = safe_next(request, reverse("home"))
     if request.user.is_authenticated:
         return redirect(after)
@@ -58,6 +61,8 @@ def login(request: HttpRequest) -> HttpResponse:
         except (services.RateLimited, Forbidden) as exc:
             page.refuse(exc)
         else:
+            if user is not None and twofactor.enabled(user.userid):
+                return recovery.ask_for_code(request, user, after)
             if user is not None:
                 auth.login(request, user)
                 return auth.remember_device(redirect(after), user)

@@ -234,7 +234,7 @@ def test_the_console_reads_any_cell_as_an_account_or_nothing() -> None:
 def test_a_token_keeps_its_generation_as_written() -> None:
     cells = rows.encode_token("alice", 1700, 3, rows.KIND_WEB)
     token = rows.decode_token(cells)
-    assert token == rows.TokenRow("alice", rows.encode_generation(3), rows.KIND_WEB)
+    assert token == rows.TokenRow("alice", rows.encode_generation(3), rows.KIND_WEB, 1700)
     assert rows.decode_token({rows.TOKEN_USERID: b"alice"}) is None
 
 

@@ -1,0 +1,92 @@
+"""Password reset by email: a link to the account's address that sets a new
+password once.
+
+The link carries a reset token (:func:`feeds.services.tokens.issue_reset`):
+stored as its sha256 only, like every credential, in the tokens table; it
+works for an hour, once, and only while the account's auth generation is
+the one it was issued at, so a password change, another reset or "log out
+everywhere" kills every link sent before.
+
+A request answers the same whether or not the account exists: nothing
+tells a stranger which userids are taken. Setting the password follows a
+password change's rules and raises the auth generation, which ends every
+session and API token of the account. Two-factor sign-in, when enrolled,
+is still asked for at the next log-in: a reset proves the email, not the
+second factor.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.urls import reverse
+
+from feeds.errors import InvalidInput
+from feeds.types import User
+
+from . import accounts, ratelimit, tokens
+
+INVALID_LINK = "This reset link is invalid, used or expired. Ask for a new one."
+SUBJECT = "Reset your TwitBase password"
+
+
+def reset_path(token: str) -> str:
+    """The page a reset link opens (the site's address goes before it)."""
+    return reverse("password_reset_confirm", args=[token])
+
+
+def request_reset(userid: object, site: str, address: str) -> None:
+    """Email ``userid``'s account a reset link on ``site`` (scheme and host,
+    e.g. ``https://twitbase.example``) if there is such an enabled account;
+    return the same, and say nothing, if there is not.
+
+    InvalidInput only when ``userid`` is not a userid at all (no account
+    could have it). RateLimited beyond the resets asked from client
+    ``address``, or for one userid, a minute: counted whether or not the
+    account exists, so the limit tells nothing either. Each call sends a
+    new link; earlier ones keep working until one is used or they expire.
+    """
+    userid = accounts.check_userid(userid)
+    ratelimit.check(ratelimit.PASSWORD_RESETS_PER_ADDRESS, address)
+    ratelimit.check(ratelimit.PASSWORD_RESETS, userid.lower())
+    user = accounts.find_user(userid)
+    if user is None or user.disabled:
+        return
+    token = tokens.issue_reset(user)
+    link = site.rstrip("/") + reset_path(token)
+    minutes = tokens.RESET_TTL_S // 60
+    send_mail(
+        SUBJECT,
+        f"Hello {user.name},\n\n"
+        f"Someone, hopefully you, asked to reset the password of @{user.userid} "
+        f"on TwitBase. To choose a new one, open this link within {minutes} minutes:\n\n"
+        f"{link}\n\n"
+        "It works once. Setting a new password logs you out on every device and "
+        "ends every API token. If you did not ask, ignore this email: your "
+        "password stays as it is.\n",
+        settings.DEFAULT_FROM_EMAIL,
+        [user.email],
+    )
+
+
+def reset_user(token: object) -> User | None:
+    """The account a reset link is for, while the link still works; None if
+    it does not (the page then says so before asking for a password)."""
+    return tokens.reset_user(token)
+
+
+def confirm_reset(token: object, new_password: object) -> User:
+    """Set the password of the account ``token`` is a reset link for, and end
+    every session and API token of it. InvalidInput naming ``token`` for a
+    link that is invalid, used or expired (a replay changes nothing), or
+    naming ``new_password`` for a password a change would refuse; that
+    refusal leaves the link unused."""
+    user = tokens.reset_user(token)
+    if user is None or not isinstance(token, str):
+        raise InvalidInput("token", INVALID_LINK)
+    accounts.check_new_password(user.userid, new_password)
+    # Spent before the password is set: of two confirmations racing, one
+    # sets it, and a crash in between costs the user a new link, not safety.
+    if not tokens.claim_reset(token, user):
+        raise InvalidInput("token", INVALID_LINK)
+    return accounts.set_password(user.userid, new_password)
