@@ -10,7 +10,7 @@ from django.http import HttpRequest
 from ninja import Status
 from pydantic import BaseModel, Field, StrictStr
 
-from feeds.services import reports
+from feeds.services import ratelimit, reports
 
 from .endpoint import api, caller, operation
 from .schemas import TWIT_ID_PATTERN, USERID_PATTERN, Answer, Timestamp, Userid
@@ -55,12 +55,14 @@ _OPERATION = operation(
     {201: ReportAnswer},
     400,
     404,
+    429,
     descriptions={
         201: "Reported. Reporting the same thing again before staff have dealt with it "
         "counts once and answers with your first report.",
         400: "Neither or both of `twit` and `userid`, a reason not in the list, text too "
         "long, or a report of yourself or your own twit.",
         404: "No such twit or account.",
+        429: ratelimit.REPORTS.describe(),
     },
     auth=True,
     body=True,

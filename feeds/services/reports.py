@@ -37,7 +37,7 @@ from feeds.types import Page, User, from_millis
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
-from . import _clock, accounts, twits
+from . import _clock, accounts, ratelimit, twits
 from ._paging import scan_page
 
 REASONS = ("spam", "abuse", "other")
@@ -122,7 +122,8 @@ def report(
     InvalidInput for a report of oneself or one's own twit, or a bad reason.
     A user's repeated report of the same thing, before staff close it,
     counts once and keeps the first reason; after a close it is a new one.
-    May be repeated (a retry finishes what a crash left)."""
+    RateLimited past ``ratelimit.REPORTS`` (each call counts). May be
+    repeated (a retry finishes what a crash left)."""
     if (twit_id is None) == (userid is None):
         raise InvalidInput(None, "Report a twit or a userid, one of the two.")
     if twit_id is not None:
@@ -139,6 +140,7 @@ def report(
         subject = keys.user_subject(user.userid)
         owner, snippet = user.userid, None
     reason, text = check_reason(reason, text)
+    ratelimit.check(ratelimit.REPORTS, reporter.userid)
     with connection() as conn:
         subjects_t = _tables(conn)[1]
         subjects_t.put(subject, rows.encode_subject(owner, snippet))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.api import openapi
@@ -76,6 +77,14 @@ def test_reports_need_a_token(api: Api, alice: User) -> None:
     assert response["WWW-Authenticate"].startswith("Bearer")
 
 
+def test_reports_are_rate_limited(as_bob: Api, alice: User, settings: Settings) -> None:
+    settings.TWITBASE_REPORTS_PER_MINUTE = 1
+    assert as_bob.post("/api/reports", {"userid": "alice", "reason": "spam"}).status_code == 201
+    response = as_bob.post("/api/reports", {"userid": "alice", "reason": "spam"})
+    error(response, 429)
+    assert int(response["Retry-After"]) >= 1
+
+
 def test_the_operation_is_in_the_openapi_document() -> None:
     operation = openapi.PATHS["/api/reports"]["post"]
     assert operation["operationId"] == "report"
@@ -85,6 +94,7 @@ def test_the_operation_is_in_the_openapi_document() -> None:
         "401",
         "404",
         "413",
+        "429",
         "503",
     }
     assert "headers" not in operation["responses"][201]
