@@ -4,9 +4,9 @@ returns, from the row's RocksDB keys.
 
 ``Store._collect_row`` walks a row's keys in Python, splitting each into
 family, qualifier, timestamp and type and weighing it against the row's
-delete markers, the family's versions and TTL and the read's time range:
-about 2 µs a cell. A scan of 50 one-cell rows spent 190 µs of the local
-server's one thread, and more than half of it there (py-spy).
+delete markers, the family's versions and TTL and the read's time range,
+a Python object or more per key. In a scan, that walk is most of the work
+of the local server's one thread.
 
 :class:`RowReader` is the same walk, line for line, with the keys parsed
 in place: a family's or qualifier's bytes are made once per family or

@@ -6,8 +6,8 @@ straight from cells into a reply's bytes.
 **Bulk puts.** Decoding a ``mutateRows`` call with thriftpy2 makes three
 Python objects per cell (a BatchMutation, a Mutation, their bytes) that the
 server's Python loop then takes apart again to build each cell's key. For a
-fan-out chunk of 2,000 rows that was 1.7 ms of decoding and 0.8 ms of loop
-around RocksDB's own 1.5 ms write, all of it on the server's one thread.
+fan-out chunk, that decoding and loop cost the server's one thread more
+than RocksDB's own write.
 This reads such a call in two passes over its bytes:
 
 1. :class:`RowsScanner` checks that a whole call is here and that every
@@ -24,7 +24,7 @@ the first checked, from the same bytes.
 
 **Rows.** A reply of ``list<TRowResult>`` (``getRow``s, ``scannerGetList``)
 took a TRowResult, a dict and a TCell per row made in Python, then walked
-by thriftpy2's encoder: about 1 µs a row, as much as reading the row.
+by thriftpy2's encoder: as much work a row as reading the row.
 :func:`encode_rows` writes the same bytes from the store's cells.
 
 No library reads a Thrift call straight into another store's keys, or

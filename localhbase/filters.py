@@ -885,9 +885,9 @@ def parse_filter(source: bytes | str) -> Filter:
 
     A filter that keeps no state between rows is parsed once per string and
     shared by every scan that sends it: clients send the same few strings
-    over and over (a fan-out's trims, a page's reads), and parsing them was
-    12% of the server's time under a stream of trims' scans (py-spy,
-    2026-11-26). A stateful one (PageFilter, WHILE) is parsed for each scan.
+    over and over (a fan-out's trims, a page's reads), and parsing each
+    again for every scan would take the server's one thread from serving
+    them. A stateful one (PageFilter, WHILE) is parsed for each scan.
     """
     text = source.decode("latin-1") if isinstance(source, bytes) else source
     flt = _parsed(text)

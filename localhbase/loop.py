@@ -1,12 +1,12 @@
 """One thread serving every client connection of a Thrift port (epoll).
 
 A thread per connection made the local server's CPU the limit with several
-clients: each request handed the GIL between threads twice, and with four
-clients a get cost the server 41 µs of CPU against 28 µs with one (a third
-of it waking threads and waiting on futexes, by ``perf``). Here one thread
-reads whatever every ready socket has, decodes each whole request with
-thriftpy2's Cython protocol, runs it and sends the reply, so the Python work
-is all that is left.
+clients: each request handed the GIL between threads twice, so a call cost
+the server more CPU with several clients than with one, the extra mostly
+spent waking threads and waiting on locks. Here one thread reads whatever
+every ready socket has, decodes each whole request with thriftpy2's Cython
+protocol, runs it and sends the reply, so the Python work is all that is
+left.
 
 The calls that may take seconds (creating, dropping, truncating tables,
 compactions, family and namespace changes: :data:`SLOW_CALLS`) run on a small

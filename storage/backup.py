@@ -58,15 +58,14 @@ header or trailer; every integer is big-endian::
            i64 timestamp (ms), u32 value length, value
 
 Why binary and not JSON lines: keys and values are bytes (md5 keys,
-counters, packed follower lists), which JSON would carry in base64; the
-demo's export (``loaddemo --users 2000 --twits 20000``: 732,509 rows,
-1.2 million cells) is 156 MB of records before compression, 214 MB as JSON
-lines of base64, and 29% larger gzipped. Length-prefixed records need no
-escaping and are read with ``struct`` in a few lines (:func:`decode_rows`).
-gzip because keys repeat their md5 prefixes and rows their column names:
-at level 1, 43.3 MB; level 6 makes it 36.6 MB but takes 2.6 s to compress
-against 1.0 s, in an export of about 9 s. Chunks keep each file small
-enough to be read and checked whole, and are the unit of resuming.
+counters, packed follower lists), which JSON would carry in base64, making
+an export larger both before compression and gzipped. Length-prefixed
+records need no escaping and are read with ``struct`` in a few lines
+(:func:`decode_rows`). gzip because keys repeat their md5 prefixes and rows
+their column names; at level 1 (GZIP_LEVEL), since higher levels shrink an
+export only a little further but take much longer to compress,
+a large part of the export's time. Chunks keep each file small enough to
+be read and checked whole, and are the unit of resuming.
 
 ``manifest.json``::
 

@@ -416,7 +416,7 @@ def _in_processes(
     Written by hand over multiprocessing's Pool rather than with threads:
     building the rows is Python, one core at a time under the GIL, and the
     server waits on it; two processes keep the server and the builders busy
-    on both cores (a threaded loader measured no faster). Forked, the
+    on both cores, where threads would only take turns at the GIL. Forked, the
     processes share the plan in memory (_SHARED) without pickling it, and
     each opens its own connections (reset_pool). The stage's progress is
     reported as parts finish.
@@ -537,8 +537,9 @@ def _write_reposts(out: _Writer, demo: DemoPlan, report: Progress, total: int) -
     reposts, and a follow's backfill writes a followee's repost rows at its
     generation (fanout.backfill_stream). Nothing tells the two timestamps
     apart (an un-repost's markers are at the time of deleting), and one
-    timestamp keeps one batch: the fan-out's own, one per repost time (Thrift1
-    gives a batch one timestamp), made this load 15% slower."""
+    timestamp keeps the load to one batch, where the fan-out's own, one per
+    repost time, would need a batch for each (Thrift1 gives a batch one
+    timestamp)."""
     plan, followers, names = demo.twits, demo.followers, demo.names
     threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD
     listed = min((ms for t in plan for _, ms in t.reposters), default=0) - 1

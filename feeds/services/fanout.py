@@ -416,16 +416,15 @@ def _trims_due(key: bytes, readers: bytes) -> list[bytes]:
     when its md5's first four bytes plus those of the twit key's md5 are a
     multiple of STREAM_MAX, so each twit trims one STREAM_MAX-th of the
     readers, a different part for each twit. The readers are md5s already,
-    so a chunk hashes once, not once per reader (an md5 per reader took
-    1.0 ms of a 2,000-row chunk, this 0.24 ms in Python, 0.01 ms compiled). On
-    average a stream is trimmed once every TWITBASE_STREAM_MAX writes: a trim
-    reads the stream's keys (HBase has no row offset to start from), so with
-    these odds trimming costs about two key reads per row written, whatever
-    the limit, and a scan for one write in STREAM_MAX. The price is a soft
-    limit: between trims a stream grows past it, by STREAM_MAX rows on
-    average. (Trimming one write in 256 cost five key reads per row at the
-    default limit of 1,000, and a fifth of the fan-out's time in
-    ``benchfanout``.)
+    so a chunk hashes once, not once per reader, and the pick is a compiled
+    pass over the chunk's bytes (ops.spread_pick). On average a stream is
+    trimmed once every TWITBASE_STREAM_MAX writes: a trim reads the stream's
+    keys (HBase has no row offset to start from), so with these odds
+    trimming costs about two key reads per row written, whatever the limit,
+    and a scan for one write in STREAM_MAX. The price is a soft limit:
+    between trims a stream grows past it, by STREAM_MAX rows on average. (A
+    fixed rate, such as one write in 256, would make trimming's cost per row
+    grow with the limit, since each trim reads the whole stream.)
     """
     limit: int = settings.TWITBASE_STREAM_MAX
     salt = int.from_bytes(hashlib.md5(key).digest()[:4], "big")
