@@ -25,6 +25,11 @@ BODIES = {
         "password": "a long passphrase 93",
     },
     "/api/twits": {"text": "posted during an outage"},
+    "/api/password/reset": {"userid": "bob"},
+    "/api/password/reset/confirm": {
+        "token": "a-link-token",
+        "new_password": "a long passphrase 94",
+    },
 }
 
 
