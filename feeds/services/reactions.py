@@ -117,16 +117,24 @@ def _pair(conn: happybase.Connection, kind: Reaction, twit: bytes, user: str) ->
     return row
 
 
-def _mine_cells(
-    conn: happybase.Connection, kind: Reaction, twit: bytes, user: str, name: str
+def _own_cells(
+    kind: Reaction, twit: bytes, user: str, name: str, stored: rows.TwitRow | None
 ) -> dict[bytes, bytes] | None:
-    """The cells of the user's own row; None when there is nothing to copy."""
+    """The cells of the user's own row; None for a kind that carries the
+    twit when there is no twit (``stored``) to copy."""
     if not kind.carries_twit:
         return {rows.LIKE_MARK: b"1"}
-    stored = twits.stored(conn, twit)
     if stored is None:
         return None
     return rows.encode_repost_stream(stored, keys.twit_id(twit), user, name)
+
+
+def _mine_cells(
+    conn: happybase.Connection, kind: Reaction, twit: bytes, user: str, name: str
+) -> dict[bytes, bytes] | None:
+    """The cells of the user's own row, the twit read if the kind carries it."""
+    stored = twits.stored(conn, twit) if kind.carries_twit else None
+    return _own_cells(kind, twit, user, name, stored)
 
 
 def _carry(kind: Reaction, twit: bytes, user: str, ms: int, on: bool) -> None:
@@ -273,14 +281,6 @@ def repost(userid: str, twit_id: str) -> Twit:
 
 def unrepost(userid: str, twit_id: str) -> Twit:
     return react(REPOST, userid, twit_id, False)
-
-
-def set_like(userid: str, twit_id: str, on: bool) -> Twit:
-    return react(LIKE, userid, twit_id, on)
-
-
-def set_repost(userid: str, twit_id: str, on: bool) -> Twit:
-    return react(REPOST, userid, twit_id, on)
 
 
 @read_only
@@ -447,12 +447,12 @@ def drop_twit(conn: happybase.Connection, twit: bytes) -> None:
     that this scan misses finds the mark and cleans up after itself."""
     for kind in KINDS:
         pairs = conn.table(table_name(kind.pairs))
-        found = [d.get(kind.userid, b"").decode() for _, d in pairs.scan(row_prefix=twit)]
-        for user in found:
+        for key, d in list(pairs.scan(row_prefix=twit)):
+            user = d.get(kind.userid, b"").decode()
             if user:
                 _forget_pair(conn, kind, twit, user)
-        for key, _ in pairs.scan(row_prefix=twit, filter=ops.KEYS_ONLY):
-            pairs.delete(key)
+            else:  # a pair whose change never got as far as naming its user
+                pairs.delete(key)
         notify.drop_group(conn, twit, kind.group)
 
 
@@ -494,11 +494,8 @@ def load_rows(
         kind.display: name.encode(),
         kind.state: _cell(True, 1, ms, True),
     }
-    if kind.carries_twit:
-        assert stored is not None, "a repost's row carries its twit"
-        mine = rows.encode_repost_stream(stored, keys.twit_id(twit), user, name)
-    else:
-        mine = {rows.LIKE_MARK: b"1"}
+    mine = _own_cells(kind, twit, user, name, stored)
+    assert mine is not None, "a repost's row carries its twit"
     return [
         (kind.pairs, kind.pair_key(twit, user), pair, None),
         (kind.mine, kind.mine_key(user, ms, twit), mine, None),

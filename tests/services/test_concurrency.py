@@ -23,7 +23,7 @@ PROCESSES = 8
 # With a fix reverted (2026-11-26): the unfollow that lands mid-follow
 # (9372b23) failed the counts test 4 times in 4 at 3 s locally, 4 in 4 at
 # 5 s with both cores kept busy by two other processes, and 3 in 3 at 5 s on
-# HBase; a like started before the last one finished counting (set_like's
+# HBase; a like started before the last one finished counting (react's
 # first step) failed the likes test 3 in 3 at 2 s. They ran 10 and 15 s (8
 # and 12 for likes and reposts): a third of the test run's CPU.
 SECONDS = {"local": 5.0, "hbase": 8.0}
