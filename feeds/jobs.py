@@ -162,6 +162,15 @@ class RefreshTableStats(_Job):
     requeued_if_lost: ClassVar[bool] = True
 
 
+@dataclass(frozen=True)
+class WithdrawReactions(_Job):
+    """Take back ``userid``'s likes and reposts of ``author``'s twits (after
+    ``author`` blocked them; see blocking.block)."""
+
+    userid: str
+    author: str
+
+
 Job = (
     FanOutChunk
     | BackfillStream
@@ -173,6 +182,7 @@ Job = (
     | RemoveRepostFromStreams
     | DeleteAccount
     | RefreshTableStats
+    | WithdrawReactions
 )
 
 Dispatcher = Callable[[Job], None]

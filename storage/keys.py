@@ -815,3 +815,26 @@ LAYOUTS["reportSubjects"] = (
 TEXT_LAYOUTS["reportQueue"] = (
     '"n" + rts(latest) + subject | "c" + (2^32 - 1 - count) + rts(latest) + subject'
 )
+
+
+# -- blocks and mutes (feeds/services/blocks.py) -------------------------------------
+#
+#    blocks      md5(blocker) + md5(blocked)                  32 bytes
+#    blockedBy   md5(blocked) + md5(blocker)                  32 bytes
+#    mutes       md5(muter) + md5(muted)                      32 bytes
+#    mutedWords  md5(muter) + md5(word, case-folded)          32 bytes
+
+
+def pair_key(first: str, second: str) -> bytes:
+    """md5(first) + md5(second): a block, a blockedBy row, a mute."""
+    return user_hash(first) + user_hash(second)
+
+
+def muted_word_key(muter: str, word: str) -> bytes:
+    return user_hash(muter) + hashlib.md5(word.casefold().encode("utf-8")).digest()
+
+
+LAYOUTS["blocks"] = (("blocker", "md5", MD5_LEN), ("blocked", "md5", MD5_LEN))
+LAYOUTS["blockedBy"] = (("blocked", "md5", MD5_LEN), ("blocker", "md5", MD5_LEN))
+LAYOUTS["mutes"] = (("muter", "md5", MD5_LEN), ("muted", "md5", MD5_LEN))
+LAYOUTS["mutedWords"] = (("muter", "md5", MD5_LEN), ("word", "md5word", MD5_LEN))

@@ -759,6 +759,7 @@ RATE_REACTIONS = b"r:reactions"
 RATE_AVATARS = b"r:avatars"
 RATE_REPORTS = b"r:reports"
 RATE_RESETS = b"r:resets"
+RATE_BLOCKS = b"r:blocks"
 RATE_COUNTERS = (
     POSTS,
     RATE_SIGNUPS,
@@ -767,6 +768,7 @@ RATE_COUNTERS = (
     RATE_AVATARS,
     RATE_REPORTS,
     RATE_RESETS,
+    RATE_BLOCKS,
 )
 LOGIN_FAILS = b"l:fails"  # an HBase counter: failed log-ins in the window
 
@@ -1390,3 +1392,34 @@ COLUMNS["reportsBySubject"] = (REPORT_USERID, REPORT_REASON, REPORT_TEXT, REPORT
 COLUMNS["reportSubjects"] = (SUBJECT_STATE, SUBJECT_USERID, SUBJECT_TEXT, REPORT_COUNT)
 COLUMNS["reportQueue"] = (QUEUE_MARK,)
 USERID_CELLS = USERID_CELLS | {REPORT_USERID, SUBJECT_USERID}
+
+
+# -- blocks and mutes (feeds/services/blocks.py) -------------------------------------------
+#
+# A blocks, blockedBy or mutes row names the other end and when; a
+# mutedWords row holds the word as the user wrote it.
+
+BLOCK_USERID = b"b:userid"  # the other end: the blocked (blocks), the blocker (blockedBy)
+BLOCK_CREATED = b"b:created"  # ms
+MUTE_USERID = b"m:userid"  # the muted account
+MUTE_CREATED = b"m:created"
+MUTED_WORD = b"w:word"  # UTF-8, as written (a hashtag keeps its #)
+MUTED_WORD_CREATED = b"w:created"
+
+
+def encode_pair(
+    userid_cell: bytes, created_cell: bytes, userid: str, ms: int
+) -> dict[bytes, bytes]:
+    return {userid_cell: userid.encode(), created_cell: _millis(ms)}
+
+
+def encode_muted_word(word: str, ms: int) -> dict[bytes, bytes]:
+    return {MUTED_WORD: word.encode(), MUTED_WORD_CREATED: _millis(ms)}
+
+
+COLUMNS["blocks"] = (BLOCK_USERID, BLOCK_CREATED)
+COLUMNS["blockedBy"] = (BLOCK_USERID, BLOCK_CREATED)
+COLUMNS["mutes"] = (MUTE_USERID, MUTE_CREATED)
+COLUMNS["mutedWords"] = (MUTED_WORD, MUTED_WORD_CREATED)
+USERID_CELLS = USERID_CELLS | {BLOCK_USERID, MUTE_USERID}
+MILLIS_CELLS = MILLIS_CELLS | {BLOCK_CREATED, MUTE_CREATED, MUTED_WORD_CREATED}

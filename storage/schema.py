@@ -168,3 +168,19 @@ USER_DATA["reportsBySubject"] = (
 )
 USER_DATA["reportSubjects"] = "prefixes b't' + md5(userid) and b'u' + md5(userid)"
 USER_DATA["reportQueue"] = "the queue rows the user's subjects' states name"
+
+# -- blocks and mutes (feeds/services/blocks.py) ----------------------------------------
+
+# A block: md5(blocker) + md5(blocked), and the same pair the other way in
+# blockedBy, as follows and followedBy are. A mute of an account: md5(muter)
+# + md5(muted); of a word or hashtag: md5(muter) + md5(word), the word in
+# its cell. Each list is one prefix scan; "does either of us block the
+# other?" for a page's people is one multi-get.
+SCHEMA["blocks"] = {"b": ONE}
+SCHEMA["blockedBy"] = {"b": ONE}
+SCHEMA["mutes"] = {"m": ONE}
+SCHEMA["mutedWords"] = {"w": ONE}
+USER_DATA["blocks"] = "prefix md5(userid), and the rows of those who block the user (blockedBy)"
+USER_DATA["blockedBy"] = "prefix md5(userid), and the rows of those the user blocks (blocks)"
+USER_DATA["mutes"] = "prefix md5(userid); others' mutes of the user stay until they unmute"
+USER_DATA["mutedWords"] = "prefix md5(userid)"

@@ -29,6 +29,7 @@ from feeds.jobs import (
     RepostToStreams,
     SweepPendingFanouts,
     TrimStream,
+    WithdrawReactions,
 )
 
 from . import tasks
@@ -49,6 +50,7 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     RemoveRepostFromStreams: tasks.remove_repost_from_streams,
     DeleteAccount: tasks.delete_account,
     RefreshTableStats: tasks.refresh_table_stats,
+    WithdrawReactions: tasks.withdraw_reactions,
 }
 
 

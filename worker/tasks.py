@@ -15,7 +15,7 @@ from celery import Task, shared_task
 from celery.signals import task_failure, task_postrun
 
 from feeds import jobs
-from feeds.services import console, deletion, fanout, metrics
+from feeds.services import console, deletion, fanout, metrics, reactions
 
 # One decorator for every task, its options spelled as keywords so that
 # celery-types can check them and keep each task's signature.
@@ -57,6 +57,11 @@ def fan_out_twit(
 @retrying
 def backfill_stream(follower: str, followed: str) -> int:
     return fanout.backfill_stream(follower, followed)
+
+
+@retrying
+def withdraw_reactions(userid: str, author: str) -> int:
+    return reactions.withdraw_from(userid, author)
 
 
 @retrying

@@ -31,6 +31,7 @@ from storage.connection import connection
 from . import (
     accounts,
     avatars,
+    blocks,
     follows,
     idempotency,
     notify,
@@ -122,6 +123,7 @@ def erase_account(userid: str, created: int) -> bool:
     streams.forget_user(userid)
     notify.forget_user(userid)
     reports.forget_user(userid)
+    blocks.forget_user(userid)
     tokens.forget_user(userid)
     ratelimit.forget_user(userid)
     idempotency.forget_user(userid)

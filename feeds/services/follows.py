@@ -15,7 +15,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
-from . import accounts, notify, ratelimit
+from . import accounts, blocks, notify, ratelimit
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -61,6 +61,7 @@ def follow(follower: User | str, followed: str) -> bool:
     """Make ``follower`` follow ``followed``; False if it already did.
     Counted, first, against the follower's limit of follows and unfollows
     (ratelimit.FOLLOWS): RateLimited beyond it, and nothing done.
+    Forbidden if either blocks the other (services.blocks).
 
     The edge is created by checkAndPut, so of two racing calls one creates
     it. Counts change once per edge: the edge names its operation, counters
@@ -74,6 +75,7 @@ def follow(follower: User | str, followed: str) -> bool:
         raise Suspended("This account is suspended: it cannot be followed.")
     edge = keys.follows_key(a.userid, b.userid)
     with connection() as conn:
+        blocks.refuse_blocked(conn, a.userid, b.userid, "follow them")
         op, generation, created = _claim_edge(conn, edge)
         follows = conn.table(table_name("follows"))
         follows.put(edge, rows.encode_edge(b.userid, b.name, generation), timestamp=generation)
@@ -93,6 +95,14 @@ def follow(follower: User | str, followed: str) -> bool:
             _count_edge(change, a.userid, b.userid, 1, op_id(b"follow", op))
             follows.put(edge, rows.encode_counted_edge(op), timestamp=generation)
             change.settle()
+        blocked = blocks.blocked_between(conn, a.userid, b.userid)
+    if blocked:
+        # A block came while the edge was made: the block may have looked
+        # for edges to end before this one was there (blocks' docstring).
+        end_follow(a, b.userid)
+        with connection() as conn:
+            blocks.refuse_blocked(conn, a.userid, b.userid, "follow them")
+        return False  # unblocked again since: the follow is undone all the same
     dispatch(BackfillStream(a.userid, b.userid))
     return created
 

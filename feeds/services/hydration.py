@@ -10,7 +10,10 @@ verbs, each one multi-get for the page:
   suspended are left out;
 - ``twits.counts``: replies, likes and reposts, as the twit rows hold them;
   a twit whose row is gone (deleted since its list row was read) is left out;
-- ``reactions.liked`` and ``reactions.reposted``: the reader's flags.
+- ``reactions.liked`` and ``reactions.reposted``: the reader's flags;
+- ``blocks.shield``: for a signed-in reader, twits whose author or reposter
+  they block or are blocked by are left out, and, with ``muting`` (their
+  home stream), those of accounts they mute or with a word they mute.
 
 The lookups need only the page's ids, so all but one run on a small pool of
 threads while the caller's thread makes the last: on HBase, about a
@@ -37,7 +40,7 @@ from django.conf import settings
 from feeds.types import Twit
 from storage.connection import connection
 
-from . import accounts, reactions, twits
+from . import accounts, blocks, reactions, twits
 
 T = TypeVar("T")
 
@@ -50,6 +53,7 @@ def hydrate(
     *,
     counted: bool = False,
     suspended: frozenset[str] | None = None,
+    muting: bool = False,
 ) -> tuple[Twit, ...]:
     """``found`` in its order, as ``reader`` (a userid; None: nobody signed
     in, and ``liked``/``reposted`` stay None) sees it: without the twits of
@@ -62,20 +66,24 @@ def hydrate(
     read again. ``suspended``: the answer for the page's authors when the
     caller has it already (lower-cased userids, as
     :func:`accounts.suspended` gives it), so it is not looked up.
+    ``muting``: hide what the reader mutes too (their home stream); blocks
+    are applied to every list a signed-in reader reads.
     """
     if not found:
         return found
     ids = sorted({t.id for t in found})
     calls: list[tuple[str, Callable[..., Any], tuple[Any, ...]]] = []
+    people = {t.userid for t in found} | {t.reposted_by for t in found if t.reposted_by}
     if suspended is None:
-        people = {t.userid for t in found} | {t.reposted_by for t in found if t.reposted_by}
         calls.append(("suspended", _suspended, (people,)))
     if not counted:
         calls.append(("counts", _counts, (ids,)))
     if reader is not None:
         calls.append(("liked", reactions.liked, (reader, ids)))
         calls.append(("reposted", reactions.reposted, (reader, ids)))
+        calls.append(("shield", _shield, (reader, people, muting)))
     got = _look_up(calls)
+    shield: blocks.Shield = got.get("shield", blocks.NOTHING_HIDDEN)
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
     counts: dict[str, twits.Counts] | None = got.get("counts")
     liked: set[str] | None = got.get("liked")
@@ -83,6 +91,8 @@ def hydrate(
     shown = []
     for t in found:
         if t.userid.lower() in hidden or (t.reposted_by and t.reposted_by.lower() in hidden):
+            continue
+        if shield.hides(t.userid) or shield.hides(t.reposted_by) or shield.hides_text(t.text):
             continue
         if counts is None:
             replies, likes_n, reposts_n = t.replies, t.likes, t.reposts
@@ -115,6 +125,10 @@ def _twit(fields: dict[str, Any]) -> Twit:
 def _suspended(userids: Iterable[str]) -> frozenset[str]:
     with connection() as conn:
         return accounts.suspended(conn, userids)
+
+
+def _shield(reader: str, people: set[str], muting: bool) -> blocks.Shield:
+    return blocks.shield(reader, people, muting=muting)
 
 
 def _counts(ids: list[str]) -> dict[str, twits.Counts]:

@@ -30,6 +30,7 @@ Nobody is notified of their own doing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import happybase
@@ -39,7 +40,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, apply_once, check_and_put, delete_prefix, op_id
 
-from . import accounts
+from . import accounts, blocks
 from ._paging import scan_page
 from .textparse import mentions
 
@@ -101,9 +102,14 @@ def notify_twit(conn: happybase.Connection, key: bytes, twit: rows.TwitRow) -> N
     row = rows.NotificationRow(
         ((twit.userid, twit.name),), 1, keys.twit_id(key), twit.text[: rows.NOTIFY_SNIPPET]
     )
-    if replied is not None:
+    # Nobody who blocks, is blocked by or mutes the author; the read checks
+    # again (a block or mute may come after this).
+    allowed = set(
+        blocks.unshielded(conn, twit.userid, [*([replied] if replied else []), *mentioned])
+    )
+    if replied is not None and replied in allowed:
         _put(conn, keys.user_hash(replied), millis, keys.NOTIFY_REPLY, key, row)
-    for userid in accounts.enabled(conn, mentioned):
+    for userid in accounts.enabled(conn, [u for u in mentioned if u in allowed]):
         _put(conn, keys.user_hash(userid), millis, keys.NOTIFY_MENTION, key, row)
 
 
@@ -329,10 +335,12 @@ def _decode(key: bytes, data: dict[bytes, bytes]) -> Notification | None:
 
 @read_only
 def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Notification]:
-    """``userid``'s notifications, newest first: one prefix scan a page."""
+    """``userid``'s notifications, newest first: one prefix scan a page,
+    without what the user's blocks and mutes hide (:func:`shielded`), so a
+    page may hold fewer than ``limit``."""
     user = accounts.get_user(userid)
     with connection() as conn:
-        return scan_page(
+        page = scan_page(
             conn.table(table_name("notifications")),
             keys.user_hash(user.userid),
             keys.NOTIFY_KEY_LEN,
@@ -340,6 +348,26 @@ def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Pa
             limit,
             _decode,
         )
+    shield = blocks.shield(
+        user.userid, {a.userid for n in page.items for a in n.actors}, muting=True
+    )
+    shown = (shielded(n, shield) for n in page.items)
+    return Page(tuple(n for n in shown if n is not None), page.next_cursor)
+
+
+def shielded(n: Notification, shield: blocks.Shield) -> Notification | None:
+    """``n`` as its recipient sees it: without the actors they block, are
+    blocked by or mute, and gone if none is left or a muted word is in its
+    twit's text. A group's count drops by the actors it names who are
+    hidden; those beyond the few it names are counted still."""
+    if shield.hides_text(n.text):
+        return None
+    actors = tuple(a for a in n.actors if not shield.hides(a.userid))
+    if len(actors) == len(n.actors):
+        return n
+    if not actors:
+        return None
+    return dataclasses.replace(n, actors=actors, count=n.count - (len(n.actors) - len(actors)))
 
 
 def unread_count(userid: str) -> int:

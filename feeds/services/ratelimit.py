@@ -125,6 +125,13 @@ REPORTS = Limit(
     cell=rows.RATE_REPORTS,
     message="You can send {count} reports a minute",
 )
+BLOCKS = Limit(
+    name="blocks and mutes",
+    per="account",
+    setting="TWITBASE_BLOCKS_PER_MINUTE",
+    cell=rows.RATE_BLOCKS,
+    message="You can block, mute or undo either {count} times a minute",
+)
 PASSWORD_RESETS = Limit(
     name="password resets of an account",
     per="account",
@@ -146,6 +153,7 @@ LIMITS = (
     REACTIONS,
     AVATAR_UPLOADS,
     REPORTS,
+    BLOCKS,
     PASSWORD_RESETS,
     PASSWORD_RESETS_PER_ADDRESS,
 )

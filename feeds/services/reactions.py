@@ -49,7 +49,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
-from . import accounts, notify, ratelimit, twits
+from . import accounts, blocks, notify, ratelimit, twits
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -254,8 +254,17 @@ def react(kind: Reaction, userid: str, twit_id: str, on: bool) -> Twit:
         if on:
             raise Forbidden(kind.own_refusal)
         return _flagged(user.userid, twit, kind, False)
+    twit_key = keys.twit_key_from_id(twit.id)
+    doing = f"{kind.name.decode()} their twits"
     with connection() as conn:
-        _move(conn, kind, keys.twit_key_from_id(twit.id), user.userid, user.name, on)
+        if on:
+            blocks.refuse_blocked(conn, user.userid, twit.userid, doing)
+        _move(conn, kind, twit_key, user.userid, user.name, on)
+        if on and blocks.blocked_between(conn, user.userid, twit.userid):
+            # A block came while this was written: the block's own sweep of
+            # reactions may have looked before this one was there.
+            _move(conn, kind, twit_key, user.userid, user.name, False)
+            blocks.refuse_blocked(conn, user.userid, twit.userid, doing)
     return _flagged(user.userid, twits.get_twit(twit.id), kind, on)
 
 
@@ -476,6 +485,28 @@ def withdraw_all(userid: str) -> int:
                 conn.table(table_name(kind.pairs)).delete(kind.pair_key(twit, userid))
                 mine.delete(key)
             done += len(found)
+    return done
+
+
+def withdraw_from(userid: str, author: str) -> int:
+    """Take back ``userid``'s reactions to ``author``'s twits, each as
+    taking it back does (counts, groups, streams): for a block, whose
+    blocked must not be seen liking or reposting the blocker. One scan of
+    the user's own rows per kind, keys only; returns how many went."""
+    done = 0
+    author_hash = keys.user_hash(author)
+    with connection() as conn:
+        for kind in KINDS:
+            mine = conn.table(table_name(kind.mine))
+            found = mine.scan(row_prefix=keys.user_hash(userid), filter=ops.KEYS_ONLY)
+            theirs = {
+                twit
+                for twit in (kind.twit_from_mine(key) for key, _ in found)
+                if twit.startswith(author_hash)
+            }
+            for twit in sorted(theirs):
+                _move(conn, kind, twit, userid, userid, False)
+            done += len(theirs)
     return done
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from feeds.types import Page, Thread, Twit
 from storage.connection import connection, read_only
 
-from . import accounts, reactions, twits
+from . import accounts, blocks, reactions, twits
 from .hydration import NOBODY, hydrate
 
 
@@ -25,6 +25,7 @@ def timeline(
     page asks ``public_user`` first (a 404), the staff console lists a
     suspended user's twits on purpose."""
     user = accounts.get_user(userid)
+    blocks.refuse_if_blocked_by(user.userid, reader)
     page = twits.timeline_page(user, cursor, limit)
     return Page(hydrate(page.items, reader, counted=True, suspended=NOBODY), page.next_cursor)
 
@@ -37,8 +38,10 @@ def replies(
     prefix scan of the replies table under the twit's key, then the hydrate
     step; a suspended author's replies are hidden while they are (a page may
     then hold fewer than ``limit``). NotFound if the twit does not exist
-    (or was deleted); Suspended if its author is."""
+    (or was deleted); Suspended if its author is; Forbidden if its author
+    blocks the reader (so for each list here)."""
     parent = twits.public_twit(twit_id)
+    blocks.refuse_if_blocked_by(parent.userid, reader)
     page = twits.replies_page(parent, cursor, limit)
     return Page(hydrate(page.items, reader), page.next_cursor)
 
@@ -50,6 +53,7 @@ def thread(
     """A twit's page: ``twit`` (read already, by ``public_twit``), the chain
     it replies to (services.ancestors) and a page of its replies, as
     ``reader`` sees them, hydrated together in one step."""
+    blocks.refuse_if_blocked_by(twit.userid, reader)
     chain = twits.ancestors(twit)
     page = twits.replies_page(twit, cursor, limit)
     listed = (twit, *(t for t in chain if t is not None), *page.items)
@@ -70,6 +74,7 @@ def user_likes(
     all) in one multi-get of their rows, then the hydrate step. Deleted
     twits and those of suspended authors drop out, so a page may hold
     fewer than ``limit``."""
+    blocks.refuse_if_blocked_by(userid, reader)
     page = reactions.liked_page(userid, cursor, limit)
     with connection() as conn:
         found = twits.twits_of(conn, page.items)

@@ -24,7 +24,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
 
-from . import _clock, accounts, notify, pending, tagindex
+from . import _clock, accounts, blocks, notify, pending, tagindex
 from ._load import LoadRow
 from ._paging import scan_page
 from .ratelimit import check_post_rate
@@ -175,6 +175,9 @@ def post_twit(
     author = accounts.loaded(author)
     body = clean_text(text)
     parent = None if reply_to is None else _parent(reply_to)
+    if parent is not None:
+        with connection() as conn:
+            blocks.refuse_blocked(conn, author.userid, parent.userid, "reply to them")
     check_post_rate(author.userid)
     # Later than any twit this process made before: two posts in one
     # millisecond still list newest first (see _clock).

@@ -31,6 +31,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.RemoveRepostFromStreams("ab" * 28, "alice", 1_700_000_000_000),
     jobs.DeleteAccount("alice", 1_700_000_000_000),
     jobs.RefreshTableStats("users", 0),
+    jobs.WithdrawReactions("bob", "alice"),
 ]
 
 
@@ -69,6 +70,7 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.remove_repost_from_streams",
         "worker.tasks.delete_account",
         "worker.tasks.refresh_table_stats",
+        "worker.tasks.withdraw_reactions",
     ]
 
 
@@ -156,6 +158,8 @@ def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_swee
         ),
         # Nothing records a deletion as owed: it runs here rather than be lost.
         ("worker.tasks.delete_account", {"userid": "alice", "created": 1_700_000_000_000}),
+        # Nor a block's taking back of reactions.
+        ("worker.tasks.withdraw_reactions", {"userid": "bob", "author": "alice"}),
     ]
 
 

@@ -52,6 +52,10 @@ OWNERS = {
     "reportsBySubject": "reports",
     "reportSubjects": "reports",
     "reportQueue": "reports",
+    "blocks": "blocks",
+    "blockedBy": "blocks",
+    "mutes": "blocks",
+    "mutedWords": "blocks",
 }
 
 # (module, table) pairs that still open a table they do not own.
