@@ -27,6 +27,7 @@ from .deletion import delete_account
 from .follows import (
     follow,
     followers,
+    followers_among,
     following,
     following_among,
     is_following,
@@ -98,6 +99,7 @@ __all__ = [
     "find_user",
     "follow",
     "followers",
+    "followers_among",
     "following",
     "following_among",
     "get_avatar",

@@ -254,6 +254,18 @@ def following_among(follower: str, userids: list[str]) -> set[str]:
     return {by_key[k] for k, row in found if OP in row}
 
 
+def followers_among(followed: str, userids: list[str]) -> set[str]:
+    """Which of ``userids`` follow ``followed`` (lower-cased): one multi-get
+    of the follows rows, for "Follows you" on a page of people."""
+    wanted = {u.lower() for u in userids if accounts.USERID_RE.fullmatch(u)}
+    if not wanted:
+        return set()
+    by_key = {keys.follows_key(u, followed): u for u in wanted}
+    with connection() as conn:
+        found = conn.table(table_name("follows")).rows(list(by_key), columns=[OP])
+    return {by_key[k] for k, row in found if OP in row}
+
+
 # Who to follow: how far the friends-of-friends count reads.
 SUGGEST_FROM = 20  # at most this many of the people one follows are asked (md5 order)
 SUGGEST_EACH = 100  # at most this many of each one's follows are counted

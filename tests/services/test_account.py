@@ -207,6 +207,17 @@ def test_following_among_answers_a_page_in_one_call(alice: User, bob: User, char
     assert services.following_among("alice", []) == set()
 
 
+def test_followers_among_says_who_follows_you_in_one_call(
+    alice: User, bob: User, charlie: User
+) -> None:
+    services.follow("bob", "alice")
+    services.follow("alice", "charlie")  # the other way: not a follower
+    assert services.followers_among("alice", ["Bob", "charlie", "alice", "not valid!"]) == {"bob"}
+    services.unfollow("bob", "alice")
+    assert services.followers_among("alice", ["bob"]) == set()
+    assert services.followers_among("alice", []) == set()
+
+
 def test_who_to_follow_ranks_friends_of_friends_by_how_many_follow_them(
     alice: User, bob: User, charlie: User
 ) -> None:
