@@ -1,7 +1,7 @@
 """The OpenAPI document of the JSON API, served at ``GET /api/schema``.
 
 django-ninja generates it from the operations in :mod:`feeds.api.views` (and
-:mod:`feeds.api.reports`, :mod:`feeds.api.recovery`) and
+:mod:`feeds.api.reports`, :mod:`feeds.api.recovery`, :mod:`feeds.api.blocks`) and
 the models in :mod:`feeds.api.schemas`; nothing here is written by hand.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import recovery, reports  # noqa: F401  (register their operations before the document)
+from . import blocks, recovery, reports  # noqa: F401  (register their operations before the document)
 from .views import document
 
 SCHEMA: dict[str, Any] = document()

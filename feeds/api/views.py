@@ -16,7 +16,7 @@ from pydantic import WithJsonSchema
 
 from feeds import services
 from feeds.errors import Forbidden
-from feeds.services import avatars, idempotency, ratelimit
+from feeds.services import avatars, blocks, idempotency, ratelimit
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
 from feeds.types import Notification, Page, Twit, User
@@ -38,6 +38,7 @@ TwitId = Annotated[
     WithJsonSchema({"type": "string", "pattern": schemas.TWIT_ID_PATTERN}),
 ]
 T = TypeVar("T")
+BLOCKED = "You are signed in and its author has blocked you."
 NoContent = Status[None]
 NO_CONTENT: NoContent = Status(204, None)
 
@@ -179,10 +180,10 @@ def sign_up(request: HttpRequest, response: HttpResponse, account: schemas.SignU
     "/users/{str:userid}",
     operation_id="getUser",
     summary="A user's profile, with counts",
-    **operation({200: schemas.Profile}, 404, descriptions={200: "The profile."}),
+    **operation({200: schemas.Profile}, 403, 404, descriptions={200: "The profile.", 403: BLOCKED}),
 )
 def profile(request: HttpRequest, userid: Userid) -> User:
-    return services.public_user(userid)
+    return blocks.visible_user(userid, reader(request))
 
 
 @api.patch(
@@ -227,10 +228,10 @@ def _user_list(
         f"/users/{{str:userid}}/{items}",
         operation_id=operation_id,
         summary=summary,
-        **operation({200: page}, 400, 404, descriptions={200: description}),
+        **operation({200: page}, 400, 403, 404, descriptions={200: description, 403: BLOCKED}),
     )
     def endpoint(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[T]:
-        services.public_user(userid)
+        blocks.visible_user(userid, reader(request))
         return listing(request, userid, cursor, limit)
 
     endpoint.__name__ = endpoint.__qualname__ = items
@@ -270,9 +271,14 @@ following = _user_list(
     **operation(
         {200: schemas.Follow},
         400,
+        403,
         404,
         429,
-        descriptions={200: "You follow them.", 429: ratelimit.FOLLOWS.describe()},
+        descriptions={
+            200: "You follow them.",
+            403: "One of you blocks the other.",
+            429: ratelimit.FOLLOWS.describe(),
+        },
         auth=True,
     ),
 )
@@ -325,12 +331,14 @@ IdempotencyKey = Annotated[
     **operation(
         {201: schemas.Twit},
         400,
+        403,
         404,
         409,
         429,
         descriptions={
             201: "The twit, with its id; with an Idempotency-Key seen before, the twit it "
             "posted then (and `Idempotent-Replayed: true`).",
+            403: "The author of the twit you reply to blocks you, or you block them.",
             404: "The twit you reply to is gone, or the twit this Idempotency-Key posted "
             "is deleted.",
             409: "A twit with this Idempotency-Key is still being posted: send it again "
@@ -362,17 +370,19 @@ def post_twit(
     "/twits/{str:twit_id}",
     operation_id="getTwit",
     summary="One twit",
-    **operation({200: schemas.Twit}, 404, descriptions={200: "The twit."}),
+    **operation({200: schemas.Twit}, 403, 404, descriptions={200: "The twit.", 403: BLOCKED}),
 )
 def twit(request: HttpRequest, twit_id: TwitId) -> Twit:
-    return _one(request, services.public_twit(twit_id))
+    found = services.public_twit(twit_id)
+    blocks.refuse_if_blocked_by(found.userid, reader(request))
+    return _one(request, found)
 
 
 @get(
     "/twits/{str:twit_id}/replies",
     operation_id="getReplies",
     summary="The replies to a twit, oldest first",
-    **operation({200: schemas.TwitPage}, 400, 404, descriptions={200: _PAGE}),
+    **operation({200: schemas.TwitPage}, 400, 403, 404, descriptions={200: _PAGE, 403: BLOCKED}),
 )
 def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor) -> Page[Twit]:
     return services.replies(twit_id, cursor, limit, reader(request))
@@ -384,9 +394,14 @@ def replies(request: HttpRequest, twit_id: TwitId, limit: Limit, cursor: Cursor)
     summary="Like a twit (idempotent)",
     **operation(
         {200: schemas.Twit},
+        403,
         404,
         429,
-        descriptions={200: "The twit; you like it.", 429: ratelimit.REACTIONS.describe()},
+        descriptions={
+            200: "The twit; you like it.",
+            403: "Its author blocks you, or you block its author.",
+            429: ratelimit.REACTIONS.describe(),
+        },
         auth=True,
     ),
 )
@@ -414,7 +429,7 @@ def unlike(request: HttpRequest, twit_id: TwitId) -> Twit:
     "/users/{str:userid}/likes",
     operation_id="getUserLikes",
     summary="The twits a user likes, newest like first",
-    **operation({200: schemas.TwitPage}, 400, 404, descriptions={200: _PAGE}),
+    **operation({200: schemas.TwitPage}, 400, 403, 404, descriptions={200: _PAGE, 403: BLOCKED}),
 )
 def user_likes(request: HttpRequest, userid: Userid, limit: Limit, cursor: Cursor) -> Page[Twit]:
     services.public_user(userid)
