@@ -61,12 +61,26 @@ def max_body_bytes() -> int | None:
     return limit
 
 
+# The attribute of a view that answers its own oversized bodies (see too_large).
+TOO_LARGE_ANSWER = "too_large_answer"
+
+
 def too_large(request: HttpRequest) -> HttpResponse:
+    """413, unless the page's view answers an oversized body itself: given
+    the declared size, before anything reads the body (the avatar upload
+    sends the person back to the form with the error on its field)."""
     limit = max_body_bytes()
     if is_api(request):
         return JsonResponse(
             {"error": f"The request body is too large: at most {limit} bytes."}, status=413
         )
+    try:
+        answer = getattr(resolve(request.path_info).func, TOO_LARGE_ANSWER, None)
+    except Resolver404:
+        answer = None
+    if answer is not None:
+        response: HttpResponse = answer(request, _declared_length(request))
+        return response
     return _page("413.html", 413, {"limit": limit})
 
 

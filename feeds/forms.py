@@ -19,6 +19,7 @@ from django import forms
 
 from feeds import services
 from feeds.errors import ServiceError
+from feeds.services import accounts, avatars
 
 
 def add_service_error(form: forms.Form, exc: ServiceError) -> None:
@@ -160,12 +161,43 @@ class ReplyForm(TwitForm):
 # -- avatars and account deletion (account branch) ----------------------------------------
 
 
+class ProfileForm(SiteForm):
+    """The display name and the bio, as the profile shows them; their checks
+    are the service's (:func:`feeds.services.update_profile`), as on the API."""
+
+    name = forms.CharField(
+        label="Display name",
+        max_length=accounts.NAME_MAX,
+        widget=forms.TextInput(attrs={"autocomplete": "name"}),
+        error_messages={"required": "Enter a display name."},
+    )
+    bio = forms.CharField(
+        label="Bio",
+        required=False,
+        max_length=accounts.BIO_MAX,
+        help_text=f"Up to {accounts.BIO_MAX} characters, shown on your profile.",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+
+# The limit the service enforces (feeds.services.avatars), in its own words.
+AVATAR_LIMIT = f"{avatars.MAX_BYTES // (1024 * 1024)} MB"
+
+
+def avatar_size_error(size: int) -> str:
+    """What the avatar field says of a file of ``size`` bytes over the limit."""
+    return (
+        f"An avatar is at most {AVATAR_LIMIT}; this file is {size / (1024 * 1024):.1f} MB. "
+        "Choose a smaller image."
+    )
+
+
 class AvatarForm(SiteForm):
     """An avatar upload: the file's checks (format, size, pixels) are the service's."""
 
     avatar = forms.FileField(
         label="Avatar image",
-        help_text="PNG, JPEG, WebP or GIF, at most 2 MB; shown as a 256 px square.",
+        help_text=(f"PNG, JPEG, WebP or GIF, at most {AVATAR_LIMIT}; shown as a 256 px square."),
         widget=forms.ClearableFileInput(
             attrs={"accept": "image/png,image/jpeg,image/webp,image/gif"}
         ),

@@ -50,6 +50,7 @@ urlpatterns = [
     path("stream/new", home.stream_new, name="stream_new"),
     path("tags/<str:tag>", search.tag, name="tag"),
     path("search", search.search, name="search"),
+    path("account/profile", account.profile_update, name="profile_update"),
     path("account/avatar", account.avatar_upload, name="avatar_upload"),
     path("account/avatar/remove", account.avatar_remove, name="avatar_remove"),
     path("account/delete", account.delete_account, name="delete_account"),

@@ -32,15 +32,20 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
     visiting = visitor(request)
     page = services.timeline(user.userid, cursor, reader=reader(request))
     is_me = visiting.is_authenticated and visiting.userid.lower() == user.userid.lower()
-    follows = (
-        visiting.is_authenticated
-        and not is_me
-        and services.is_following(visiting.userid, user.userid)
-    )
+    other = visiting.is_authenticated and not is_me
+    follows = other and services.is_following(visiting.userid, user.userid)
+    follows_me = other and services.is_following(user.userid, visiting.userid)
     return render(
         request,
         "profile.html",
-        {"user": user, "page": page, "cursor": cursor, "is_me": is_me, "follows": follows},
+        {
+            "user": user,
+            "page": page,
+            "cursor": cursor,
+            "is_me": is_me,
+            "follows": follows,
+            "follows_me": follows_me,
+        },
     )
 
 
@@ -53,12 +58,22 @@ def _people(request: HttpRequest, userid: str, which: str) -> HttpResponse:
     page = lister(user.userid, cursor)
     visiting = visitor(request)
     followed: set[str] = set()
+    follows_me: set[str] = set()
     if visiting.is_authenticated:
-        followed = services.following_among(visiting.userid, [p.userid for p in page.items])
+        userids = [p.userid for p in page.items]
+        followed = services.following_among(visiting.userid, userids)
+        follows_me = services.followers_among(visiting.userid, userids)
     return render(
         request,
         "people.html",
-        {"user": user, "page": page, "cursor": cursor, "which": which, "followed": followed},
+        {
+            "user": user,
+            "page": page,
+            "cursor": cursor,
+            "which": which,
+            "followed": followed,
+            "follows_me": follows_me,
+        },
     )
 
 

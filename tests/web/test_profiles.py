@@ -61,7 +61,7 @@ def test_follow_and_unfollow_need_post(alice: User, bob_client: Client) -> None:
 
 def test_own_profile_has_no_follow_button(alice_client: Client) -> None:
     html = alice_client.get("/u/alice").content.decode()
-    assert "This is you" in html
+    assert "Edit profile" in html
     assert '/follow"' not in html
 
 

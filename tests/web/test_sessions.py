@@ -32,7 +32,7 @@ def logged_in_as(client: Client) -> str | None:
         return None
     assert "Log out" in html
     user = client.get("/u/alice")
-    return "alice" if user.status_code == 200 and "This is you" in user.content.decode() else "?"
+    return "alice" if user.status_code == 200 and "Edit profile" in user.content.decode() else "?"
 
 
 def test_a_cookie_saved_before_logout_no_longer_signs_in(alice_client: Client) -> None:
