@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from feeds import services
+from feeds.services import blocking, blocks
 from feeds.types import User
 from feeds.viewhelpers import Explain, View, cursor_param, post_only, safe_next, visitor
 
@@ -35,6 +36,7 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
     other = visiting.is_authenticated and not is_me
     follows = other and services.is_following(visiting.userid, user.userid)
     follows_me = other and services.is_following(user.userid, visiting.userid)
+    stance = blocks.stance(visiting.userid, user.userid) if other else None
     return render(
         request,
         "profile.html",
@@ -45,12 +47,13 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
             "is_me": is_me,
             "follows": follows,
             "follows_me": follows_me,
+            "stance": stance,
         },
     )
 
 
 def _people(request: HttpRequest, userid: str, which: str) -> HttpResponse:
-    user = services.public_user(userid)
+    user = blocks.visible_user(userid, reader(request))
     if user.userid != userid:
         return moved(request, which, user.userid)
     cursor = cursor_param(request)
@@ -145,4 +148,46 @@ unfollow = _follow_view(
     services.unfollow,
     "You no longer follow {}: their twits leave your home stream.",
     "You were not following {}.",
+)
+
+
+def _stance_view(verb: str, action: Callable[[User, str], bool], done: str, already: str) -> View:
+    """The POST view of a block, mute or their undoing from a profile: the
+    act, then back where it was asked from with a message (``done``, or
+    ``already`` when nothing changed; ``{}`` is the @userid)."""
+
+    @post_only(_explain_follow(verb))
+    @login_required
+    @service_errors
+    def view(request: HttpRequest, userid: str) -> HttpResponse:
+        changed = action(me(request), userid)
+        messages.success(request, (done if changed else already).format(f"@{userid}"))
+        return redirect(safe_next(request, reverse("profile", args=[userid])))
+
+    return view
+
+
+block = _stance_view(
+    "block",
+    blocking.block,
+    "You blocked {}: you no longer follow each other, and neither sees the other's twits.",
+    "You already block {}.",
+)
+unblock = _stance_view(
+    "unblock",
+    blocking.unblock,
+    "You unblocked {}. Follow them again if you want their twits.",
+    "You were not blocking {}.",
+)
+mute = _stance_view(
+    "mute",
+    blocking.mute,
+    "You muted {}: their twits and notifications leave your home stream. They are not told.",
+    "You already mute {}.",
+)
+unmute = _stance_view(
+    "unmute",
+    blocking.unmute,
+    "You unmuted {}.",
+    "You were not muting {}.",
 )

@@ -1,0 +1,81 @@
+"""Block and mute on the web: the profile's buttons, what a blocked
+visitor meets, and the Muted and blocked page."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+from feeds import services
+from feeds.services import blocks
+from feeds.types import User
+from tests.console.helpers import text_of
+
+
+def test_blocking_from_a_profile_goes_back_with_a_message(
+    alice_client: Client, bob: User
+) -> None:
+    services.follow("alice", "bob")
+    page = text_of(alice_client.get("/u/bob"))
+    assert "Block @bob" in page and "Mute @bob" in page
+    done = alice_client.post("/u/bob/block", {"next": "/u/bob"})
+    assert done.status_code == 302 and done["Location"] == "/u/bob"
+    after = text_of(alice_client.get("/u/bob"))
+    assert "You blocked @bob" in after and "You block @bob" in after
+    assert "Unblock @bob" in after and "Following" not in after
+    assert not services.is_following("alice", "bob")
+    alice_client.post("/u/bob/unblock", {"next": "/u/bob"})
+    assert blocks.blocked("alice").items == ()
+
+
+def test_a_blocked_visitor_is_told_and_sees_no_twits(
+    alice_client: Client, bob_client: Client, client: Client
+) -> None:
+    twit = services.post_twit("alice", "not for bob")
+    alice_client.post("/u/bob/block")
+    for url in ("/u/alice", f"/u/alice/t/{twit.id}", "/u/alice/followers"):
+        refused = bob_client.get(url)
+        assert refused.status_code == 403, url
+        page = text_of(refused)
+        assert "@alice has blocked you" in page and "not for bob" not in page
+        assert client.get(url).status_code == 200  # not signed in: public
+    followed = bob_client.post("/u/alice/follow", {"next": "/u/alice"})
+    assert followed.status_code == 403
+    assert "@alice has blocked you" in text_of(followed)
+
+
+def test_muting_hides_from_home_and_the_muted_page_lists_and_undoes(
+    alice_client: Client, bob: User
+) -> None:
+    services.follow("alice", "bob")
+    services.post_twit("bob", "bob's twit about #tea")
+    assert "bob's twit" in text_of(alice_client.get("/"))
+    alice_client.post("/u/bob/mute", {"next": "/u/bob"})
+    assert "bob's twit" not in text_of(alice_client.get("/"))
+    assert "bob's twit" in text_of(alice_client.get("/u/bob"))  # the profile still shows
+    listed = text_of(alice_client.get("/account/muted"))
+    assert "@bob" in listed and "Unmute" in listed and "You block nobody" in listed
+    alice_client.post("/u/bob/unmute", {"next": "/account/muted"})
+    assert "bob's twit" in text_of(alice_client.get("/"))
+
+
+def test_muted_words_are_added_refused_with_a_reason_and_removed(
+    alice_client: Client, bob: User
+) -> None:
+    services.follow("alice", "bob")
+    services.post_twit("bob", "a #Tea party")
+    added = alice_client.post("/account/muted/words", {"word": " #tea "})
+    assert added.status_code == 302 and added["Location"] == "/account/muted"
+    assert "You muted “#tea”" in text_of(alice_client.get("/account/muted"))
+    assert "a #Tea party" not in text_of(alice_client.get("/"))
+    refused = alice_client.post("/account/muted/words", {"word": "x" * 51})
+    assert refused.status_code == 400
+    assert "1 to 50 characters" in text_of(refused)
+    alice_client.post("/account/muted/words/remove", {"word": "#tea"})
+    assert blocks.muted_words("alice") == []
+    assert "a #Tea party" in text_of(alice_client.get("/"))
+
+
+def test_the_muted_page_needs_a_login(client: Client) -> None:
+    response = client.get("/account/muted")
+    assert response.status_code == 302 and "/login" in response["Location"]
+    assert client.post("/account/muted/words", {"word": "x"}).status_code in (302, 403)
