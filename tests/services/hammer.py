@@ -12,7 +12,8 @@ replies of its users instead (two processes share each user, so deletes of
 one reply race), for the reply count's exactness test. ``--likes TWIT_ID``
 and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit;
 ``--reactions AUTHOR`` does all four on the author's newest twits while
-the test posts and deletes them.
+the test posts and deletes them. ``--blocks`` adds blocks and unblocks to
+follows, posts, likes and reposts among its users.
 """
 
 from __future__ import annotations
@@ -95,6 +96,41 @@ def reactions(seed: int, seconds: float, author: str, users: list[str]) -> int:
     return ops
 
 
+def blocks(seed: int, seconds: float, users: list[str]) -> int:
+    """Follow, unfollow, post, like, repost, block and unblock among
+    ``users`` at random, so blocks race follows, reactions and fan-outs: a
+    follow or like a block refuses (Forbidden) is part of the game."""
+    from feeds import services
+    from feeds.errors import Forbidden, NotFound
+    from feeds.services import blocking
+
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    ops = 0
+    acts = ["follow", "follow", "unfollow", "post", "like", "repost", "block", "unblock"]
+    while time.monotonic() < deadline:
+        a, b = rng.sample(users, 2)
+        action = rng.choice(acts)
+        with contextlib.suppress(Forbidden, NotFound):
+            if action == "follow":
+                services.follow(a, b)
+            elif action == "unfollow":
+                services.unfollow(a, b)
+            elif action == "post":
+                services.post_twit(a, f"hammer {seed} {ops}")
+            elif action == "block":
+                blocking.block(a, b)
+            elif action == "unblock":
+                blocking.unblock(a, b)
+            else:
+                newest = services.timeline(b, limit=2).items
+                if newest:
+                    act = services.like if action == "like" else services.repost
+                    act(a, rng.choice(newest).id)
+        ops += 1
+    return ops
+
+
 def main(seed: int, seconds: float, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -109,6 +145,8 @@ def main(seed: int, seconds: float, users: list[str]) -> int:
         return reposts(seed, seconds, users[1], users[2:])
     if users[0] == "--reactions":
         return reactions(seed, seconds, users[1], users[2:])
+    if users[0] == "--blocks":
+        return blocks(seed, seconds, users[1:])
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     ops = 0
