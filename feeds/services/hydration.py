@@ -92,8 +92,10 @@ def hydrate(
     for t in found:
         if t.userid.lower() in hidden or (t.reposted_by and t.reposted_by.lower() in hidden):
             continue
-        if shield.hides(t.userid) or shield.hides(t.reposted_by) or shield.hides_text(t.text):
+        if shield.hides(t.userid) or shield.hides(t.reposted_by):
             continue
+        if t.userid.lower() != (reader or "").lower() and shield.hides_text(t.text):
+            continue  # a muted word hides others' twits, never one's own
         if counts is None:
             replies, likes_n, reposts_n = t.replies, t.likes, t.reposts
         else:

@@ -5,6 +5,7 @@ unlike), checked after every step against a small in-memory reference."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -13,7 +14,9 @@ import pytest
 
 from feeds import services
 from feeds.errors import Conflict, Forbidden
+from feeds.services import blocking
 from feeds.types import Page
+from storage.rows import NOTIFY_ACTORS
 from tests.helpers import ServerAddr
 
 T = TypeVar("T")
@@ -33,31 +36,83 @@ class Reference:
     # Notifications: who each twit notified when posted, (kind, recipient);
     # each twit's likers; every follow that created an edge (follower, followed).
     notified: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
-    likers: dict[str, set[str]] = field(default_factory=dict)
+    # Each twit's likers, and each repost, with when (a step number): a
+    # notification group names its latest NOTIFY_ACTORS actors.
+    likers: dict[str, dict[str, int]] = field(default_factory=dict)
     follow_events: list[tuple[str, str]] = field(default_factory=list)
+    repost_at: dict[tuple[str, str], int] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # twit id -> its text
+    blocks: set[tuple[str, str]] = field(default_factory=set)  # (blocker, blocked)
+    mutes: set[tuple[str, str]] = field(default_factory=set)  # (muter, muted)
+    words: dict[str, set[str]] = field(default_factory=dict)  # user -> muted tags ("#tea")
+    clock: int = 0
+
+    def tick(self) -> int:
+        self.clock += 1
+        return self.clock
+
+    def blocked(self, a: str, b: str) -> bool:
+        return (a, b) in self.blocks or (b, a) in self.blocks
+
+    def hidden(self, reader: str) -> set[str]:
+        """Whom ``reader`` does not see in their home stream and notifications."""
+        return {u for u in self.users if self.blocked(reader, u) or (reader, u) in self.mutes}
+
+    def muted_text(self, reader: str, tid: str) -> bool:
+        text = self.texts.get(tid, "").lower()
+        return any(
+            re.search(rf"(?<![\w#]){re.escape(w)}(?!\w)", text) for w in self.words.get(reader, ())
+        )
+
+    def _group(self, user: str, actors: dict[str, int]) -> tuple[bool, int]:
+        """Whether a like or repost group shows, and its count, after the
+        user's blocks and mutes hide the actors it names."""
+        listed = sorted(actors, key=actors.__getitem__, reverse=True)[:NOTIFY_ACTORS]
+        shown = [u for u in listed if u not in self.hidden(user)]
+        return bool(shown), len(actors) - (len(listed) - len(shown))
 
     def notifications(self, user: str) -> list[tuple[str, str, int]]:
         """``user``'s notifications as (type, twit id or follower, count), sorted."""
-        out = [("follow", a, 1) for a, b in self.follow_events if b == user]
+        hidden = self.hidden(user)
+        out = [("follow", a, 1) for a, b in self.follow_events if b == user and a not in hidden]
         for tid, sent in self.notified.items():
-            if tid in self.twits:
+            shows = tid in self.twits and self.twits[tid] not in hidden
+            if shows and not self.muted_text(user, tid):
                 out += [(kind, tid, 1) for kind, to in sent if to == user]
         for tid, who in self.likers.items():
-            others = who - {self.twits.get(tid)}
+            others = {u: at for u, at in who.items() if u != self.twits.get(tid)}
             if tid in self.twits and self.twits[tid] == user and others:
-                out.append(("like", tid, len(others)))
+                shows, count = self._group(user, others)
+                if shows:
+                    out.append(("like", tid, count))
         for tid, author in self.twits.items():
-            reposters = {r for r, t in self.reposts if t == tid}
+            reposters = {r: self.repost_at[(r, t)] for r, t in self.reposts if t == tid}
             if author == user and reposters:
-                out.append(("repost", tid, len(reposters)))
+                shows, count = self._group(user, reposters)
+                if shows:
+                    out.append(("repost", tid, count))
         return sorted(out)
 
     def home(self, reader: str) -> set[str]:
-        return {
+        hidden = self.hidden(reader)
+
+        def shown(tid: str) -> bool:
+            author = self.twits[tid]
+            if author in hidden:
+                return False
+            return author == reader or not self.muted_text(reader, tid)
+
+        own = {
             tid
             for tid, author in self.twits.items()
             if author == reader or (reader, author) in self.follows
-        } | {tid for who, tid in self.reposts if who == reader or (reader, who) in self.follows}
+        }
+        reposted = {
+            tid
+            for who, tid in self.reposts
+            if (who == reader or (reader, who) in self.follows) and who not in hidden
+        }
+        return {tid for tid in own | reposted if shown(tid)}
 
 
 def all_pages(fetch: Callable[[str | None], Page[T]]) -> list[T]:
@@ -148,6 +203,7 @@ def check_notifications(ref: Reference) -> None:
 ACTIONS = ["register", "follow", "follow", "unfollow", "post", "post", "reply", "reply", "delete"]
 ACTIONS += ["repost", "repost", "unrepost"]
 ACTIONS += ["like", "like", "unlike"]  # for notifications' like groups
+ACTIONS += ["block", "unblock", "mute", "mute_word"]  # blocks and mutes (issue 36)
 
 
 def _register(ref: Reference, rng: random.Random) -> None:
@@ -169,6 +225,10 @@ Step = Callable[[Reference, random.Random, str, str], None]
 def _follow(ref: Reference, rng: random.Random, a: str, b: str) -> None:
     if a == b:
         return
+    if ref.blocked(a, b):
+        with pytest.raises(Forbidden):
+            services.follow(a, b)
+        return
     assert services.follow(a, b) == ((a, b) not in ref.follows)
     if (a, b) not in ref.follows:
         ref.follow_events.append((a, b))
@@ -187,10 +247,16 @@ def _post(ref: Reference, rng: random.Random, a: str, b: str) -> None:
     mention = rng.choice(NAMES)
     twit = services.post_twit(a, f"twit by {a} for @{mention} #{rng.randrange(10**6)} #{spelling}")
     ref.twits[twit.id] = a
+    ref.texts[twit.id] = twit.text
     ref.tags[twit.id] = TAGS[spelling]
     ref.notified[twit.id] = (
-        {("mention", mention)} if mention in ref.users and mention != a else set()
+        {("mention", mention)} if _notifiable(ref, a, mention) and mention != a else set()
     )
+
+
+def _notifiable(ref: Reference, author: str, to: str) -> bool:
+    """Whether a twit by ``author`` notifies ``to`` when it is posted."""
+    return to in ref.users and not ref.blocked(author, to) and (to, author) not in ref.mutes
 
 
 def _reply(ref: Reference, rng: random.Random, a: str, b: str) -> None:
@@ -198,12 +264,17 @@ def _reply(ref: Reference, rng: random.Random, a: str, b: str) -> None:
         return
     parent = rng.choice(sorted(ref.twits))
     mention = rng.choice(NAMES)
+    to = ref.twits[parent]
+    if ref.blocked(a, to):
+        with pytest.raises(Forbidden):
+            services.post_twit(a, "a reply refused", reply_to=parent)
+        return
     twit = services.post_twit(a, f"reply by {a} cc @{mention}", reply_to=parent)
     ref.twits[twit.id] = a
+    ref.texts[twit.id] = twit.text
     ref.parents[twit.id] = parent
-    to = ref.twits[parent]
-    sent = {("reply", to)} if to != a else set()
-    if mention in ref.users and mention not in (a, to):
+    sent = {("reply", to)} if to != a and _notifiable(ref, a, to) else set()
+    if _notifiable(ref, a, mention) and mention not in (a, to):
         sent.add(("mention", mention))
     ref.notified[twit.id] = sent
 
@@ -212,8 +283,12 @@ def _like(ref: Reference, rng: random.Random, a: str, b: str) -> None:
     if not ref.twits:
         return
     tid = rng.choice(sorted(ref.twits))
+    if ref.blocked(a, ref.twits[tid]):
+        with pytest.raises(Forbidden):
+            services.like(a, tid)
+        return
     services.like(a, tid)
-    ref.likers.setdefault(tid, set()).add(a)
+    ref.likers.setdefault(tid, {}).setdefault(a, ref.tick())
 
 
 def _unlike(ref: Reference, rng: random.Random, a: str, b: str) -> None:
@@ -221,7 +296,7 @@ def _unlike(ref: Reference, rng: random.Random, a: str, b: str) -> None:
         return
     tid = rng.choice(sorted(ref.twits))
     services.unlike(a, tid)
-    ref.likers.get(tid, set()).discard(a)
+    ref.likers.get(tid, {}).pop(a, None)
 
 
 def _delete(ref: Reference, rng: random.Random, a: str, b: str) -> None:
@@ -242,11 +317,13 @@ def _repost(ref: Reference, rng: random.Random, a: str, b: str) -> None:
     if not ref.twits:
         return
     tid = rng.choice(sorted(ref.twits))
-    if ref.twits[tid] == a:
+    if ref.twits[tid] == a or ref.blocked(a, ref.twits[tid]):
         with pytest.raises(Forbidden):
             services.repost(a, tid)
     else:
         assert services.repost(a, tid).reposted is True
+        if (a, tid) not in ref.reposts:
+            ref.repost_at[(a, tid)] = ref.tick()
         ref.reposts.add((a, tid))
 
 
@@ -259,6 +336,47 @@ def _unrepost(ref: Reference, rng: random.Random, a: str, b: str) -> None:
     ref.reposts.discard((who, tid))
 
 
+def _block(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if a == b:
+        return
+    assert blocking.block(a, b) == ((a, b) not in ref.blocks)
+    ref.blocks.add((a, b))
+    ref.follows -= {(a, b), (b, a)}
+    # The blocked's likes and reposts of the blocker's twits are taken back.
+    for tid, author in ref.twits.items():
+        if author == a:
+            ref.likers.get(tid, {}).pop(b, None)
+            ref.reposts.discard((b, tid))
+
+
+def _unblock(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if a == b:
+        return
+    assert blocking.unblock(a, b) == ((a, b) in ref.blocks)
+    ref.blocks.discard((a, b))
+
+
+def _mute(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if a == b:
+        return
+    if rng.random() < 0.5:
+        assert blocking.mute(a, b) == ((a, b) not in ref.mutes)
+        ref.mutes.add((a, b))
+    else:
+        assert blocking.unmute(a, b) == ((a, b) in ref.mutes)
+        ref.mutes.discard((a, b))
+
+
+def _mute_word(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    spelling = "#" + rng.choice(sorted(TAGS))
+    if rng.random() < 0.6:
+        blocking.mute_word(a, spelling)
+        ref.words.setdefault(a, set()).add(spelling.lower())
+    else:
+        blocking.unmute_word(a, spelling)
+        ref.words.get(a, set()).discard(spelling.lower())
+
+
 STEPS: dict[str, Step] = {
     "follow": _follow,
     "unfollow": _unfollow,
@@ -269,13 +387,17 @@ STEPS: dict[str, Step] = {
     "delete": _delete,
     "repost": _repost,
     "unrepost": _unrepost,
+    "block": _block,
+    "unblock": _unblock,
+    "mute": _mute,
+    "mute_word": _mute_word,
 }
 
 
-def run_sequence(rng: random.Random, steps: int) -> None:
+def run_sequence(rng: random.Random, steps: int, actions: list[str] = ACTIONS) -> None:
     ref = Reference()
     for _ in range(steps):
-        action = rng.choice(ACTIONS)
+        action = rng.choice(actions)
         if action == "register" or not ref.users:
             _register(ref, rng)
             continue
@@ -289,3 +411,17 @@ def run_sequence(rng: random.Random, steps: int) -> None:
 def test_random_sequences_match_the_reference(twitbase: ServerAddr, seed: int) -> None:
     steps = 60 if twitbase.kind == "local" else 25
     run_sequence(random.Random(seed), steps)
+
+
+# Everyone registered early and following a lot, so that blocks and mutes
+# meet streams, reposts and notifications they must hide.
+SHIELD_ACTIONS = ["register", "register", "follow", "follow", "follow", "post", "post"]
+SHIELD_ACTIONS += ["repost", "repost", "like", "reply", "block", "unblock", "mute", "mute_word"]
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6, 7])
+def test_random_sequences_with_blocks_and_mutes_match_the_reference(
+    twitbase: ServerAddr, seed: int
+) -> None:
+    steps = 60 if twitbase.kind == "local" else 25
+    run_sequence(random.Random(seed), steps, SHIELD_ACTIONS)
