@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from feeds import services
-from feeds.errors import InvalidInput
+from feeds.errors import InvalidInput, NotFound
 from feeds.forms import ReplyForm
 from feeds.types import Twit
 from feeds.viewhelpers import Explain, View, post_only, redirect_to_login, safe_next
@@ -27,9 +27,10 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
     and its replies below, oldest first, paged; 404 unless ``userid`` is its
     author, and while the author is suspended.
 
-    A POST (the Reply form) posts a reply and goes to the reply's own page,
-    where it shows under this twit; a rejected reply re-renders the page with
-    the text kept and the reason: 400, or 429 over the rate limit.
+    A POST (the Reply form) posts a reply and comes back to this thread, at
+    the reply (``?reply=<id>#t-<id>``): among the replies if this page lists
+    it, else first above them; a rejected reply re-renders the page with the
+    text kept and the reason: 400, or 429 over the rate limit.
     """
     if request.method == "POST" and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -46,14 +47,38 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
             page.refuse(exc)
         else:
             messages.success(request, "Your reply is posted.")
-            return redirect("twit", reply.userid, reply.id)
+            thread_url = reverse("twit", args=[found.userid, found.id])
+            return redirect(f"{thread_url}?reply={reply.id}#t-{reply.id}")
     cursor = page.cursor
     # The twit, its chain and its replies, hydrated in one step.
     thread = services.thread(found, cursor, reader(request))
     return page.render(
         "twit.html",
-        {"twit": thread.twit, "chain": thread.chain, "page": thread.replies, "cursor": cursor},
+        {
+            "twit": thread.twit,
+            "chain": thread.chain,
+            "page": thread.replies,
+            "cursor": cursor,
+            "my_reply": _my_reply(request, found, thread.replies.items),
+        },
     )
+
+
+def _my_reply(request: HttpRequest, parent: Twit, listed: tuple[Twit, ...]) -> Twit | None:
+    """The reply named by ``?reply=`` when it is the reader's own reply to
+    ``parent`` and the page does not list it already (it is newer than the
+    page's replies, which run oldest first)."""
+    reply_id = request.GET.get("reply", "")
+    if not reply_id or not request.user.is_authenticated:
+        return None
+    if any(t.id == reply_id for t in listed):
+        return None
+    try:
+        reply = services.get_twit(reply_id)
+    except (InvalidInput, NotFound):
+        return None
+    mine = reply.userid.lower() == me(request).userid.lower()
+    return reply if mine and reply.reply_to == parent.id else None
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

@@ -8,22 +8,50 @@ from django.test import Client
 from feeds import services
 from feeds.types import User
 
+from .helpers import logged_in
 from .test_home import twit_texts
 
 
-def test_reply_form_posts_a_reply_and_goes_to_it(alice: User, bob_client: Client) -> None:
+def test_reply_form_posts_a_reply_and_comes_back_to_the_thread_at_it(
+    alice: User, bob_client: Client
+) -> None:
     parent = services.post_twit("alice", "who is coming?")
     response = bob_client.post(f"/u/alice/t/{parent.id}", {"text": "me!"})
     (reply,) = services.replies(parent.id).items
     assert response.status_code == 302
-    assert response["Location"] == f"/u/bob/t/{reply.id}"
+    assert response["Location"] == f"/u/alice/t/{parent.id}?reply={reply.id}#t-{reply.id}"
     assert (reply.text, reply.reply_to) == ("me!", parent.id)
-    # The reply's page: the parent above, the reply, no replies yet.
+    # The thread: the parent, the reply among its replies, listed once.
     html = bob_client.get(response["Location"]).content.decode()
+    assert twit_texts(html) == ["who is coming?", "me!"]
+    assert f'id="t-{reply.id}"' in html
+    assert "my-reply" not in html
+    assert "Your reply is posted." in html
+    # The reply's own page: the parent above, the reply, no replies yet.
+    html = bob_client.get(f"/u/bob/t/{reply.id}").content.decode()
     assert twit_texts(html) == ["who is coming?", "me!"]
     assert "thread-more" not in html  # the whole chain is shown
     assert "No replies yet." in html
-    assert "Your reply is posted." in html
+
+
+def test_a_reply_past_the_first_page_of_replies_shows_above_them(
+    alice: User, bob: User, charlie: User
+) -> None:
+    parent = services.post_twit("alice", "count with me")
+    for i in range(21):
+        services.post_twit("bob", f"number {i}", reply_to=parent.id)
+    charlie_client = logged_in("charlie")
+    response = charlie_client.post(f"/u/alice/t/{parent.id}", {"text": "twenty-two"})
+    html = charlie_client.get(response["Location"]).content.decode()
+    texts = twit_texts(html)
+    assert texts[:3] == ["count with me", "twenty-two", "number 0"]
+    assert texts.count("twenty-two") == 1
+    assert 'class="my-reply"' in html
+    # Only one's own reply to this twit is pinned so: not someone else's, not another twit's.
+    other = services.post_twit("bob", "number 21", reply_to=parent.id)
+    for reply_id in (other.id, parent.id, "not-an-id"):
+        html = charlie_client.get(f"/u/alice/t/{parent.id}", {"reply": reply_id}).content.decode()
+        assert "my-reply" not in html, reply_id
 
 
 def test_permalink_lists_replies_oldest_first_with_paging(alice: User, bob: User) -> None:
@@ -57,8 +85,12 @@ def test_streams_say_whom_a_reply_answers(alice: User, bob_client: Client) -> No
     html = bob_client.get("/").content.decode()
     assert f'Replying to <a href="/u/alice/t/{parent.id}">@alice</a>' in html
     assert twit_texts(html) == ["hi there"]
-    # And the parent shows its count, linking to its replies.
+    # And the parent shows its count: on its Reply action, which opens the
+    # thread's reply box; to visitors, as a link to its replies.
     html = bob_client.get("/u/alice").content.decode()
+    reply_link = f'href="/u/alice/t/{parent.id}#reply" title="Reply">'
+    assert reply_link + '<span aria-hidden="true">↩</span> Reply · 1<' in html
+    html = Client().get("/u/alice").content.decode()
     assert f'href="/u/alice/t/{parent.id}#replies">1 reply</a>' in html
 
 

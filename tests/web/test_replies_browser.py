@@ -1,5 +1,7 @@
 """Replies in headless Chromium, against a real web server (tests/browser.py):
-replying from a permalink, and screenshots of a permalink with a chain above
+replying from a stream's Reply action, whose thread opens with the cursor in
+the reply box and takes you back to the thread with your reply in view; the
+twit's body opens its thread; screenshots of a permalink with a chain above
 and replies below at desktop (1280) and phone (390) widths, light and dark,
 in test-artifacts/screenshots/ for a person to look at."""
 
@@ -7,6 +9,10 @@ from __future__ import annotations
 
 from pytest_django.fixtures import Settings
 from selenium.webdriver.chrome.webdriver import WebDriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.expected_conditions import staleness_of
+from selenium.webdriver.support.ui import WebDriverWait
 
 from feeds import services
 from tests.browser import UI
@@ -39,16 +45,48 @@ def test_reply_from_a_permalink_and_screenshots_of_a_thread(
 
     ui = UI(browser, live_url)
     ui.log_in("bob")
-    ui.open(f"/u/alice/t/{shown.id}")
+    # The body of a twit in a stream opens its thread; its #tag stays a link of its own.
+    tagged = services.post_twit("alice", "Threads are one #scan away.")
+    ui.open("/u/alice")
+    at_point = (
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+        "return e.closest('a') && e.closest('a').getAttribute('href');"
+    )
+    body = f"#t-{tagged.id} .twit-text"
+    assert browser.execute_script(at_point, body) == f"/u/alice/t/{tagged.id}"
+    assert browser.execute_script(at_point, body + " a") == "/tags/scan"
+    old = browser.find_element(By.TAG_NAME, "html")
+    ActionChains(browser).move_to_element(
+        browser.find_element(By.CSS_SELECTOR, body)
+    ).click().perform()
+    WebDriverWait(browser, 15).until(staleness_of(old))
+    assert ui.path() == f"/u/alice/t/{tagged.id}"
+    # Reply from the stream: the thread, the cursor in its reply box.
+    ui.open("/u/alice")
+    ui.click(f"#t-{shown.id} .twit-reply")
+    assert ui.path() == f"/u/alice/t/{shown.id}#reply"
+    WebDriverWait(browser, 10).until(
+        lambda d: d.switch_to.active_element.get_attribute("name") == "text"
+    )
     assert ui.twit_texts()[:3] == [root.text, middle.text, shown.text]
-    ui.fill({"text": "Posted from the browser."})
+    browser.switch_to.active_element.send_keys("Posted from the browser.")
     ui.click(".reply-box button[type=submit]")
     (mine,) = [
         t for t in services.replies(shown.id).items if t.userid == "bob" and "browser" in t.text
     ]
-    assert ui.path() == f"/u/bob/t/{mine.id}"
+    # Back in the thread, at the reply: on screen, last of the replies.
+    assert ui.path() == f"/u/alice/t/{shown.id}?reply={mine.id}#t-{mine.id}"
     assert "Your reply is posted." in ui.text()
+    assert ui.twit_texts()[0] == root.text
     assert ui.twit_texts()[-1] == "Posted from the browser."
+    in_view = browser.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return r.top >= 0 && r.bottom <= window.innerHeight;",
+        f"t-{mine.id}",
+    )
+    assert in_view
+    _shoot(ui, "replies-after-reply", lambda: ui.open(ui.path()))
 
     _shoot(ui, "replies-permalink", lambda: ui.open(f"/u/alice/t/{shown.id}"))
     services.delete_twit("alice", root.id)

@@ -1,4 +1,5 @@
-// The composer: a live character count and Ctrl/Cmd+Enter to post.
+// The composer: a live character count and Ctrl/Cmd+Enter to post; a Reply
+// link's #reply puts the cursor in the reply box.
 //
 // Counts as the server does (feeds/services/twits.py, clean_text): CRLF as
 // one newline, leading and trailing white space trimmed, then characters
@@ -63,4 +64,16 @@
   }
 
   document.querySelectorAll(".composer form").forEach(wire);
+
+  // A Reply link (…#reply) lands here ready to type, from another page or this one.
+  function focusReply() {
+    var reply = document.querySelector("#reply textarea");
+    if (reply && window.location.hash === "#reply") {
+      reply.focus();
+    }
+  }
+  window.addEventListener("hashchange", focusReply);
+  // After the load, once the browser has scrolled to the fragment (which
+  // leaves the focus on the body).
+  window.addEventListener("load", focusReply);
 })();
