@@ -357,10 +357,12 @@ def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Pa
 
 def shielded(n: Notification, shield: blocks.Shield) -> Notification | None:
     """``n`` as its recipient sees it: without the actors they block, are
-    blocked by or mute, and gone if none is left or a muted word is in its
-    twit's text. A group's count drops by the actors it names who are
-    hidden; those beyond the few it names are counted still."""
-    if shield.hides_text(n.text):
+    blocked by or mute, and gone if none is left, or if a muted word is in
+    the text of the twit that mentions or replies (a like or repost is of
+    one's own twit, which a muted word never hides). A group's count drops
+    by the actors it names who are hidden; those beyond the few it names
+    are counted still."""
+    if n.type in ("mention", "reply") and shield.hides_text(n.text):
         return None
     actors = tuple(a for a in n.actors if not shield.hides(a.userid))
     if len(actors) == len(n.actors):
