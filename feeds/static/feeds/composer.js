@@ -1,5 +1,5 @@
 // The composer: a live character count and Ctrl/Cmd+Enter to post; a Reply
-// link's #reply puts the cursor in the reply box.
+// link's #reply (or /#compose) puts the cursor in the box.
 //
 // Counts as the server does (feeds/services/twits.py, clean_text): CRLF as
 // one newline, leading and trailing white space trimmed, then characters
@@ -65,11 +65,13 @@
 
   document.querySelectorAll(".composer form").forEach(wire);
 
-  // A Reply link (…#reply) lands here ready to type, from another page or this one.
+  // A Reply link (…#reply), or "n" from another page (/#compose), lands here
+  // ready to type, from another page or this one.
   function focusReply() {
-    var reply = document.querySelector("#reply textarea");
-    if (reply && window.location.hash === "#reply") {
-      reply.focus();
+    var hash = window.location.hash;
+    var box = (hash === "#reply" || hash === "#compose") && document.querySelector(hash + " textarea");
+    if (box) {
+      box.focus();
     }
   }
   window.addEventListener("hashchange", focusReply);
