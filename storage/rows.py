@@ -152,6 +152,14 @@ class UserRow:
     account: bytes  # the account cell as read: what a checkAndPut replacing it compares
     avatar: int = 0  # the avatar's version; 0: none
     following_changed: int = 0  # FOLLOWING_CHANGED; 0: absent, or not read
+    shields: str = ""  # the SHIELD_MARKS' letters the row has
+
+
+# Marks in a users row, each set once and never cleared: the user has
+# blocked someone or been blocked ("b"), muted an account ("m"), muted a word
+# ("w"). Written before the first such row, so a reader whose row lacks a
+# mark skips that lookup on every page (feeds/services/blocks.py).
+SHIELD_MARKS = {b"info:sb": "b", b"info:sm": "m", b"info:sw": "w"}
 
 
 def encode_account(userid: str, name: str, email: str, password_hash: str, created: int) -> bytes:
@@ -254,6 +262,7 @@ def decode_user(row: dict[bytes, bytes]) -> UserRow | None:
         account=raw,
         avatar=decode_avatar_version(row),
         following_changed=decode_count(row.get(FOLLOWING_CHANGED)),
+        shields="".join(letter for cell, letter in SHIELD_MARKS.items() if cell in row),
     )
 
 
@@ -1234,6 +1243,7 @@ def decode_two_factor(cell: bytes | None) -> TwoFactorRow | None:
 
 
 COLUMNS["users"] += (TWO_FACTOR,)
+COLUMNS["users"] += tuple(SHIELD_MARKS)
 
 
 # -- idempotency: md5(userid) + md5(Idempotency-Key) ---------------------------------------

@@ -600,6 +600,16 @@ def bump(conn: happybase.Connection, userid: str, column: bytes) -> None:
     conn.table(table_name("users")).counter_inc(keys.user_key(userid), column)
 
 
+def mark_shields(conn: happybase.Connection, userids: Iterable[str], letter: str) -> None:
+    """Set the ``letter`` mark of rows.SHIELD_MARKS in each of ``userids``'
+    rows, before their first block or mute row of that kind is written:
+    a reader's page looks those rows up only when its user has the mark."""
+    (cell,) = [c for c, marked in rows.SHIELD_MARKS.items() if marked == letter]
+    with conn.table(table_name("users")).batch() as batch:
+        for userid in userids:
+            batch.put(keys.user_key(userid), {cell: b"1"})
+
+
 # -- the unread count (notify's, kept in the users row) ---------------------------------
 
 

@@ -144,19 +144,31 @@ class Shield:
 NOTHING_HIDDEN = Shield(frozenset(), ())
 
 
+def needs_shield(marks: str | None, *, muting: bool) -> bool:
+    """Whether a reader with ``marks`` (their User's ``shields``; None:
+    not known) may have anything to hide: else :func:`shield` is skipped."""
+    return marks is None or "b" in marks or (muting and bool({"m", "w"} & set(marks)))
+
+
 @read_only
-def shield(reader: str, people: Iterable[str], *, muting: bool) -> Shield:
+def shield(reader: str, people: Iterable[str], *, muting: bool, marks: str | None = None) -> Shield:
     """What ``reader`` must not see among ``people`` (the authors and
     reposters of a page, or its notifications' actors): those blocked either
     way and, with ``muting`` (the reader's home stream and notifications),
-    those muted and the muted words. Two round trips, three with ``muting``."""
+    those muted and the muted words. One round trip for each kind of row the
+    reader's ``marks`` (rows.SHIELD_MARKS; None: all kinds) say they have:
+    most people have none, and pay nothing."""
     people = list(people)
+    marks = "bmw" if marks is None else marks
+    hidden: set[str] = set()
+    words: tuple[str, ...] = ()
     with connection() as conn:
-        hidden = _either_way(conn, reader, people)
-        if not muting:
-            return Shield(frozenset(hidden), ())
-        hidden |= _muted(conn, reader, people)
-        words = tuple(w.casefold() for w in _words(conn, reader))
+        if "b" in marks:
+            hidden |= _either_way(conn, reader, people)
+        if muting and "m" in marks:
+            hidden |= _muted(conn, reader, people)
+        if muting and "w" in marks:
+            words = tuple(w.casefold() for w in _words(conn, reader))
     return Shield(frozenset(hidden), words)
 
 
@@ -216,6 +228,7 @@ def record_block(conn: happybase.Connection, blocker: str, blocked: str) -> bool
     key = keys.pair_key(blocker, blocked)
     table = conn.table(table_name("blocks"))
     there = bool(table.row(key, columns=[rows.BLOCK_USERID]))
+    accounts.mark_shields(conn, [blocker, blocked], "b")
     ms = now_millis()
     conn.table(table_name("blockedBy")).put(
         keys.pair_key(blocked, blocker),
@@ -241,6 +254,7 @@ def record_mute(conn: happybase.Connection, muter: str, muted: str) -> bool:
     table = conn.table(table_name("mutes"))
     if table.row(key, columns=[rows.MUTE_USERID]):
         return False
+    accounts.mark_shields(conn, [muter], "m")
     table.put(key, rows.encode_pair(rows.MUTE_USERID, rows.MUTE_CREATED, muted, now_millis()))
     return True
 
@@ -282,6 +296,7 @@ def record_word(conn: happybase.Connection, userid: str, word: str) -> bool:
         return False
     if len(_words(conn, userid)) >= MUTED_WORDS_MAX:
         raise InvalidInput("word", f"You can mute at most {MUTED_WORDS_MAX} words.")
+    accounts.mark_shields(conn, [userid], "w")
     table.put(key, rows.encode_muted_word(word, now_millis()))
     return True
 

@@ -54,6 +54,7 @@ def hydrate(
     counted: bool = False,
     suspended: frozenset[str] | None = None,
     muting: bool = False,
+    shields: str | None = None,
 ) -> tuple[Twit, ...]:
     """``found`` in its order, as ``reader`` (a userid; None: nobody signed
     in, and ``liked``/``reposted`` stay None) sees it: without the twits of
@@ -67,7 +68,9 @@ def hydrate(
     caller has it already (lower-cased userids, as
     :func:`accounts.suspended` gives it), so it is not looked up.
     ``muting``: hide what the reader mutes too (their home stream); blocks
-    are applied to every list a signed-in reader reads.
+    are applied to every list a signed-in reader reads. ``shields``: the
+    reader's marks (User.shields) when the caller has them, so a reader who
+    never blocked, was blocked or muted costs no lookup for it.
     """
     if not found:
         return found
@@ -81,7 +84,8 @@ def hydrate(
     if reader is not None:
         calls.append(("liked", reactions.liked, (reader, ids)))
         calls.append(("reposted", reactions.reposted, (reader, ids)))
-        calls.append(("shield", _shield, (reader, people, muting)))
+        if blocks.needs_shield(shields, muting=muting):
+            calls.append(("shield", _shield, (reader, people, muting, shields)))
     got = _look_up(calls)
     shield: blocks.Shield = got.get("shield", blocks.NOTHING_HIDDEN)
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
@@ -129,8 +133,8 @@ def _suspended(userids: Iterable[str]) -> frozenset[str]:
         return accounts.suspended(conn, userids)
 
 
-def _shield(reader: str, people: set[str], muting: bool) -> blocks.Shield:
-    return blocks.shield(reader, people, muting=muting)
+def _shield(reader: str, people: set[str], muting: bool, marks: str | None) -> blocks.Shield:
+    return blocks.shield(reader, people, muting=muting, marks=marks)
 
 
 def _counts(ids: list[str]) -> dict[str, twits.Counts]:

@@ -348,9 +348,10 @@ def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Pa
             limit,
             _decode,
         )
-    shield = blocks.shield(
-        user.userid, {a.userid for n in page.items for a in n.actors}, muting=True
-    )
+    if not page.items or not blocks.needs_shield(user.shields, muting=True):
+        return page
+    actors = {a.userid for n in page.items for a in n.actors}
+    shield = blocks.shield(user.userid, actors, muting=True, marks=user.shields)
     shown = (shielded(n, shield) for n in page.items)
     return Page(tuple(n for n in shown if n is not None), page.next_cursor)
 

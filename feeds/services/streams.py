@@ -196,7 +196,8 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
     page = _stream_page(user, cursor, limit)
     # Hidden rows first, then each twit once: a twit whose newest row is a
     # hidden repost still shows at its own row.
-    return Page(_once_each(hydrate(page.items, user.userid, muting=True)), page.next_cursor)
+    shown = hydrate(page.items, user.userid, muting=True, shields=user.shields)
+    return Page(_once_each(shown), page.next_cursor)
 
 
 def _stream_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:

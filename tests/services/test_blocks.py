@@ -247,3 +247,26 @@ def test_deleting_an_account_takes_its_blocks_and_mutes_both_ways(
     with connection() as conn:
         for table in ("blocks", "blockedBy", "mutes", "mutedWords"):
             assert list(conn.table(table_name(table)).scan()) == [], table
+
+
+def test_a_reader_who_never_blocked_muted_or_was_blocked_costs_no_lookup(
+    alice: User, bob: User, charlie: User, monkeypatch: Any
+) -> None:
+    services.follow("alice", "bob")
+    services.post_twit("bob", "hello @alice")
+    asked: list[str] = []
+    real = blocks.shield
+
+    def counted(reader: str, *args: Any, **kwargs: Any) -> blocks.Shield:
+        asked.append(reader)
+        return real(reader, *args, **kwargs)
+
+    monkeypatch.setattr(blocks, "shield", counted)
+    assert home("alice") and kinds("alice")
+    assert asked == [], "a page looked up blocks for a reader who has none"
+    blocking.mute_word("alice", "tea")
+    blocking.block("bob", "charlie")
+    assert [services.get_user(u).shields for u in ("alice", "bob", "charlie")] == ["w", "b", "b"]
+    home("alice")
+    kinds("alice")
+    assert asked == ["alice", "alice"]
