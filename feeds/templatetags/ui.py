@@ -13,6 +13,7 @@ from django.template.context import Context
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.timesince import timesince
 
 from feeds.services import textparse
 
@@ -52,6 +53,17 @@ def ago(when: datetime, now: datetime | None = None) -> str:
     if local.year == timezone.localtime(now).year:
         return f"{local:%b} {local.day}"
     return f"{local:%b} {local.day}, {local.year}"
+
+
+@register.filter
+def since(when: datetime, now: datetime | None = None) -> str:
+    """How long ago ``when`` was, in words: "just now" under a minute (where
+    Django's timesince says "0 minutes"), else "5 minutes ago", "2 hours,
+    3 minutes ago"."""
+    now = now or timezone.now()
+    if (now - when).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(when, now)} ago"
 
 
 @register.filter

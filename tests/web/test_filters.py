@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from feeds.templatetags.ui import ago, duration, hue, millis
+from feeds.templatetags.ui import ago, duration, hue, millis, since
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
@@ -25,6 +25,11 @@ def test_ago_reads_as_a_stream_shows_time() -> None:
 def test_ago_changes_unit_at_each_bound() -> None:
     shown = [ago(NOW - timedelta(seconds=s), NOW) for s in (4, 5, 59, 60, 3599, 3600, 86399)]
     assert shown == ["now", "5s", "59s", "1m", "59m", "1h", "23h"]
+
+
+def test_since_says_just_now_under_a_minute_never_0_minutes() -> None:
+    shown = [since(NOW - timedelta(seconds=s), NOW) for s in (0, 59, 60, 3 * 3600 + 120)]
+    assert shown == ["just now", "just now", "1\xa0minute ago", "3\xa0hours, 2\xa0minutes ago"]
 
 
 def test_duration_and_millis_read_short() -> None:

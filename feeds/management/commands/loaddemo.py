@@ -121,7 +121,7 @@ class Command(TwitBaseCommand):
             f"{stats.likes:,} likes, {stats.reposts:,} reposts, {stats.stream_rows:,} stream rows"
         )
         for table, rows in sorted(stats.rows_written.items()):
-            self.stdout.write(f"  {table:<11} {rows:>12,} rows")
+            self.stdout.write(f"  {table:<11} {rows:>12,} row{'' if rows == 1 else 's'}")
         self.stdout.write(
             f"{total:,} rows in {stats.seconds:.1f}s ({total / stats.seconds:,.0f} rows/s); "
             f"every demo user's password is {bulk.DEMO_PASSWORD!r}, e.g. log in as "
