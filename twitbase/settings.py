@@ -80,6 +80,9 @@ MIDDLEWARE = [
     "feeds.failures.NotFoundPageMiddleware",
 ]
 
+# A refused form's 403 page, rendered with the request so it keeps the header.
+CSRF_FAILURE_VIEW = "feeds.views.site.csrf_failure"
+
 # No SQL database: sessions live in signed cookies, messages in cookies too.
 SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
 SESSION_COOKIE_HTTPONLY = True

@@ -1,9 +1,10 @@
-"""The pages every site has: the health check and the favicon."""
+"""The pages every site has: the health check, the favicon, and the page
+of a form refused for its CSRF token."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
 
 from feeds import services
@@ -35,3 +36,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
     """/favicon.ico, which browsers and tools ask for whatever a page links:
     the site's icon (a static file) rather than a 404 in the log."""
     return redirect(static("feeds/favicon.svg"))
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """The 403 of a form whose CSRF token is missing or stale (the
+    CSRF_FAILURE_VIEW setting): Django's own view renders its template
+    without the request, so the page lost its header's navigation."""
+    return render(request, "403_csrf.html", status=403)

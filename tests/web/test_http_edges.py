@@ -19,7 +19,8 @@ from devtools.processes import WebServerProcess
 from feeds import services
 from feeds.types import User
 from tests.console.helpers import PAGES as CONSOLE_PAGES
-from tests.helpers import ServerAddr
+from tests.helpers import PASSWORD, ServerAddr
+from tests.web.helpers import csrf_token
 
 TEN_MB = 10 * 1024 * 1024
 
@@ -86,6 +87,9 @@ def test_a_10_mb_form_post_is_a_styled_413_page(
     html = response.content.decode()
     assert "That was too much to send" in html
     assert 'class="card error-page"' in html
+    # The header's navigation, as far as it goes before the session is read.
+    assert '<nav class="nav" aria-label="Main">' in html
+    assert 'id="nav-q"' in html
     assert "Traceback" not in html
     assert services.timeline("alice").items == ()
 
@@ -196,3 +200,15 @@ def test_the_dev_server_answers_a_10_mb_form_with_the_413_page(runserver: str) -
             assert json.loads(body)["error"]
         else:
             assert "That was too much to send" in body.decode()
+
+
+def test_an_expired_form_keeps_the_header_of_whoever_is_logged_in(alice: User) -> None:
+    client = Client(enforce_csrf_checks=True)
+    token = csrf_token(client.get("/login").content.decode())
+    client.post("/login", {"userid": "alice", "password": PASSWORD, "csrfmiddlewaretoken": token})
+    response = client.post("/", {"text": "no token"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "This form has expired" in html
+    assert 'href="/u/alice"' in html and "Log out" in html  # alice's own header
+    assert services.timeline("alice").items == ()

@@ -33,6 +33,9 @@ def assert_503_page(response: HttpResponse) -> None:
     assert "We will be right back" in html
     assert 'class="card error-page"' in html  # the site's own styled page
     assert "Traceback" not in html and "technical" not in html.lower()
+    # The site's header, with the ways on that need no profile: Home and the search box.
+    assert '<nav class="nav" aria-label="Main">' in html
+    assert 'id="nav-q"' in html
 
 
 @pytest.fixture
