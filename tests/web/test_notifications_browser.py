@@ -1,6 +1,7 @@
 """Notifications in headless Chromium, against a real web server: the bell's
 unread count in the top bar, opening the page clears it, and screenshots of
-the home page with the badge and of the notifications page at desktop and
+the home page with the badge and of the notifications page (each with the
+avatar of whoever did it) at desktop and
 phone widths, light and dark (test-artifacts/screenshots/pages-notifications-*)."""
 
 from __future__ import annotations
@@ -53,6 +54,13 @@ def test_the_bell_shows_unread_and_the_page_lists_them(
         "Bob replied to your twit",
         "Erin and 3 others liked your twit",
     ]
+    # Each with the avatar of whoever did it last, loaded.
+    avatars = browser.execute_script(
+        "return [...document.querySelectorAll('.notification-who img')]"
+        ".map((img) => [new URL(img.src).pathname, img.complete && img.naturalWidth > 0]);"
+    )
+    paths = ["/u/dana/avatar", "/u/charlie/avatar", "/u/bob/avatar", "/u/erin/avatar"]
+    assert avatars == [[path, True] for path in paths]
     assert _badge(ui) == ""
     _shoot(ui, "notifications", lambda: ui.open("/notifications"))
     ui.open("/")
