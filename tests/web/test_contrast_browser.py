@@ -100,7 +100,8 @@ def test_buttons_links_and_text_reach_aa_contrast_in_light_and_dark(
     services.follow("alice", "bob")
     services.follow("bob", "alice")  # an unread notification: the count badge
     services.post_twit("bob", "Contrast is #a11y: see @alice's notes on https://example.com")
-    services.post_twit("alice", "Reading the HBase book, chapter 4.")
+    book = services.post_twit("alice", "Reading the HBase book, chapter 4.")
+    services.post_twit("bob", "Which chapter is on row keys?", reply_to=book.id)
 
     ui = UI(browser, live_url)
     pages = {"landing": "/"}
@@ -124,6 +125,23 @@ def test_buttons_links_and_text_reach_aa_contrast_in_light_and_dark(
                 ActionChains(browser).move_to_element(button).perform()
                 _, under = _low_contrast(browser, f"main {primary}:hover")
                 low += [f"{scheme} {page} hover {what}" for what in under]
+    # On a phone: the tab bar (and its unread count), "Follows you" and the
+    # notifications' badges; the notifications page last, as it clears the count.
+    browser.set_window_size(390, 844)
+    phone = {
+        "/": (".tabbar a", ".tab-count", ".twit-reply"),
+        "/u/bob": (".badge-small",),
+        "/notifications": (".notification-icon", ".notification-text"),
+    }
+    for path, selectors in phone.items():
+        for scheme in SCHEMES:
+            _color_scheme(browser, scheme)
+            ui.open(path)
+            for selector in selectors:
+                count, under = _low_contrast(browser, selector)
+                checked[selector] = checked.get(selector, 0) + count
+                low += [f"{scheme} phone {path} {selector} {what}" for what in under]
+    browser.set_window_size(1280, 900)
     _color_scheme(browser, "light")
     assert low == []
     # Each kind of element was there to check, in each scheme.
