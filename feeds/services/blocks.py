@@ -241,10 +241,7 @@ def record_block(conn: happybase.Connection, blocker: str, blocked: str) -> bool
 
 def erase_block(conn: happybase.Connection, blocker: str, blocked: str) -> bool:
     """Remove the block (its blocks row first); False if there was none."""
-    key = keys.pair_key(blocker, blocked)
-    table = conn.table(table_name("blocks"))
-    there = bool(table.row(key, columns=[rows.BLOCK_USERID]))
-    table.delete(key)
+    there = _erase(conn, "blocks", keys.pair_key(blocker, blocked), rows.BLOCK_USERID)
     conn.table(table_name("blockedBy")).delete(keys.pair_key(blocked, blocker))
     return there
 
@@ -259,12 +256,16 @@ def record_mute(conn: happybase.Connection, muter: str, muted: str) -> bool:
     return True
 
 
-def erase_mute(conn: happybase.Connection, muter: str, muted: str) -> bool:
-    key = keys.pair_key(muter, muted)
-    table = conn.table(table_name("mutes"))
-    there = bool(table.row(key, columns=[rows.MUTE_USERID]))
-    table.delete(key)
+def _erase(conn: happybase.Connection, table: str, key: bytes, cell: bytes) -> bool:
+    """Delete the row ``key``; whether it was there (``cell`` says so)."""
+    found = conn.table(table_name(table))
+    there = bool(found.row(key, columns=[cell]))
+    found.delete(key)
     return there
+
+
+def erase_mute(conn: happybase.Connection, muter: str, muted: str) -> bool:
+    return _erase(conn, "mutes", keys.pair_key(muter, muted), rows.MUTE_USERID)
 
 
 def check_word(word: object) -> str:
@@ -302,11 +303,7 @@ def record_word(conn: happybase.Connection, userid: str, word: str) -> bool:
 
 
 def erase_word(conn: happybase.Connection, userid: str, word: str) -> bool:
-    key = keys.muted_word_key(userid, word)
-    table = conn.table(table_name("mutedWords"))
-    there = bool(table.row(key, columns=[rows.MUTED_WORD]))
-    table.delete(key)
-    return there
+    return _erase(conn, "mutedWords", keys.muted_word_key(userid, word), rows.MUTED_WORD)
 
 
 # -- the lists -----------------------------------------------------------------------------

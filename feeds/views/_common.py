@@ -3,6 +3,7 @@ it, the logged-in user, and where a form was posted from."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
 
 from django import forms
@@ -14,7 +15,7 @@ from feeds import auth, services
 from feeds.errors import NotFound, ServiceError, Suspended
 from feeds.forms import add_service_error
 from feeds.types import User
-from feeds.viewhelpers import View, cursor_param, redirect_to_login, safe_next, visitor
+from feeds.viewhelpers import Explain, View, cursor_param, redirect_to_login, safe_next, visitor
 
 
 def not_found(request: HttpRequest) -> HttpResponse:
@@ -132,3 +133,21 @@ def moved(request: HttpRequest, name: str, arg: str) -> HttpResponse:
     url = reverse(name, args=[arg])
     query = request.GET.urlencode()
     return redirect(f"{url}?{query}" if query else url)
+
+
+def form_on(page: str, url_name: str, link_label: str) -> Callable[[str], Explain]:
+    """For a POST-only action whose form lives on ``page`` (reached at
+    ``url_name``): what a GET of the action shows, for the action ``what``."""
+
+    def explain_for(what: str) -> Explain:
+        def explain(request: HttpRequest) -> dict[str, object]:
+            return {
+                "heading": f"{what} on {page}",
+                "reason": f"This takes the form on {page}.",
+                "link": reverse(url_name),
+                "link_label": link_label,
+            }
+
+        return explain
+
+    return explain_for

@@ -21,9 +21,9 @@ from feeds.forms import (
 )
 from feeds.services import avatars
 from feeds.types import User
-from feeds.viewhelpers import Explain, post_only, redirect_to_login
+from feeds.viewhelpers import post_only, redirect_to_login
 
-from ._common import FormPage, login_required, me
+from ._common import FormPage, form_on, login_required, me
 
 # The account page's query parameter naming an avatar upload refused for its
 # size before it was read: the declared size in bytes.
@@ -72,16 +72,7 @@ def account(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _explain_account(what: str) -> Explain:
-    def explain(request: HttpRequest) -> dict[str, object]:
-        return {
-            "heading": f"{what} on your account page",
-            "reason": "This takes the form on your account page.",
-            "link": reverse("account"),
-            "link_label": "Go to your account",
-        }
-
-    return explain
+_explain_account = form_on("your account page", "account", "Go to your account")
 
 
 @post_only(_explain_account("Edit your profile"))

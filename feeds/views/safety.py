@@ -14,9 +14,9 @@ from django.urls import reverse
 from feeds.errors import ServiceError
 from feeds.forms import SiteForm
 from feeds.services import blocking, blocks
-from feeds.viewhelpers import Explain, post_only, redirect_to_login
+from feeds.viewhelpers import post_only, redirect_to_login
 
-from ._common import FormPage, login_required, me
+from ._common import FormPage, form_on, login_required, me
 
 SHOWN = 100  # accounts of each list on the page
 
@@ -51,16 +51,7 @@ def muted(request: HttpRequest) -> HttpResponse:
     return _render(FormPage(request, MuteWordForm()))
 
 
-def _explain(what: str) -> Explain:
-    def explain(request: HttpRequest) -> dict[str, object]:
-        return {
-            "heading": f"{what} on the Muted and blocked page",
-            "reason": "This takes the form on that page.",
-            "link": reverse("muted"),
-            "link_label": "Go to Muted and blocked",
-        }
-
-    return explain
+_explain = form_on("the Muted and blocked page", "muted", "Go to Muted and blocked")
 
 
 @post_only(_explain("Mute a word"))

@@ -21,10 +21,67 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import django
+
+ROOT = Path(__file__).resolve().parents[2]
+# Every limit a hammer could reach, lifted: the processes test exactness.
+UNLIMITED = {
+    setting: "1000000"
+    for setting in (
+        "TWITBASE_POSTS_PER_MINUTE",
+        "TWITBASE_FOLLOWS_PER_MINUTE",
+        "TWITBASE_REACTIONS_PER_MINUTE",
+        "TWITBASE_BLOCKS_PER_MINUTE",
+    )
+}
+
+
+def start(processes: int, seconds: float, *args: str, eager: bool) -> list[subprocess.Popen[str]]:
+    """``processes`` hammers (seeds 0, 1, ...) on the test's tables, each
+    ``python -m tests.services.hammer SEED SECONDS *args``, started. With
+    ``eager`` the jobs they queue run inline (the processes test counts);
+    without, they go through the test's broker to a real worker."""
+    from django.conf import settings
+
+    env = {
+        **os.environ,
+        **UNLIMITED,
+        "DJANGO_SETTINGS_MODULE": "twitbase.settings",
+        "TWITBASE_HBASE_HOST": settings.TWITBASE_HBASE_HOST,
+        "TWITBASE_HBASE_PORT": str(settings.TWITBASE_HBASE_PORT),
+        "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
+    }
+    if eager:
+        env["CELERY_TASK_ALWAYS_EAGER"] = "1"
+    else:
+        env["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
+        env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    return [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.services.hammer", str(seed), str(seconds), *args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seed in range(processes)
+    ]
+
+
+def finish(procs: list[subprocess.Popen[str]], timeout: float) -> int:
+    """Wait for ``procs``; the operations they made in all (each must exit 0)."""
+    ops = 0
+    for proc in procs:
+        out, err = proc.communicate(timeout=timeout)
+        assert proc.returncode == 0, err
+        ops += int(out.split()[-1])
+    return ops
 
 
 def replies(seed: int, seconds: float, parent: str, users: list[str]) -> int:

@@ -4,18 +4,15 @@ the rows it counts."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-from pathlib import Path
 
 from django.conf import settings
 
 from feeds import services
 from tests.helpers import ServerAddr, register
+from tests.services import hammer as hammers
 from tests.services.test_model import all_pages
 
-ROOT = Path(__file__).resolve().parents[2]
 USERS = ["ana", "ben", "cat", "dan"]
 PROCESSES = 8
 # How long the hammers run on each server (here and in test_likes,
@@ -31,41 +28,19 @@ SECONDS = {"local": 5.0, "hbase": 8.0}
 
 def hammer(server: ServerAddr, seconds: float, *mode: str) -> int:
     """Run PROCESSES hammer processes for ``seconds``; their operations in all."""
-    procs = start_hammers(server, seconds, *mode)
-    ops = 0
-    for proc in procs:
-        out, err = proc.communicate(timeout=seconds + 120)
-        assert proc.returncode == 0, err
-        ops += int(out.split()[-1])
-    return ops
+    return hammers.finish(start_hammers(server, seconds, *mode), timeout=seconds + 120)
 
 
 def start_hammers(server: ServerAddr, seconds: float, *mode: str) -> list[subprocess.Popen[str]]:
-    """PROCESSES hammer processes (tests/services/hammer.py), started."""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "twitbase.settings",
-        "TWITBASE_HBASE_HOST": server.host,
-        "TWITBASE_HBASE_PORT": str(server.port),
-        "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
-        "TWITBASE_POSTS_PER_MINUTE": "1000000",
-        "TWITBASE_FOLLOWS_PER_MINUTE": "1000000",
-        "TWITBASE_REACTIONS_PER_MINUTE": "1000000",
-        # The stream upkeep runs inline: these processes test counts, and the
-        # upkeep's reads and writes are part of the load.
-        "CELERY_TASK_ALWAYS_EAGER": "1",
-    }
-    return [
-        subprocess.Popen(
-            [sys.executable, "-m", "tests.services.hammer", str(seed), str(seconds), *mode, *USERS],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for seed in range(PROCESSES)
-    ]
+    """PROCESSES hammer processes (tests/services/hammer.py) on ``server``
+    (the one the settings point at), started. The stream upkeep runs
+    inline: these processes test counts, and the upkeep's reads and writes
+    are part of the load."""
+    assert (
+        server.host,
+        server.port,
+    ) == (settings.TWITBASE_HBASE_HOST, settings.TWITBASE_HBASE_PORT)
+    return hammers.start(PROCESSES, seconds, *mode, *USERS, eager=True)
 
 
 def test_counts_equal_rows_after_concurrent_follows_posts_and_deletes(

@@ -9,51 +9,16 @@ servers."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-from django.conf import settings
-
 from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
 from feeds.services import blocks, reactions
+from tests.services import hammer as hammers
 from tests.services.test_model import all_pages
 from tests.worker.helpers import broker_idle, eventually
 
-ROOT = Path(__file__).resolve().parents[2]
 USERS = ["ana", "ben", "cat", "dan"]
 PROCESSES = 3
 SECONDS = 6.0
-
-
-def _hammers() -> list[subprocess.Popen[str]]:
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "twitbase.settings",
-        "TWITBASE_HBASE_HOST": settings.TWITBASE_HBASE_HOST,
-        "TWITBASE_HBASE_PORT": str(settings.TWITBASE_HBASE_PORT),
-        "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "TWITBASE_POSTS_PER_MINUTE": "1000000",
-        "TWITBASE_FOLLOWS_PER_MINUTE": "1000000",
-        "TWITBASE_REACTIONS_PER_MINUTE": "1000000",
-        "TWITBASE_BLOCKS_PER_MINUTE": "1000000",
-    }
-    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    command = [sys.executable, "-m", "tests.services.hammer"]
-    return [
-        subprocess.Popen(
-            [*command, str(seed), str(SECONDS), "--blocks", *USERS],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for seed in range(PROCESSES)
-    ]
 
 
 def test_nothing_a_block_ends_outlives_it(
@@ -61,11 +26,8 @@ def test_nothing_a_block_ends_outlives_it(
 ) -> None:
     for name in USERS:
         services.register(name, name.title(), f"{name}@example.com", "password-123")
-    ops = 0
-    for proc in _hammers():
-        out, err = proc.communicate(timeout=SECONDS + 120)
-        assert proc.returncode == 0, err
-        ops += int(out.split()[-1])
+    procs = hammers.start(PROCESSES, SECONDS, "--blocks", *USERS, eager=False)
+    ops = hammers.finish(procs, timeout=SECONDS + 120)
     assert ops > 100, f"only {ops} operations: the test did not race"
     eventually(lambda: broker_idle(redis_broker), timeout=60, what="the worker's queue drained")
     standing = {(a, b.userid) for a in USERS for b in blocks.blocked(a, limit=10).items}

@@ -7,60 +7,20 @@ cell recreating a twit row. On both servers."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import time
-from pathlib import Path
 
-from django.conf import settings
 from pytest_django.fixtures import Settings
 
 from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
+from tests.services import hammer as hammers
 from tests.services.test_reactions import leftovers
 from tests.worker.helpers import broker_idle, eventually
 
-ROOT = Path(__file__).resolve().parents[2]
 REACTORS = ["ana", "ben", "cat", "dan"]
 PROCESSES = 4
 SECONDS = 6.0
-
-
-def _hammers() -> list[subprocess.Popen[str]]:
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "twitbase.settings",
-        "TWITBASE_HBASE_HOST": settings.TWITBASE_HBASE_HOST,
-        "TWITBASE_HBASE_PORT": str(settings.TWITBASE_HBASE_PORT),
-        "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "TWITBASE_POSTS_PER_MINUTE": "1000000",
-        "TWITBASE_FOLLOWS_PER_MINUTE": "1000000",
-        "TWITBASE_REACTIONS_PER_MINUTE": "1000000",
-    }
-    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    return [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tests.services.hammer",
-                str(seed),
-                str(SECONDS),
-                "--reactions",
-                "alice",
-                *REACTORS,
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for seed in range(PROCESSES)
-    ]
 
 
 def test_reactions_racing_deletes_leave_nothing(
@@ -71,7 +31,7 @@ def test_reactions_racing_deletes_leave_nothing(
         services.register(name, name.title(), f"{name}@example.com", "password-123")
     for name in REACTORS:
         services.follow("reader", name)  # each repost goes to reader's stream
-    procs = _hammers()
+    procs = hammers.start(PROCESSES, SECONDS, "--reactions", "alice", *REACTORS, eager=False)
     # Post and delete, over and over, each delete landing amid reactions.
     rng = random.Random(7)
     twit_ids = []
@@ -81,11 +41,7 @@ def test_reactions_racing_deletes_leave_nothing(
         twit_ids.append(twit.id)
         time.sleep(rng.uniform(0.02, 0.15))
         services.delete_twit("alice", twit.id)
-    ops = 0
-    for proc in procs:
-        out, err = proc.communicate(timeout=SECONDS + 120)
-        assert proc.returncode == 0, err
-        ops += int(out.split()[-1])
+    ops = hammers.finish(procs, timeout=SECONDS + 120)
     assert ops > 100, f"only {ops} reactions: the test did not race"
     eventually(lambda: broker_idle(redis_broker), timeout=60, what="the worker's queue drained")
     left = {t: found for t in twit_ids if (found := leftovers(t))}
