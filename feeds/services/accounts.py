@@ -279,6 +279,17 @@ def enabled(conn: happybase.Connection, userids: Iterable[str]) -> list[str]:
     return found
 
 
+def profiles_among(userids: Iterable[str]) -> frozenset[str]:
+    """Of ``userids``, those with a profile a page can link to (an account,
+    not suspended), lower-cased: one multi-get; what a twit's @mentions
+    link to, so that @nosuchuser is not a link to a 404."""
+    wanted = sorted({u.lower() for u in userids})
+    if not wanted:
+        return frozenset()
+    with connection() as conn:
+        return frozenset(u.lower() for u in enabled(conn, wanted))
+
+
 def ref(userid: str) -> UserRef:
     user = get_user(userid)
     return UserRef(user.userid, user.name)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import quote
@@ -117,11 +118,13 @@ def tag_url(tag: str) -> str:
     return "/tags/" + quote(normalise_tag(tag), safe="")
 
 
-def _link(e: Entity) -> str:
+def _link(e: Entity, profiles: Collection[str] | None) -> str:
     shown = escape(e.value if e.kind == "link" else text_of(e))
     if e.kind == "link":
         return f'<a class="twit-link" href="{escape(e.value)}" rel="nofollow noopener">{shown}</a>'
     if e.kind == "mention":
+        if profiles is not None and e.value.lower() not in profiles:
+            return str(shown)  # no profile to show: a link would lead to a 404
         return f'<a class="twit-mention" href="/u/{escape(e.value)}">{shown}</a>'
     return f'<a class="twit-hashtag" href="{escape(tag_url(e.value))}">{shown}</a>'
 
@@ -130,13 +133,17 @@ def text_of(e: Entity) -> str:
     return ("@" if e.kind == "mention" else "#") + e.value
 
 
-def render(text: str) -> SafeString:
-    """``text`` as HTML: every piece escaped first, entities as links, newlines as <br>."""
+def render(text: str, profiles: Collection[str] | None = None) -> SafeString:
+    """``text`` as HTML: every piece escaped first, entities as links, newlines as <br>.
+
+    ``profiles``: the lower-cased userids a mention may link to (see
+    accounts.profiles_among); any other mention stays text. None links every
+    mention."""
     out: list[str] = []
     at = 0
     for e in entities(text):
         out.append(escape(text[at : e.start]))
-        out.append(_link(e))
+        out.append(_link(e, profiles))
         at = e.end
     out.append(escape(text[at:]))
     html = "".join(out).replace("\r\n", "\n").replace("\n", "<br>")

@@ -152,3 +152,13 @@ def datatable(parser: Parser, token: Token) -> DataTableNode:
 def twit_text(text: str) -> SafeString:
     """A twit's text with its mentions, hashtags and links marked up; escaped first."""
     return textparse.render(text)
+
+
+@register.simple_tag(takes_context=True)
+def twit_html(context: Context, text: str) -> SafeString:
+    """:func:`twit_text`, with a mention a link only if the page's
+    ``profiles`` (views.mentions.profiles_for) has its userid; a page that
+    sets none links every mention."""
+    profiles = context.get("profiles")
+    known = profiles if isinstance(profiles, frozenset | set) else None
+    return textparse.render(text, known)

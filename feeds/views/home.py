@@ -17,6 +17,7 @@ from feeds.types import User
 from feeds.viewhelpers import redirect_to_login
 
 from ._common import FormPage, me, service_errors
+from .mentions import profiles_for
 
 # How many users the empty home page suggests following.
 SUGGESTIONS = 5
@@ -55,6 +56,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "home.html",
         {
             "page": stream,
+            "profiles": profiles_for(t.text for t in stream.items),
             "cursor": cursor,
             "suggestions": suggestions,
             "live_poll_ms": settings.TWITBASE_LIVE_POLL_MS,

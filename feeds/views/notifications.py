@@ -11,6 +11,7 @@ from feeds import services
 from feeds.viewhelpers import cursor_param, redirect_to_login
 
 from ._common import me, service_errors
+from .mentions import profiles_for
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -25,4 +26,10 @@ def notifications(request: HttpRequest) -> HttpResponse:
     page = services.notifications(user.userid, cursor)
     if cursor is None:
         services.mark_read(user.userid)
-    return render(request, "notifications.html", {"page": page, "cursor": cursor, "me": user})
+    context = {
+        "page": page,
+        "cursor": cursor,
+        "me": user,
+        "profiles": profiles_for(n.text for n in page.items),
+    }
+    return render(request, "notifications.html", context)

@@ -16,6 +16,7 @@ from feeds.types import User
 from feeds.viewhelpers import Explain, View, cursor_param, post_only, safe_next, visitor
 
 from ._common import here, in_place, login_required, me, moved, reader, service_errors
+from .mentions import profiles_for
 
 
 @service_errors
@@ -43,6 +44,7 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
         {
             "user": user,
             "page": page,
+            "profiles": profiles_for(t.text for t in page.items),
             "cursor": cursor,
             "is_me": is_me,
             "follows": follows,

@@ -10,6 +10,7 @@ from feeds.errors import InvalidInput
 from feeds.viewhelpers import cursor_param
 
 from ._common import moved, reader, service_errors
+from .mentions import profiles_for
 
 
 @service_errors
@@ -22,7 +23,9 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
         return moved(request, "tag", normal)
     cursor = cursor_param(request)
     page = services.tag_twits(normal, cursor, reader=reader(request))
-    return render(request, "tag.html", {"tag": normal, "page": page, "cursor": cursor})
+    profiles = profiles_for(t.text for t in page.items)
+    context = {"tag": normal, "page": page, "cursor": cursor, "profiles": profiles}
+    return render(request, "tag.html", context)
 
 
 @service_errors

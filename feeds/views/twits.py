@@ -18,6 +18,7 @@ from feeds.types import Twit
 from feeds.viewhelpers import Explain, View, post_only, redirect_to_login, safe_next
 
 from ._common import FormPage, here, in_place, login_required, me, not_found, reader, service_errors
+from .mentions import profiles_for
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -52,6 +53,8 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
     cursor = page.cursor
     # The twit, its chain and its replies, hydrated in one step.
     thread = services.thread(found, cursor, reader(request))
+    my_reply = _my_reply(request, found, thread.replies.items)
+    shown = [thread.twit, *thread.chain, *thread.replies.items, my_reply]
     return page.render(
         "twit.html",
         {
@@ -59,7 +62,8 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
             "chain": thread.chain,
             "page": thread.replies,
             "cursor": cursor,
-            "my_reply": _my_reply(request, found, thread.replies.items),
+            "my_reply": my_reply,
+            "profiles": profiles_for(t.text for t in shown if t is not None),
         },
     )
 

@@ -207,6 +207,14 @@ def test_following_among_answers_a_page_in_one_call(alice: User, bob: User, char
     assert services.following_among("alice", []) == set()
 
 
+def test_profiles_among_are_the_accounts_a_page_can_link_to(
+    alice: User, bob: User, charlie: User
+) -> None:
+    services.set_disabled("charlie")
+    assert services.profiles_among(["Alice", "BOB", "charlie", "nobody"]) == {"alice", "bob"}
+    assert services.profiles_among([]) == frozenset()
+
+
 def test_followers_among_says_who_follows_you_in_one_call(
     alice: User, bob: User, charlie: User
 ) -> None:

@@ -62,6 +62,14 @@ def test_render_escapes_and_links() -> None:
     assert out.endswith("<br>next")
 
 
+def test_a_mention_with_no_profile_to_show_stays_text() -> None:
+    out = render("@Ann and @nosuchuser, <b>", profiles=frozenset({"ann"}))
+    assert out == '<a class="twit-mention" href="/u/Ann">@Ann</a> and @nosuchuser, &lt;b&gt;'
+    assert render("@ann", profiles=frozenset()) == "@ann"
+    # Without the set, every mention is a link (a page that did not ask).
+    assert render("@nosuchuser") == '<a class="twit-mention" href="/u/nosuchuser">@nosuchuser</a>'
+
+
 def test_a_link_cannot_break_out_of_its_attribute() -> None:
     out = render('https://e.com/"onmouseover="alert(1) x')
     assert '"onmouseover' not in out

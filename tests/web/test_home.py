@@ -147,7 +147,9 @@ def test_followees_twits_come_and_go_with_the_follow(alice: User, bob_client: Cl
     assert twit_texts(bob_client.get("/").content.decode()) == []
 
 
-def test_mentions_and_links_in_a_twit_are_links_on_every_page(alice_client: Client) -> None:
+def test_mentions_and_links_in_a_twit_are_links_on_every_page(
+    alice_client: Client, bob: User
+) -> None:
     alice_client.post("/", {"text": '<b>hi</b> @bob see https://example.com/?a=1&b="x" #tea'})
     twit = services.timeline("alice").items[0]
     for url in ("/", "/u/alice", f"/u/alice/t/{twit.id}"):
