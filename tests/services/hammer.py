@@ -1,10 +1,15 @@
 """One process of the concurrency test: random follow, unfollow, post and
 delete over a few users, as fast as the server answers.
 
-Run by tests/services/test_concurrency.py as ``python -m tests.services.hammer
-SEED SECONDS USER...``, several at once, each with the test's HBase address and
-table prefix in its environment. Every service call is a real one; errors a
-user could see (a twit deleted meanwhile) are part of the game and ignored.
+Run by tests/services/test_concurrency.py (and the other race tests, through
+:func:`start`) as ``python -m tests.services.hammer SEED BUDGET USER...``,
+several at once, each with the test's HBase address and table prefix in its
+environment. BUDGET is a number of operations (``ops=300``), the same work
+however loaded the machine, or of seconds (``s=600``) for a test that stops
+the processes itself. They start together: each waits at a gate (a folder
+named in HAMMER_GATE) until every one of them has set Django up. Every
+service call is a real one; errors a user could see (a twit deleted
+meanwhile) are part of the game and ignored.
 Prints the number of operations it made.
 
 With ``--replies TWIT_ID`` first, it replies to that one twit and deletes
@@ -23,6 +28,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -41,12 +47,42 @@ UNLIMITED = {
 }
 
 
-def start(processes: int, seconds: float, *args: str, eager: bool) -> list[subprocess.Popen[str]]:
+class Budget:
+    """How long a hammer works: ``ops=N`` operations, or ``s=N`` seconds
+    from when it is created (after the gate opens)."""
+
+    def __init__(self, spec: str) -> None:
+        kind, _, amount = spec.partition("=")
+        if kind not in ("ops", "s"):
+            raise ValueError(f"a budget is ops=N or s=N, not {spec!r}")
+        self.ops = int(amount) if kind == "ops" else None
+        self.deadline = time.monotonic() + float(amount) if kind == "s" else 0.0
+
+    def more(self, done: int) -> bool:
+        if self.ops is not None:
+            return done < self.ops
+        return time.monotonic() < self.deadline
+
+
+def _pass_gate(gate: str, seed: int) -> None:
+    """Say this process is ready, then wait for the gate to open."""
+    Path(gate, f"ready-{seed}").touch()
+    deadline = time.monotonic() + 300
+    while not Path(gate, "go").exists():
+        if time.monotonic() > deadline:
+            raise SystemExit("the gate never opened")
+        time.sleep(0.01)
+
+
+def start(processes: int, budget: str, *args: str, eager: bool) -> list[subprocess.Popen[str]]:
     """``processes`` hammers (seeds 0, 1, ...) on the test's tables, each
-    ``python -m tests.services.hammer SEED SECONDS *args``, started. With
-    ``eager`` the jobs they queue run inline (the processes test counts);
-    without, they go through the test's broker to a real worker."""
+    ``python -m tests.services.hammer SEED BUDGET *args``, started together:
+    returns once each has set up and the gate is open. With ``eager`` the
+    jobs they queue run inline (the processes test counts); without, they
+    go through the test's broker to a real worker."""
     from django.conf import settings
+
+    gate = tempfile.mkdtemp(prefix="hammer-gate-")
 
     env = {
         **os.environ,
@@ -55,15 +91,16 @@ def start(processes: int, seconds: float, *args: str, eager: bool) -> list[subpr
         "TWITBASE_HBASE_HOST": settings.TWITBASE_HBASE_HOST,
         "TWITBASE_HBASE_PORT": str(settings.TWITBASE_HBASE_PORT),
         "TWITBASE_TABLE_PREFIX": settings.TWITBASE_TABLE_PREFIX,
+        "HAMMER_GATE": gate,
     }
     if eager:
         env["CELERY_TASK_ALWAYS_EAGER"] = "1"
     else:
         env["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL
         env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    return [
+    procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.services.hammer", str(seed), str(seconds), *args],
+            [sys.executable, "-m", "tests.services.hammer", str(seed), budget, *args],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -72,6 +109,14 @@ def start(processes: int, seconds: float, *args: str, eager: bool) -> list[subpr
         )
         for seed in range(processes)
     ]
+    deadline = time.monotonic() + 300
+    while len(list(Path(gate).glob("ready-*"))) < processes:
+        dead = [p for p in procs if p.poll() is not None]
+        assert not dead, dead[0].communicate()[1]
+        assert time.monotonic() < deadline, "the hammers did not start in 300 s"
+        time.sleep(0.02)
+    Path(gate, "go").touch()
+    return procs
 
 
 def finish(procs: list[subprocess.Popen[str]], timeout: float) -> int:
@@ -84,14 +129,13 @@ def finish(procs: list[subprocess.Popen[str]], timeout: float) -> int:
     return ops
 
 
-def replies(seed: int, seconds: float, parent: str, users: list[str]) -> int:
+def replies(seed: int, budget: Budget, parent: str, users: list[str]) -> int:
     from feeds import services
     from feeds.errors import NotFound
 
     rng = random.Random(seed)
-    deadline = time.monotonic() + seconds
     ops = 0
-    while time.monotonic() < deadline:
+    while budget.more(ops):
         a = rng.choice(users)
         if rng.random() < 0.6:
             services.post_twit(a, f"reply {seed} {ops}", reply_to=parent)
@@ -104,36 +148,34 @@ def replies(seed: int, seconds: float, parent: str, users: list[str]) -> int:
     return ops
 
 
-def likes(seed: int, seconds: float, twit_id: str, users: list[str]) -> int:
+def likes(seed: int, budget: Budget, twit_id: str, users: list[str]) -> int:
     """Like and unlike one twit as random users (two processes share each user)."""
     from feeds import services
 
     rng = random.Random(seed)
-    deadline = time.monotonic() + seconds
     ops = 0
-    while time.monotonic() < deadline:
+    while budget.more(ops):
         a = rng.choice(users)
         (services.like if rng.random() < 0.5 else services.unlike)(a, twit_id)
         ops += 1
     return ops
 
 
-def reposts(seed: int, seconds: float, twit_id: str, users: list[str]) -> int:
+def reposts(seed: int, budget: Budget, twit_id: str, users: list[str]) -> int:
     """Repost and un-repost one twit as random users (two processes share
     each user, so the same pair races)."""
     from feeds import services
 
     rng = random.Random(seed)
-    deadline = time.monotonic() + seconds
     ops = 0
-    while time.monotonic() < deadline:
+    while budget.more(ops):
         a = rng.choice(users)
         (services.repost if rng.random() < 0.5 else services.unrepost)(a, twit_id)
         ops += 1
     return ops
 
 
-def reactions(seed: int, seconds: float, author: str, users: list[str]) -> int:
+def reactions(seed: int, budget: Budget, author: str, users: list[str]) -> int:
     """Like, unlike, repost and un-repost the newest twits of ``author`` as
     random users while the test posts and deletes them: a reaction to a
     twit deleted meanwhile is refused (NotFound), which is part of the game."""
@@ -142,9 +184,8 @@ def reactions(seed: int, seconds: float, author: str, users: list[str]) -> int:
 
     acts = [services.like, services.unlike, services.repost, services.unrepost]
     rng = random.Random(seed)
-    deadline = time.monotonic() + seconds
     ops = 0
-    while time.monotonic() < deadline:
+    while budget.more(ops):
         newest = services.timeline(author, limit=2).items
         if newest:
             with contextlib.suppress(NotFound):
@@ -153,7 +194,7 @@ def reactions(seed: int, seconds: float, author: str, users: list[str]) -> int:
     return ops
 
 
-def blocks(seed: int, seconds: float, users: list[str]) -> int:
+def blocks(seed: int, budget: Budget, users: list[str]) -> int:
     """Follow, unfollow, post, like, repost, block and unblock among
     ``users`` at random, so blocks race follows, reactions and fan-outs: a
     follow or like a block refuses (Forbidden) is part of the game."""
@@ -162,10 +203,9 @@ def blocks(seed: int, seconds: float, users: list[str]) -> int:
     from feeds.services import blocking
 
     rng = random.Random(seed)
-    deadline = time.monotonic() + seconds
     ops = 0
     acts = ["follow", "follow", "unfollow", "post", "like", "repost", "block", "unblock"]
-    while time.monotonic() < deadline:
+    while budget.more(ops):
         a, b = rng.sample(users, 2)
         action = rng.choice(acts)
         with contextlib.suppress(Forbidden, NotFound):
@@ -188,26 +228,28 @@ def blocks(seed: int, seconds: float, users: list[str]) -> int:
     return ops
 
 
-def main(seed: int, seconds: float, users: list[str]) -> int:
+def main(seed: int, spec: str, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
+    if "HAMMER_GATE" in os.environ:
+        _pass_gate(os.environ["HAMMER_GATE"], seed)
+    budget = Budget(spec)
     from feeds import services
     from feeds.errors import NotFound
 
     if users[0] == "--replies":
-        return replies(seed, seconds, users[1], users[2:])
+        return replies(seed, budget, users[1], users[2:])
     if users[0] == "--likes":
-        return likes(seed, seconds, users[1], users[2:])
+        return likes(seed, budget, users[1], users[2:])
     if users[0] == "--reposts":
-        return reposts(seed, seconds, users[1], users[2:])
+        return reposts(seed, budget, users[1], users[2:])
     if users[0] == "--reactions":
-        return reactions(seed, seconds, users[1], users[2:])
+        return reactions(seed, budget, users[1], users[2:])
     if users[0] == "--blocks":
-        return blocks(seed, seconds, users[1:])
+        return blocks(seed, budget, users[1:])
     rng = random.Random(seed)
-    deadline = time.monotonic() + seconds
     ops = 0
-    while time.monotonic() < deadline:
+    while budget.more(ops):
         a, b = rng.sample(users, 2)
         action = rng.choice(["follow", "follow", "unfollow", "unfollow", "post", "delete"])
         if action == "follow":
@@ -226,4 +268,4 @@ def main(seed: int, seconds: float, users: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    print(main(int(sys.argv[1]), float(sys.argv[2]), sys.argv[3:]))
+    print(main(int(sys.argv[1]), sys.argv[2], sys.argv[3:]))

@@ -238,9 +238,9 @@ def test_likes_stay_exact_when_processes_are_killed_mid_change(
     kills = 0
     for _ in range(KILL_ROUNDS):
         before = _like_changes(key)
-        procs = start_hammers(twitbase, 600, "--likes", twit.id)
+        procs = start_hammers(twitbase, "s=600", "--likes", twit.id)
         try:
-            # Past the processes' start (slow on a busy machine): they are liking.
+            # They are liking (start_hammers returns once they have started).
             deadline = time.monotonic() + 120
             while _like_changes(key) < before + 40:
                 assert time.monotonic() < deadline, "the hammers made no changes in 2 minutes"
