@@ -1,15 +1,18 @@
 """Notifications on the web: the bell in the top bar with the unread count,
-the page (newest first, grouped likes, paged), and opening it clearing the count."""
+the page (newest first, grouped likes, paged), opening it clearing the count,
+and what was unread showing as new."""
 
 from __future__ import annotations
 
 import re
+import time
 
 from django.test import Client
 
 from feeds import services
 from feeds.types import User
 from tests.helpers import register
+from tests.web.helpers import logged_in
 
 
 def _badge(html: str) -> str | None:
@@ -17,14 +20,19 @@ def _badge(html: str) -> str | None:
     return None if found is None else found.group(1)
 
 
-def _lines(html: str) -> list[str]:
-    items = re.findall(r'<li class="notification notification-[a-z]+">(.*?)</li>', html, re.S)
-    texts = []
-    for item in items:
+def _items(html: str) -> list[tuple[str, str]]:
+    """Each notification's classes and first line, as text."""
+    items = re.findall(r'<li class="(notification [^"]*)">(.*?)</li>', html, re.S)
+    found = []
+    for classes, item in items:
         first = re.search(r"<p>(.*?)<span class=\"dot\"", item, re.S)
         assert first is not None
-        texts.append(" ".join(re.sub(r"<[^>]+>", " ", first.group(1)).split()))
-    return texts
+        found.append((classes, " ".join(re.sub(r"<[^>]+>", " ", first.group(1)).split())))
+    return found
+
+
+def _lines(html: str) -> list[str]:
+    return [line for _, line in _items(html)]
 
 
 def test_the_bell_counts_unread_and_the_page_clears_it(
@@ -81,3 +89,30 @@ def test_visitors_are_sent_to_log_in(alice: User) -> None:
     assert response["Location"].startswith("/login")
     assert "nav-notify" not in Client().get("/").content.decode()
     assert Client().post("/notifications").status_code == 405
+
+
+def _new(client: Client) -> list[str]:
+    """The notifications the page shows as new, by their first line."""
+    html = client.get("/notifications").content.decode()
+    return [line for classes, line in _items(html) if "notification-new" in classes.split()]
+
+
+def test_what_was_unread_shows_as_new_once(alice: User, bob: User, charlie: User) -> None:
+    for userid in ("dana", "erin", "frank"):
+        register(userid)
+    client = logged_in("alice")
+    twit = services.post_twit("alice", "Row keys first.")
+    services.follow("bob", "alice")
+    time.sleep(0.002)
+    services.post_twit("charlie", "@alice which key?")
+    assert _new(client) == ["Charlie mentioned you", "Bob followed you"]
+    assert _new(client) == []  # read now
+    time.sleep(0.002)
+    services.follow("dana", "alice")
+    assert _new(client) == ["Dana followed you"]
+    # Two likes count 2 unread but make one entry: the older follow beside it
+    # was seen already, so it is not new again.
+    time.sleep(0.002)
+    services.like("erin", twit.id)
+    services.like("frank", twit.id)
+    assert _new(client) == ["Frank and Erin liked your twit"]

@@ -54,6 +54,9 @@ def test_the_bell_shows_unread_and_the_page_lists_them(
         "Bob replied to your twit",
         "Erin and 3 others liked your twit",
     ]
+    # All unread when opened: shown as new, this once.
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".notification-new")) == 4
+    ui.screenshot("notifications-new-desktop-light")
     # Each with the avatar of whoever did it last, loaded.
     avatars = browser.execute_script(
         "return [...document.querySelectorAll('.notification-who img')]"
@@ -63,5 +66,6 @@ def test_the_bell_shows_unread_and_the_page_lists_them(
     assert avatars == [[path, True] for path in paths]
     assert _badge(ui) == ""
     _shoot(ui, "notifications", lambda: ui.open("/notifications"))
+    assert not browser.find_elements(By.CSS_SELECTOR, ".notification-new")
     ui.open("/")
     assert _badge(ui) == ""
