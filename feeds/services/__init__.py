@@ -42,6 +42,7 @@ from .notify import (
     notifications,
     unread_count,
 )
+from .posting import post_twit
 from .ratelimit import RateLimited, device_token
 from .reactions import (
     like,
@@ -75,7 +76,6 @@ from .twits import (
     ancestors,
     get_twit,
     own_twit,
-    post_twit,
     public_twit,
 )
 

@@ -215,7 +215,7 @@ def _first_chunk(
     than a chunk)."""
     author = twit.userid
     twits_service.count_once(conn, key, author, counted)
-    twits_service.write_own_stream_row(conn, author, key, twit)
+    streams.write_own_row(conn, author, key, twit)
     notify.notify_twit(conn, key, twit)
     followers, version = accounts.followers_of(conn, author)
     threshold: int = settings.TWITBASE_CELEBRITY_THRESHOLD

@@ -12,7 +12,7 @@ the twit it is about to post, chosen before anything else is written. Then:
 - if the first died part way (its process or HBase went away), a request
   ``TAKEOVER_S`` after the claim finishes it: it posts the same text at the
   same twit key, which writes the same rows and counts them once
-  (:func:`feeds.services.twits.post_twit`'s ``at``), so still one twit;
+  (:func:`feeds.services.posting.post_twit`'s ``at``), so still one twit;
 - a first request the service refused (bad text, over the rate limit) wrote
   nothing and gives its claim back, so a retry is judged afresh.
 
@@ -33,7 +33,7 @@ from storage import keys, rows
 from storage.connection import connection, table_name
 from storage.ops import check_and_put, delete_prefix
 
-from . import _clock, accounts, twits
+from . import _clock, accounts, posting, twits
 
 HEADER = "Idempotency-Key"
 MAX_LEN = 255
@@ -64,7 +64,7 @@ def _fingerprint(text: object, reply_to: str | None) -> bytes:
 def post_twit_once(
     author: User | str, text: object, key: str, reply_to: str | None = None
 ) -> tuple[Twit, bool]:
-    """:func:`twits.post_twit` at most once per ``key`` of ``author`` in a
+    """:func:`posting.post_twit` at most once per ``key`` of ``author`` in a
     day: (the twit, True) when this call posted it, (the twit the key posted
     first, False) when an earlier request did (see the module's docstring).
     InvalidInput when the key was sent with another request; Conflict when
@@ -119,7 +119,7 @@ def _post(author: User, text: object, reply_to: str | None, row: bytes, twit_key
     refusal (nothing written) gives the claim back."""
     parts = keys.split_twit_key(twit_key)
     try:
-        twit = twits.post_twit(author, text, reply_to, at=(parts.millis, parts.suffix))
+        twit = posting.post_twit(author, text, reply_to, at=(parts.millis, parts.suffix))
     except ServiceError:
         with connection() as conn:
             conn.table(table_name("idempotency")).delete(row)

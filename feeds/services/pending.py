@@ -25,10 +25,12 @@ Written by hand, not taken from a lock library (redis-py's Lock, pottery's
 Redlock): those keep the lock in Redis, the broker, which may be down or lose
 its data while the twit row survives (posting works with the broker down, and
 the sweep must find and lease those twits). The lease lives on the twit row,
-beside the progress it guards, and needs only HBase's own checkAndPut.
+beside the progress it guards, and needs only HBase's own checkAndPut. The
+twits module owns that row: this module reads and swaps the cell through its
+verbs (twits.fanout_mark, twits.swap_fanout_mark) and owns what the value means.
 
 The index. ``pendingFanouts`` has one row per unfinished fan-out, keyed like
-the twit. post_twit writes it before the twit row (a crash in between leaves
+the twit. posting.post_twit writes it before the twit row (a crash in between leaves
 an entry without a twit, which the sweep drops, never a pending twit the
 sweep cannot find); the finishing chunk deletes it. The sweep, ``manage.py
 sweepfanout`` and the console read this index and then get the twit rows it
@@ -46,16 +48,16 @@ import happybase
 
 from storage import keys, ops, rows
 from storage.connection import table_name
-from storage.ops import check_and_put
+
+from . import twits as twits_service
 
 MARK = rows.FANOUT  # on the twit row: the lease, present while the fan-out is unfinished
 FINISHED = rows.LEASE_FINISHED  # the mark's value while the finishing chunk clears it
 INDEX = "pendingFanouts"
 MAX_DOUBLINGS = 4
 # An index entry whose twit has no mark is dropped by the sweep once the twit
-# is this old: younger, post_twit may not have written the twit row yet.
+# is this old: younger, posting.post_twit may not have written the twit row yet.
 STALE_AFTER_S = 60
-_GET_BATCH = 1000
 
 
 def now_ms() -> int:
@@ -131,24 +133,16 @@ def index_keys(conn: happybase.Connection, limit: int | None = None) -> list[byt
 
 def marks(conn: happybase.Connection, twits: Iterable[bytes]) -> dict[bytes, bytes]:
     """The mark of each twit that has one (gets, in batches)."""
-    wanted = list(twits)
-    found: dict[bytes, bytes] = {}
-    t = conn.table(table_name("twits"))
-    for i in range(0, len(wanted), _GET_BATCH):
-        for key, row in t.rows(wanted[i : i + _GET_BATCH], columns=[MARK]):
-            if MARK in row:
-                found[key] = row[MARK]
-    return found
+    return twits_service.fanout_marks(conn, list(twits))
 
 
 def read_mark(conn: happybase.Connection, twit: bytes) -> bytes | None:
-    mark: bytes | None = conn.table(table_name("twits")).row(twit, columns=[MARK]).get(MARK)
-    return mark
+    return twits_service.fanout_mark(conn, twit)
 
 
 def swap(conn: happybase.Connection, twit: bytes, expected: bytes, value: bytes) -> bool:
     """Replace the mark if it still holds ``expected`` (checkAndPut)."""
-    return check_and_put(conn, table_name("twits"), twit, MARK, expected, MARK, value)
+    return twits_service.swap_fanout_mark(conn, twit, expected, value)
 
 
 def _held_by(

@@ -275,6 +275,16 @@ def write_rows(
     return len(readers) // keys.MD5_LEN
 
 
+def write_own_row(conn: happybase.Connection, author: str, key: bytes, twit: rows.TwitRow) -> None:
+    """The twit ``key``'s row in its author's own stream, at the twit's time
+    (idempotent): written by the post, so the author sees it at once, and
+    again by the fan-out's first chunk."""
+    millis = keys.split_twit_key(key).millis
+    conn.table(table_name("streams")).put(
+        keys.stream_key(author, key), rows.encode_stream(twit), timestamp=millis
+    )
+
+
 def delete_rows(conn: happybase.Connection, readers: bytes, tail: bytes) -> int:
     """Delete the row ``md5 + tail`` of each reader whose md5 is in
     ``readers`` (run together), in one mutateRows. The markers are at the

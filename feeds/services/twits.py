@@ -18,13 +18,13 @@ from dataclasses import dataclass
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
-from feeds.jobs import FanOutChunk, RemoveTwitFromStreams, dispatch
+from feeds.jobs import RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, User, from_millis, new_twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
 
-from . import _clock, accounts, blocks, notify, pending, tagindex
+from . import _clock, accounts, blocks, notify, tagindex
 from ._load import LoadRow
 from ._paging import scan_page
 from .ratelimit import check_post_rate
@@ -32,6 +32,7 @@ from .ratelimit import check_post_rate
 TEXT_MAX = 280
 TWIT_ID_LEN = 2 * keys.TWIT_KEY_LEN  # a twit's id is its row key in hex
 FANOUT = rows.FANOUT  # the fan-out's lease, present while the fan-out is unfinished
+_GET_BATCH = 1000
 
 
 def clean_text(text: object) -> str:
@@ -122,16 +123,6 @@ def twits_of(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, T
     return {t.id: t for t in found if t is not None}
 
 
-def write_own_stream_row(
-    conn: happybase.Connection, author: str, key: bytes, twit: rows.TwitRow
-) -> None:
-    """The author's own stream row, at the twit's time (idempotent)."""
-    millis = keys.split_twit_key(key).millis
-    conn.table(table_name("streams")).put(
-        keys.stream_key(author, key), rows.encode_stream(twit), timestamp=millis
-    )
-
-
 def _parent(reply_to: object) -> Twit:
     """The twit a reply answers: it must exist, and its author not be suspended."""
     if not isinstance(reply_to, str):
@@ -149,28 +140,35 @@ def _parent(reply_to: object) -> Twit:
         ) from None
 
 
-def post_twit(
+@dataclass(frozen=True)
+class NewTwit:
+    """A twit checked and keyed, not yet stored: what :func:`new_twit_row`
+    makes and :func:`store_new` writes (feeds.services.posting composes
+    them with the fan-out's lease and the author's own stream row)."""
+
+    key: bytes
+    stored: rows.TwitRow
+    parent: bytes | None  # the key of the twit it replies to
+
+    @property
+    def twit(self) -> Twit:
+        return twit_of(self.key, self.stored)
+
+
+def new_twit_row(
     author: User | str,
     text: object,
     reply_to: str | None = None,
     *,
     at: tuple[int, bytes] | None = None,
-) -> Twit:
-    """Store a twit by ``author`` (a profile loaded already, or a userid), count
-    it, and queue its fan-out to followers' streams.
-
-    With ``reply_to`` (a twit id), the twit replies to that twit: it is
-    listed among the parent's replies and counted in its reply count.
+) -> tuple[User, NewTwit]:
+    """A twit by ``author`` (a profile loaded already, or a userid), checked
+    (its text, its parent, a block between them, the author's post rate)
+    and keyed, nothing written: the author as loaded, and the twit.
 
     ``at``: the twit's millisecond and key suffix, chosen by the caller (an
-    Idempotency-Key's claim, see :mod:`feeds.services.idempotency`). Posting
-    the same text again at the same ``at`` writes the same rows, counted
-    once: it finishes that twit rather than making another.
-
-    The twit row is written first: it is the truth the streams are derived
-    from. It carries the fan-out's lease (the pending mark) until the fan-out
-    is done; the index of pending fan-outs names it (written just before, so
-    the sweep can always find a pending twit).
+    Idempotency-Key's claim, see :mod:`feeds.services.idempotency`); None:
+    now, and a new suffix.
     """
     author = accounts.loaded(author)
     body = clean_text(text)
@@ -191,31 +189,35 @@ def post_twit(
         reply_to=None if parent is None else parent.id,
         reply_userid="" if parent is None else parent.userid,
     )
-    # A new row: nobody else can hold its lease yet, so it is simply written
-    # with the row. The fan-out task carries the lease's id.
-    lease = pending.new_lease()
-    with connection() as conn:
-        pending.add_to_index(conn, key, author.userid)
-        # Before the twit row: a tag page shows only rows whose twit row exists.
-        tags = tagindex.write_tag_rows(conn, key, stored)
-        conn.table(table_name("twits")).put(
-            key, {**rows.encode_twit(stored), FANOUT: lease.encode()}
+    return author, NewTwit(
+        key, stored, None if parent is None else keys.twit_key_from_id(parent.id)
+    )
+
+
+def store_new(conn: happybase.Connection, new: NewTwit, lease: bytes) -> None:
+    """Write a new twit's rows: its hashtags, its twit row carrying the
+    fan-out's lease ``lease`` (the pending mark, see
+    :mod:`feeds.services.pending`), its author's count, and, for a reply,
+    its entry among the parent's replies and the parent's count.
+
+    Writing the same twit again (the same key) writes the same rows,
+    counted once. The twit row is the truth the streams are derived from;
+    it is new, so nobody else can hold its lease yet, and the lease is
+    simply written with it.
+    """
+    key, stored = new.key, new.stored
+    # Before the twit row: a tag page shows only rows whose twit row exists.
+    tags = tagindex.write_tag_rows(conn, key, stored)
+    conn.table(table_name("twits")).put(key, {**rows.encode_twit(stored), FANOUT: lease})
+    # Counted at once, and only while the row is there: a delete racing
+    # this post counts it itself before it takes the row away.
+    count_once(conn, key, stored.userid)
+    tagindex.count_uses(conn, tags, stored.created)
+    if new.parent is not None:
+        conn.table(table_name("replies")).put(
+            keys.reply_key(new.parent, key), rows.encode_reply(stored), timestamp=stored.created
         )
-        # Counted at once, and only while the row is there: a delete racing
-        # this post counts it itself before it takes the row away.
-        count_once(conn, key, author.userid)
-        tagindex.count_uses(conn, tags, millis)
-        # The author sees the twit at once; followers get it from the workers.
-        write_own_stream_row(conn, author.userid, key, stored)
-        if parent is not None:
-            parent_key = keys.twit_key_from_id(parent.id)
-            conn.table(table_name("replies")).put(
-                keys.reply_key(parent_key, key), rows.encode_reply(stored), timestamp=millis
-            )
-            count_reply_once(conn, key, parent_key, counted=False)
-    twit = twit_of(key, stored)
-    dispatch(FanOutChunk(twit.id, lease.owner))
-    return twit
+        count_reply_once(conn, key, new.parent, counted=False)
 
 
 def count_once(
@@ -573,7 +575,7 @@ def fanning_out(conn: happybase.Connection, twit_keys: list[bytes]) -> list[Fann
     for key in twit_keys:
         row = found.get(key, {})
         mark = row.get(FANOUT)
-        if mark is None or not pending.is_open(mark):
+        if mark is None or mark == rows.LEASE_FINISHED:
             continue
         done, total = _chunk_counts(row)
         out.append(
@@ -655,7 +657,30 @@ def drop_row(key: bytes) -> None:
         conn.table(table_name("twits")).delete(key)
 
 
-# -- a fan-out's bookkeeping on the twit row (services/fanout.py) ----------------------
+# -- a fan-out's bookkeeping on the twit row (services/fanout.py, services/pending.py) ----
+
+
+def fanout_mark(conn: happybase.Connection, key: bytes) -> bytes | None:
+    """The twit's fan-out mark (FANOUT: a lease, see pending), if it has one."""
+    mark: bytes | None = conn.table(table_name("twits")).row(key, columns=[FANOUT]).get(FANOUT)
+    return mark
+
+
+def fanout_marks(conn: happybase.Connection, twit_keys: list[bytes]) -> dict[bytes, bytes]:
+    """The fan-out mark of each of ``twit_keys`` that has one (gets, in batches)."""
+    found: dict[bytes, bytes] = {}
+    table = conn.table(table_name("twits"))
+    for i in range(0, len(twit_keys), _GET_BATCH):
+        for key, row in table.rows(twit_keys[i : i + _GET_BATCH], columns=[FANOUT]):
+            if FANOUT in row:
+                found[key] = row[FANOUT]
+    return found
+
+
+def swap_fanout_mark(conn: happybase.Connection, key: bytes, expected: bytes, value: bytes) -> bool:
+    """Replace the twit's fan-out mark if it still holds ``expected``
+    (checkAndPut: false, and nothing written, if it changed or is gone)."""
+    return ops.check_and_put(conn, table_name("twits"), key, FANOUT, expected, FANOUT, value)
 
 
 def fanout_row(conn: happybase.Connection, key: bytes) -> dict[bytes, bytes]:
