@@ -838,3 +838,28 @@ LAYOUTS["blocks"] = (("blocker", "md5", MD5_LEN), ("blocked", "md5", MD5_LEN))
 LAYOUTS["blockedBy"] = (("blocked", "md5", MD5_LEN), ("blocker", "md5", MD5_LEN))
 LAYOUTS["mutes"] = (("muter", "md5", MD5_LEN), ("muted", "md5", MD5_LEN))
 LAYOUTS["mutedWords"] = (("muter", "md5", MD5_LEN), ("word", "md5word", MD5_LEN))
+
+
+# -- the words index (feeds/services/tagindex.py) -------------------------------------
+#
+#    twitWords   md5(word) + rts + md5(author) + suffix       44 bytes
+#
+# A hashtag's row layout, in a table of its own: a word's twits newest first,
+# and from a word and a twit's key the row, so "does this twit have this
+# word?" is a get, and a delete reads nothing to find its rows.
+
+
+def word_key(word: str, twit: bytes) -> bytes:
+    return tag_key(word, twit)
+
+
+def twit_key_from_word_key(key: bytes) -> bytes:
+    return twit_key_from_tag_key(key)
+
+
+LAYOUTS["twitWords"] = (
+    ("word", "md5word", MD5_LEN),
+    ("time", "rts", RTS_LEN),
+    ("author", "md5", MD5_LEN),
+    ("suffix", "suffix", SUFFIX_LEN),
+)

@@ -1433,3 +1433,12 @@ COLUMNS["mutes"] = (MUTE_USERID, MUTE_CREATED)
 COLUMNS["mutedWords"] = (MUTED_WORD, MUTED_WORD_CREATED)
 USERID_CELLS = USERID_CELLS | {BLOCK_USERID, MUTE_USERID}
 MILLIS_CELLS = MILLIS_CELLS | {BLOCK_CREATED, MUTE_CREATED, MUTED_WORD_CREATED}
+
+
+# -- the words index: md5(word) + rts + md5(author) + suffix ------------------------------
+#
+# The key says it all; the twit itself is read from its row (the truth: a
+# deleted twit's rows may linger a moment, and are skipped).
+
+WORD_MARK = b"w:x"
+COLUMNS["twitWords"] = (WORD_MARK,)

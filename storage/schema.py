@@ -184,3 +184,12 @@ USER_DATA["blocks"] = "prefix md5(userid), and the rows of those who block the u
 USER_DATA["blockedBy"] = "prefix md5(userid), and the rows of those the user blocks (blocks)"
 USER_DATA["mutes"] = "prefix md5(userid); others' mutes of the user stay until they unmute"
 USER_DATA["mutedWords"] = "prefix md5(userid)"
+
+
+# -- the words index (feeds/services/tagindex.py) ----------------------------------------
+
+# Each twit's words (normalised, see textparse.words): md5(word) + the twit's
+# time, author and suffix, so a word's twits are one prefix scan, newest
+# first, and "has this twit that word?" is a get. Written with the twit.
+SCHEMA["twitWords"] = {"w": ONE}
+USER_DATA["twitWords"] = "the user's twits' rows go with the twits (delete_twit)"

@@ -16,7 +16,7 @@ from pydantic import WithJsonSchema
 
 from feeds import services
 from feeds.errors import Forbidden
-from feeds.services import avatars, blocks, idempotency, ratelimit
+from feeds.services import avatars, blocks, idempotency, ratelimit, search
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
 from feeds.types import Notification, Page, Twit, User
@@ -525,6 +525,36 @@ def tag_twits(request: HttpRequest, tag: Tag, limit: Limit, cursor: Cursor) -> P
 )
 def search_users(request: HttpRequest, q: SearchQuery, limit: Limit, cursor: Cursor) -> Page[User]:
     return services.search_users(q, cursor, limit)
+
+
+WordsQuery = Annotated[
+    str,
+    Query(
+        description="Words the twits must all have, whole, in any case (a hashtag's word "
+        f"finds it too); at most {search.QUERY_WORDS_MAX} words."
+    ),
+    WithJsonSchema(
+        {"type": "string", "minLength": 2, "maxLength": QUERY_MAX, "example": "row keys"}
+    ),
+]
+
+
+@get(
+    "/search/twits",
+    operation_id="searchTwits",
+    summary="Twits with all of the words in q, newest first",
+    **operation(
+        {200: schemas.TwitPage},
+        400,
+        descriptions={
+            200: "One page of twits. A page reads at most "
+            f"{search.SCAN_MAX} index rows, so it may hold fewer than `limit`, even none, "
+            "with a `next_cursor` to go on."
+        },
+    ),
+)
+def search_twits(request: HttpRequest, q: WordsQuery, limit: Limit, cursor: Cursor) -> Page[Twit]:
+    return search.search_twits(q, cursor, limit, reader(request))
 
 
 @get(

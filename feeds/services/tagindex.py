@@ -1,6 +1,11 @@
-"""The rows a twit's hashtags add: its row on each tag's page, and a use
-counted in each tag's trending counter. Written and dropped by
-:mod:`feeds.services.twits` (post and delete); read by :mod:`feeds.services.tags`.
+"""The rows a twit's text adds: its row on each of its hashtags' pages, a
+use counted in each tag's trending counter, and its row under each of its
+words (``twitWords``, the search of twits). Written and dropped by
+:mod:`feeds.services.twits` (post and delete); read by
+:mod:`feeds.services.tags` and :mod:`feeds.services.search`.
+
+The words rows follow the hashtags rows in everything below: same key
+layout, written just before them and deleted with them.
 
 Exactness of the pages rests on the twit row, not on these rows: a twit's
 hashtags rows are written *before* its twit row and deleted before it, and a
@@ -27,12 +32,12 @@ from collections.abc import Callable
 import happybase
 
 from feeds.types import Page
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 
 from ._load import LoadRow
 from ._paging import scan_page
-from .textparse import hashtags
+from .textparse import hashtags, words
 
 # Trending counts uses per BUCKET_MS and sums the buckets of the last WINDOW_MS.
 BUCKET_MS = 5 * 60 * 1000
@@ -51,9 +56,18 @@ def tag_rows(key: bytes, twit: rows.TwitRow) -> list[tuple[bytes, dict[bytes, by
     return [(keys.tag_key(tag, key), rows.encode_hashtag(tag, twit)) for tag in hashtags(twit.text)]
 
 
+def word_rows(key: bytes, twit: rows.TwitRow) -> list[tuple[bytes, dict[bytes, bytes]]]:
+    """The twit ``key``'s rows in the words index, one per word of its text."""
+    return [(keys.word_key(word, key), {rows.WORD_MARK: b"1"}) for word in words(twit.text)]
+
+
 def load_rows(key: bytes, twit: rows.TwitRow) -> list[LoadRow]:
-    """:func:`tag_rows` as the bulk loader writes them (services/_load.py)."""
-    return [("hashtags", row, cells, twit.created) for row, cells in tag_rows(key, twit)]
+    """:func:`tag_rows` and :func:`word_rows` as the bulk loader writes them
+    (services/_load.py)."""
+    out: list[LoadRow] = []
+    for table, found in (("hashtags", tag_rows(key, twit)), ("twitWords", word_rows(key, twit))):
+        out += [(table, row, cells, twit.created) for row, cells in found]
+    return out
 
 
 def _tagged(key: bytes, row: dict[bytes, bytes]) -> tuple[bytes, rows.TwitRow] | None:
@@ -97,13 +111,13 @@ def uses(first: int, last: int) -> dict[str, int]:
 
 
 def write_tag_rows(conn: happybase.Connection, key: bytes, twit: rows.TwitRow) -> list[str]:
-    """The twit ``key``'s row on each of its tags' pages (idempotent); returns the tags."""
-    found = tag_rows(key, twit)
-    if found:
-        table = conn.table(table_name("hashtags"))
-        with table.batch(timestamp=twit.created) as b:
-            for row, cells in found:
-                b.put(row, cells)
+    """The twit ``key``'s rows under its words and on each of its tags' pages
+    (idempotent); returns the tags."""
+    for table, found in (("twitWords", word_rows(key, twit)), ("hashtags", tag_rows(key, twit))):
+        if found:
+            with conn.table(table_name(table)).batch(timestamp=twit.created) as b:
+                for row, cells in found:
+                    b.put(row, cells)
     return hashtags(twit.text)
 
 
@@ -123,12 +137,47 @@ def drop_tag_rows(
     and is asked before the counts go down). Call before the twit row is
     deleted."""
     tags = hashtags(text)
-    if not tags:
-        return
     millis = keys.split_twit_key(key).millis
-    if now_ms - millis < WINDOW_MS + BUCKET_MS and claim():
+    if tags and now_ms - millis < WINDOW_MS + BUCKET_MS and claim():
         count_uses(conn, tags, millis, -1)
-    table = conn.table(table_name("hashtags"))
-    with table.batch() as b:
-        for tag in tags:
-            b.delete(keys.tag_key(tag, key))
+    for table, doomed in (
+        ("hashtags", [keys.tag_key(tag, key) for tag in tags]),
+        ("twitWords", [keys.word_key(word, key) for word in words(text)]),
+    ):
+        if doomed:
+            with conn.table(table_name(table)).batch() as b:
+                for row in doomed:
+                    b.delete(row)
+
+
+# -- the words index's reads, for services.search ------------------------------------
+
+
+def word_scan(
+    conn: happybase.Connection, word: str, start: bytes | None, limit: int
+) -> list[bytes]:
+    """Up to ``limit`` twit keys under ``word`` (normalised), newest first,
+    from the row ``start`` on (None: the newest): one scan, keys only.
+    Returned as the rows' keys (the cursor's currency)."""
+    prefix = keys.tag_hash(word)
+    found = conn.table(table_name("twitWords")).scan(
+        row_start=start or prefix,
+        row_stop=keys.prefix_stop(prefix),
+        filter=ops.KEYS_ONLY,
+        limit=limit,
+        batch_size=limit,
+    )
+    return [key for key, _ in found]
+
+
+def with_words(conn: happybase.Connection, twit_keys: list[bytes], wanted: list[str]) -> set[bytes]:
+    """Of ``twit_keys``, those whose text has every word of ``wanted``: one
+    multi-get of their rows per word."""
+    left = set(twit_keys)
+    for word in wanted:
+        if not left:
+            break
+        table = conn.table(table_name("twitWords"))
+        got = table.rows([keys.word_key(word, k) for k in sorted(left)], columns=[rows.WORD_MARK])
+        left = {keys.twit_key_from_word_key(k) for k, _ in got}
+    return left

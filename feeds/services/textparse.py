@@ -148,3 +148,25 @@ def render(text: str, profiles: Collection[str] | None = None) -> SafeString:
     out.append(escape(text[at:]))
     html = "".join(out).replace("\r\n", "\n").replace("\n", "<br>")
     return mark_safe(html)  # every piece above went through escape()
+
+
+WORD_MIN = 2  # characters of an indexed word: one letter finds too much
+WORD_MAX = 40  # longer is not a word anyone searches for
+WORDS_MAX = 60  # a twit's distinct words indexed (280 characters hold fewer)
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> list[str]:
+    """The words a twit is found by, first first, each once: runs of letters,
+    digits and underscores outside links, normalised as tags are (NFKC, then
+    case-folded), of WORD_MIN to WORD_MAX characters. A hashtag's word is
+    its tag ("#Tea" is found by "tea"), a mention's its userid."""
+    plain = _LINK.sub(" ", text)
+    seen: dict[str, None] = {}
+    for m in _WORD.finditer(unicodedata.normalize("NFKC", plain)):
+        word = m.group().casefold()
+        if WORD_MIN <= len(word) <= WORD_MAX:
+            seen.setdefault(word, None)
+            if len(seen) == WORDS_MAX:
+                break
+    return list(seen)

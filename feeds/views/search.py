@@ -1,4 +1,4 @@
-"""Finding things: a hashtag's twits, and users by userid or name."""
+"""Finding things: a hashtag's twits, users by userid or name, twits by their words."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 
 from feeds import services
 from feeds.errors import InvalidInput
+from feeds.services import search as search_service
 from feeds.viewhelpers import cursor_param
 
 from ._common import moved, reader, service_errors
@@ -30,18 +31,25 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
 
 @service_errors
 def search(request: HttpRequest) -> HttpResponse:
-    """The search page: users whose userid or name starts with ``q``; a query
-    starting with '#' goes to that hashtag's page. No query shows the form; an
-    empty, too long or otherwise bad one shows why beside it (400)."""
+    """The search page: users whose userid or name starts with ``q``, or
+    (``in=twits``) twits with all of its words, newest first; a query
+    starting with '#' goes to that hashtag's page. No query shows the form;
+    an empty, too long or otherwise bad one shows why beside it (400)."""
     q = request.GET.get("q")
-    context: dict[str, object] = {"q": q or "", "page": None, "problem": None}
+    where = "twits" if request.GET.get("in") == "twits" else "people"
+    context: dict[str, object] = {"q": q or "", "page": None, "problem": None, "searching": where}
     if q is None:
         return render(request, "search.html", context)
     cursor = cursor_param(request)
     try:
         if q.strip().startswith("#"):
             return redirect("tag", services.check_tag(q))
-        context.update(page=services.search_users(q, cursor), cursor=cursor)
+        if where == "twits":
+            page = search_service.search_twits(q, cursor, reader=reader(request))
+            context.update(profiles=profiles_for(t.text for t in page.items))
+        else:
+            page = services.search_users(q, cursor)
+        context.update(page=page, cursor=cursor)
     except InvalidInput as exc:
         context["problem"] = exc.message
         return render(request, "search.html", context, status=400)

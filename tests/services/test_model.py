@@ -14,7 +14,8 @@ import pytest
 
 from feeds import services
 from feeds.errors import Conflict, Forbidden
-from feeds.services import blocking
+from feeds.services import blocking, search
+from feeds.services.textparse import words
 from feeds.types import Page
 from storage.rows import NOTIFY_ACTORS
 from tests.helpers import ServerAddr
@@ -185,6 +186,10 @@ def check(ref: Reference) -> None:
         assert len(ids) == len(set(ids)), "a tag page repeated a twit"
         assert [t.created for t in tagged] == sorted((t.created for t in tagged), reverse=True)
         assert set(ids) == {t for t, g in ref.tags.items() if g == tag and t in ref.twits}
+    for word in ("tea", "hbase", "reply"):
+        listed = all_pages(lambda c, w=word: search.search_twits(w, c, limit=3))
+        want = {t for t in ref.twits if word in words(ref.texts[t])}
+        assert {t.id for t in listed} == want, f"the search for {word!r}"
     check_notifications(ref)
 
 

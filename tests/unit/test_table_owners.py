@@ -56,6 +56,7 @@ OWNERS = {
     "blockedBy": "blocks",
     "mutes": "blocks",
     "mutedWords": "blocks",
+    "twitWords": "tagindex",
 }
 
 # (module, table) pairs that still open a table they do not own.

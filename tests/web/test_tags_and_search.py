@@ -135,3 +135,18 @@ def test_a_tag_page_shows_the_repost_count_and_marks_what_the_reader_liked(
     assert "1 like" in anonymous and "2 reposts" in anonymous
     html = bob_client.get("/tags/tea").content.decode()
     assert 'title="Unlike"' in html and 'title="Undo repost"' in html
+
+
+def test_search_finds_twits_by_their_words_on_the_twits_tab(web: ServerAddr, alice: User) -> None:
+    services.post_twit("alice", "Regions split as tables grow")
+    services.post_twit("alice", "tables")
+    people = Client().get("/search", {"q": "regions tables"}).content.decode()
+    assert 'href="/search?q=regions%20tables&amp;in=twits"' in people
+    html = Client().get("/search", {"q": "TABLES regions", "in": "twits"}).content.decode()
+    assert marked_up_texts(html) == ["Regions split as tables grow"]
+    assert 'aria-current="page">Twits</a>' in html
+    assert 'name="in" value="twits"' in html  # a new search stays on the tab
+    none = Client().get("/search", {"q": "zebra", "in": "twits"}).content.decode()
+    assert "No twit has all of “zebra”." in none
+    bad = Client().get("/search", {"q": "a", "in": "twits"})
+    assert bad.status_code == 400 and "at least 2 letters" in bad.content.decode()
