@@ -1,8 +1,10 @@
 """``manage.py benchschema``: tall-narrow vs flat-wide for a user's twits, and
 a permalink with 100 replies against a raw scan of the same rows, (with
 ``--home N``) a home page with reposts against a raw scan of its stream rows,
-and (with ``--writes N``) what a post, a like, a repost, a follow and their
-undoing cost, against one raw put and one raw checkAndPut."""
+(with ``--search N``) a search of twits by one and two words against a raw
+read of the same index and twit rows, and (with ``--writes N``) what a post,
+a like, a repost, a follow and their undoing cost, against one raw put and
+one raw checkAndPut."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Any
 
 from bench import homepage as bench_homepage
 from bench import schema as bench_schema
+from bench import search as bench_search
 from bench import threads as bench_threads
 from bench import writes as bench_writes
 from devtools.localhbase_process import LocalHBaseProcess
@@ -52,6 +55,13 @@ class Command(TwitBaseCommand):
             help="users who each make each write once, timed (default 0: skip it; 50 is "
             "the documented run)",
         )
+        parser.add_argument(
+            "--search",
+            type=int,
+            default=0,
+            help="twits posted for the benchmarked search of twits by their words "
+            "(default 0: skip it; 2000 is the documented run)",
+        )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
         parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
@@ -80,6 +90,11 @@ class Command(TwitBaseCommand):
                 host, port, o["home"], o["reads"], progress=ProgressBar(self.stderr._out)
             )
             self.stdout.write("\n" + bench_homepage.format_table(home))
+        if o["search"] > 0:
+            found = bench_search.run(
+                host, port, o["search"], o["reads"], progress=ProgressBar(self.stderr._out)
+            )
+            self.stdout.write("\n" + bench_search.format_table(found))
         if o["writes"] > 0:
             writes = bench_writes.run(
                 host, port, o["writes"], progress=ProgressBar(self.stderr._out)
