@@ -30,8 +30,9 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
 
     A POST (the Reply form) posts a reply and comes back to this thread, at
     the reply (``?reply=<id>#t-<id>``): among the replies if this page lists
-    it, else first above them; a rejected reply re-renders the page with the
-    text kept and the reason: 400, or 429 over the rate limit.
+    it, else first above them; posted in place (inplace.js), the answer is
+    the reply alone. A rejected reply re-renders the page with the text kept
+    and the reason: 400, or 429 over the rate limit.
     """
     if request.method == "POST" and not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -47,6 +48,10 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
         except (services.RateLimited, InvalidInput) as exc:
             page.refuse(exc)
         else:
+            if in_place(request):
+                # The reply alone, for inplace.js to show under the reply box.
+                context = {"twit": reply, "profiles": profiles_for([reply.text])}
+                return render(request, "_my_reply.html", context)
             messages.success(request, "Your reply is posted.")
             thread_url = reverse("twit", args=[found.userid, found.id])
             return redirect(f"{thread_url}?reply={reply.id}#t-{reply.id}")

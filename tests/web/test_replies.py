@@ -130,3 +130,26 @@ def test_a_long_chain_links_to_where_it_goes_on(alice: User, bob: User) -> None:
     shown = chain[-1 - services.THREAD_DEPTH :]
     assert twit_texts(html) == [t.text for t in shown]
     assert f'<p class="thread-more"><a href="/u/alice/t/{chain[0].id}">' in html
+
+
+def test_a_reply_posted_in_place_answers_with_the_reply_alone(
+    alice: User, bob_client: Client
+) -> None:
+    parent = services.post_twit("alice", "who is coming?")
+    response = bob_client.post(
+        f"/u/alice/t/{parent.id}", {"text": "me, @alice!"}, headers={"X-Requested-With": "fetch"}
+    )
+    (reply,) = services.replies(parent.id).items
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.strip().startswith('<div class="my-reply">') and "<html" not in html
+    assert f'id="t-{reply.id}"' in html
+    assert twit_texts(html) == ['me, <a class="twit-mention" href="/u/alice">@alice</a>!']
+    # No message left for the next page: the reply box said it.
+    assert "Your reply is posted." not in bob_client.get("/").content.decode()
+    # A refused reply is the page with the reason, as without JavaScript.
+    response = bob_client.post(
+        f"/u/alice/t/{parent.id}", {"text": "x" * 281}, headers={"X-Requested-With": "fetch"}
+    )
+    assert response.status_code == 400
+    assert "at most 280" in response.content.decode()

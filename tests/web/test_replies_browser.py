@@ -1,6 +1,7 @@
 """Replies in headless Chromium, against a real web server (tests/browser.py):
 replying from a stream's Reply action, whose thread opens with the cursor in
-the reply box and takes you back to the thread with your reply in view; the
+the reply box, which posts in place and shows your reply under it (without
+JavaScript, back to the thread with your reply in view); the
 twit's body opens its thread; screenshots of a permalink with a chain above
 and replies below at desktop (1280) and phone (390) widths, light and dark,
 in test-artifacts/screenshots/ for a person to look at."""
@@ -19,6 +20,16 @@ from tests.browser import UI
 from tests.helpers import register
 
 from .test_pages_browser import _shoot
+
+
+def _in_view(browser: WebDriver, element_id: str) -> bool:
+    return bool(
+        browser.execute_script(
+            "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+            "return r.top >= 0 && r.bottom <= window.innerHeight;",
+            element_id,
+        )
+    )
 
 
 def test_reply_from_a_permalink_and_screenshots_of_a_thread(
@@ -71,21 +82,27 @@ def test_reply_from_a_permalink_and_screenshots_of_a_thread(
     )
     assert ui.twit_texts()[:3] == [root.text, middle.text, shown.text]
     browser.switch_to.active_element.send_keys("Posted from the browser.")
-    ui.click(".reply-box button[type=submit]")
+    browser.execute_script("window.notReloaded = true;")
+    browser.find_element(By.CSS_SELECTOR, ".reply-box button[type=submit]").click()
+    # In place (inplace.js): the reply first under the heading, the box empty
+    # for another, the page neither reloaded nor left.
+    WebDriverWait(browser, 15).until(lambda d: d.find_elements(By.CSS_SELECTOR, ".my-reply"))
     (mine,) = [
         t for t in services.replies(shown.id).items if t.userid == "bob" and "browser" in t.text
     ]
-    # Back in the thread, at the reply: on screen, last of the replies.
-    assert ui.path() == f"/u/alice/t/{shown.id}?reply={mine.id}#t-{mine.id}"
-    assert "Your reply is posted." in ui.text()
+    assert browser.execute_script("return window.notReloaded") is True
+    assert ui.path() == f"/u/alice/t/{shown.id}#reply"
+    assert browser.find_element(By.CSS_SELECTOR, f".my-reply #t-{mine.id}").is_displayed()
+    assert browser.find_element(By.ID, "replies-title").text == "3 replies"
+    assert browser.find_element(By.CSS_SELECTOR, "#reply textarea").get_attribute("value") == ""
+    assert _in_view(browser, f"t-{mine.id}")
+    _shoot(ui, "replies-in-place", lambda: None)
+    # Without JavaScript the form comes back to the thread at the reply: on
+    # screen, last of the replies (tests/web/test_replies.py posts it so).
+    ui.open(f"/u/alice/t/{shown.id}?reply={mine.id}#t-{mine.id}")
     assert ui.twit_texts()[0] == root.text
     assert ui.twit_texts()[-1] == "Posted from the browser."
-    in_view = browser.execute_script(
-        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
-        "return r.top >= 0 && r.bottom <= window.innerHeight;",
-        f"t-{mine.id}",
-    )
-    assert in_view
+    assert _in_view(browser, f"t-{mine.id}")
     _shoot(ui, "replies-after-reply", lambda: ui.open(ui.path()))
 
     _shoot(ui, "replies-permalink", lambda: ui.open(f"/u/alice/t/{shown.id}"))
