@@ -45,11 +45,11 @@ def search(request: HttpRequest) -> HttpResponse:
         if q.strip().startswith("#"):
             return redirect("tag", services.check_tag(q))
         if where == "twits":
-            page = search_service.search_twits(q, cursor, reader=reader(request))
-            context.update(profiles=profiles_for(t.text for t in page.items))
+            found = search_service.search_twits(q, cursor, reader=reader(request))
+            context.update(page=found, profiles=profiles_for(t.text for t in found.items))
         else:
-            page = services.search_users(q, cursor)
-        context.update(page=page, cursor=cursor)
+            context.update(page=services.search_users(q, cursor))
+        context.update(cursor=cursor)
     except InvalidInput as exc:
         context["problem"] = exc.message
         return render(request, "search.html", context, status=400)
