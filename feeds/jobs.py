@@ -171,6 +171,16 @@ class WithdrawReactions(_Job):
     author: str
 
 
+@dataclass(frozen=True)
+class SendPasswordReset(_Job):
+    """Email ``userid``'s account, if there is one, a new password reset link
+    on ``site`` (scheme and host); see passwordreset.send_reset. The worker
+    makes the link's token: the broker never holds one."""
+
+    userid: str
+    site: str
+
+
 Job = (
     FanOutChunk
     | BackfillStream
@@ -183,6 +193,7 @@ Job = (
     | DeleteAccount
     | RefreshTableStats
     | WithdrawReactions
+    | SendPasswordReset
 )
 
 Dispatcher = Callable[[Job], None]

@@ -3,6 +3,7 @@ keeping every message it receives."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import time
 from collections.abc import Iterator
@@ -22,8 +23,12 @@ class Inbox:
     host: str
     port: int
     messages: list[Message] = field(default_factory=list)
+    # Seconds the server takes over each message before it accepts it, as a
+    # slow mail server does.
+    delay_s: float = 0.0
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        await asyncio.sleep(self.delay_s)
         message = message_from_bytes(envelope.content)
         message["X-Rcpt-To"] = ", ".join(envelope.rcpt_tos)
         self.messages.append(message)
@@ -47,9 +52,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def smtp_server() -> Iterator[Inbox]:
-    """An SMTP server on 127.0.0.1, stopped on leaving."""
-    inbox = Inbox("127.0.0.1", free_port())
+def smtp_server(delay_s: float = 0.0) -> Iterator[Inbox]:
+    """An SMTP server on 127.0.0.1 that takes ``delay_s`` over each message,
+    stopped on leaving."""
+    inbox = Inbox("127.0.0.1", free_port(), delay_s=delay_s)
     controller = Controller(inbox, hostname=inbox.host, port=inbox.port)
     controller.start()
     try:

@@ -27,6 +27,7 @@ from feeds.jobs import (
     RemoveRepostFromStreams,
     RemoveTwitFromStreams,
     RepostToStreams,
+    SendPasswordReset,
     SweepPendingFanouts,
     TrimStream,
     WithdrawReactions,
@@ -51,6 +52,7 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     DeleteAccount: tasks.delete_account,
     RefreshTableStats: tasks.refresh_table_stats,
     WithdrawReactions: tasks.withdraw_reactions,
+    SendPasswordReset: tasks.send_password_reset,
 }
 
 

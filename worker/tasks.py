@@ -15,7 +15,7 @@ from celery import Task, shared_task
 from celery.signals import task_failure, task_postrun
 
 from feeds import jobs
-from feeds.services import console, deletion, fanout, metrics, reactions
+from feeds.services import console, deletion, fanout, metrics, passwordreset, reactions
 
 # One decorator for every task, its options spelled as keywords so that
 # celery-types can check them and keep each task's signature.
@@ -139,6 +139,12 @@ def refresh_table_stats(table: str = "", due_only: int = 0) -> int:
     """Count rows and sample key spreads for the console: on a staff member's
     request, or every table that is due (``due_only``) when Celery beat sends it."""
     return console.refresh_stats(table, due_only=bool(due_only))
+
+
+@retrying
+def send_password_reset(userid: str, site: str) -> bool:
+    """Email a password reset link, if the account exists (feeds.services.passwordreset)."""
+    return passwordreset.send_reset(userid, site)
 
 
 @task_postrun.connect

@@ -8,7 +8,20 @@ the one it was issued at, so a password change, another reset or "log out
 everywhere" kills every link sent before.
 
 A request answers the same whether or not the account exists: nothing
-tells a stranger which userids are taken. Setting the password follows a
+tells a stranger which userids are taken. That holds for the answer's time
+too: the request only counts the rate limits and hands a
+:class:`~feeds.jobs.SendPasswordReset` job to the background, which looks
+the account up, makes the token and talks to the SMTP server
+(:func:`send_reset`). So a slow mail server slows no page, and an address
+that has an account answers as fast as one that has not. (With the broker
+down the job runs in the request, as every small job does, rather than be
+lost: then the time shows it again, for as long as the broker is down.)
+
+The job carries the userid and the site's address, never the token: the
+worker makes the token as it sends, so the broker, which any worker host
+can read, never holds a working link. A job run twice (a retry after the
+SMTP server failed, a redelivery) sends a second link; both work, once,
+until either is used or they expire. Setting the password follows a
 password change's rules and raises the auth generation, which ends every
 session and API token of the account. Two-factor sign-in, when enrolled,
 is still asked for at the next log-in: a reset proves the email, not the
@@ -22,6 +35,7 @@ from django.core.mail import send_mail
 from django.urls import reverse
 
 from feeds.errors import InvalidInput
+from feeds.jobs import SendPasswordReset, dispatch
 from feeds.types import User
 
 from . import accounts, ratelimit, tokens
@@ -36,22 +50,31 @@ def reset_path(token: str) -> str:
 
 
 def request_reset(userid: object, site: str, address: str) -> None:
-    """Email ``userid``'s account a reset link on ``site`` (scheme and host,
-    e.g. ``https://twitbase.example``) if there is such an enabled account;
-    return the same, and say nothing, if there is not.
+    """Have ``userid``'s account emailed a reset link on ``site`` (scheme and
+    host, e.g. ``https://twitbase.example``) if there is such an enabled
+    account; return the same, and say nothing, if there is not.
 
     InvalidInput only when ``userid`` is not a userid at all (no account
     could have it). RateLimited beyond the resets asked from client
     ``address``, or for one userid, a minute: counted whether or not the
-    account exists, so the limit tells nothing either. Each call sends a
-    new link; earlier ones keep working until one is used or they expire.
+    account exists, so the limit tells nothing either. The email goes from
+    the background (:func:`send_reset`): the work here is the same for any
+    userid. Each call sends a new link; earlier ones keep working until one
+    is used or they expire.
     """
     userid = accounts.check_userid(userid)
     ratelimit.check(ratelimit.PASSWORD_RESETS_PER_ADDRESS, address)
     ratelimit.check(ratelimit.PASSWORD_RESETS, userid.lower())
+    dispatch(SendPasswordReset(userid, site))
+
+
+def send_reset(userid: str, site: str) -> bool:
+    """Email ``userid``'s enabled account a new reset link on ``site``; False,
+    and nothing sent, when there is no such account (the background job of
+    :func:`request_reset`)."""
     user = accounts.find_user(userid)
     if user is None or user.disabled:
-        return
+        return False
     token = tokens.issue_reset(user)
     link = site.rstrip("/") + reset_path(token)
     minutes = tokens.RESET_TTL_S // 60
@@ -67,6 +90,7 @@ def request_reset(userid: object, site: str, address: str) -> None:
         settings.DEFAULT_FROM_EMAIL,
         [user.email],
     )
+    return True
 
 
 def reset_user(token: object) -> User | None:

@@ -32,6 +32,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.DeleteAccount("alice", 1_700_000_000_000),
     jobs.RefreshTableStats("users", 0),
     jobs.WithdrawReactions("bob", "alice"),
+    jobs.SendPasswordReset("alice", "https://twitbase.example"),
 ]
 
 
@@ -71,6 +72,7 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.delete_account",
         "worker.tasks.refresh_table_stats",
         "worker.tasks.withdraw_reactions",
+        "worker.tasks.send_password_reset",
     ]
 
 
@@ -160,6 +162,11 @@ def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_swee
         ("worker.tasks.delete_account", {"userid": "alice", "created": 1_700_000_000_000}),
         # Nor a block's taking back of reactions.
         ("worker.tasks.withdraw_reactions", {"userid": "bob", "author": "alice"}),
+        # Nor an asked-for reset email.
+        (
+            "worker.tasks.send_password_reset",
+            {"userid": "alice", "site": "https://twitbase.example"},
+        ),
     ]
 
 

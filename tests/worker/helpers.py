@@ -29,12 +29,14 @@ def worker_stack(
     tmp_path: Path,
     chunk: int = CHUNK,
     beat: bool = False,
+    worker_env: dict[str, str] | None = None,
     **more: str,
 ) -> Iterator[CeleryWorkerProcess]:
     """Fresh tables on ``server``, this process publishing to the test Redis,
     and a worker process (prefork, 2 children; with Celery beat if ``beat``)
-    consuming from it. ``more`` are further settings, given to this process
-    and the worker alike."""
+    consuming from it. ``more`` are further settings (integers), given to
+    this process and the worker alike; ``worker_env``, environment variables
+    for the worker alone."""
     # Real HBase is slow at DDL: its tables come made ahead (tests/tablepool.py).
     pool = pool_for(server.host, server.port, "tw") if server.kind == "hbase" else None
     prefix = pool.take() if pool else "tw" + uuid.uuid4().hex[:10]
@@ -63,6 +65,7 @@ def worker_stack(
         "TWITBASE_FANOUT_CHUNK": str(chunk),
         "CELERY_BROKER_URL": redis_broker.url,
         **more,
+        **(worker_env or {}),
     }
     worker = CeleryWorkerProcess(env, tmp_path / "worker.log", concurrency=2, beat=beat).start()
     try:
