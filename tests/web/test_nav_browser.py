@@ -20,6 +20,8 @@ from .test_pages_browser import _shoot
 
 # About 20 characters of "#hashtag" or a name: what a search box needs.
 MIN_SEARCH_PX = 150
+# A visitor's, beside Log in and Sign up on a 360 px phone.
+MIN_VISITOR_SEARCH_PX = 100
 # One row: a 2rem mark (or a button) and its padding; two rows took 101 px.
 MAX_HEADER_PX = 64
 # Where the tab bar takes over Home, the bell and Profile (site.css).
@@ -92,4 +94,24 @@ def test_the_header_is_one_row_with_a_usable_search_box_for_staff_at_every_width
         if userid == "alice":
             _shoot(ui, "nav-staff-home", lambda: ui.open("/"))
         ui.log_out()
+    # A visitor's header: Log in and Sign up, each on one line, beside the box.
+    ui.open("/login")
+    for width in WIDTHS:
+        browser.set_window_size(width, 900)
+        box, scroll, client, height = _layout(ui)
+        log_in = ui.driver.find_element(By.CSS_SELECTOR, ".nav a[href='/login']").size["height"]
+        # The nav's end inside the header's padding, not against the window's edge.
+        gap = ui.driver.execute_script(
+            "return document.documentElement.clientWidth"
+            " - document.querySelector('.nav').getBoundingClientRect().right"
+        )
+        if box < MIN_VISITOR_SEARCH_PX or scroll > client or height > MAX_HEADER_PX or log_in > 40:
+            problems.append(
+                f"visitor at {width}px: box {box}px, header {scroll}/{client}, {height}px "
+                f"high, Log in {log_in}px high"
+            )
+        if gap < 8:
+            problems.append(f"visitor at {width}px: the nav {gap}px from the edge")
+    ui.screenshot("nav-visitor-login-360")
+    browser.set_window_size(1280, 900)
     assert not problems, "\n".join(problems)
