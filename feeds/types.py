@@ -37,6 +37,7 @@ class User:
     # Which kinds of block and mute rows the user has ever had (letters of
     # storage.rows.SHIELD_MARKS): a page skips the lookups of the others.
     shields: str = ""
+    pinned: str = ""  # the id of the twit pinned on top of the profile; "": none
 
     @property
     def avatar_url(self) -> str:

@@ -8,6 +8,7 @@ from .views import (
     home,
     notifications,
     people,
+    pins,
     recovery,
     reports,
     safety,
@@ -54,6 +55,7 @@ urlpatterns = [
     path("u/<str:userid>/t/<str:twit_id>/repost", twits.repost, name="repost"),
     path("u/<str:userid>/t/<str:twit_id>/unrepost", twits.unrepost, name="unrepost"),
     path("u/<str:userid>/t/<str:twit_id>/report", reports.report_twit, name="report_twit"),
+    path("u/<str:userid>/t/<str:twit_id>/pin", pins.pin, name="pin_twit"),
     # live updates: the home page's "N new twits" poll
     path("stream/new", home.stream_new, name="stream_new"),
     path("tags/<str:tag>", search.tag, name="tag"),

@@ -153,6 +153,7 @@ class UserRow:
     avatar: int = 0  # the avatar's version; 0: none
     following_changed: int = 0  # FOLLOWING_CHANGED; 0: absent, or not read
     shields: str = ""  # the SHIELD_MARKS' letters the row has
+    pinned: str = ""  # PINNED: the id of the twit on top of the profile; "": none
 
 
 # Marks in a users row, each set once and never cleared: the user has
@@ -160,6 +161,9 @@ class UserRow:
 # ("w"). Written before the first such row, so a reader whose row lacks a
 # mark skips that lookup on every page (feeds/services/blocks.py).
 SHIELD_MARKS = {b"info:sb": "b", b"info:sm": "m", b"info:sw": "w"}
+# The twit its user pinned on top of their profile: its id (hex). A read
+# that finds it deleted shows nothing; the next pin replaces it.
+PINNED = b"info:pinned"
 
 
 def encode_account(userid: str, name: str, email: str, password_hash: str, created: int) -> bytes:
@@ -263,6 +267,7 @@ def decode_user(row: dict[bytes, bytes]) -> UserRow | None:
         avatar=decode_avatar_version(row),
         following_changed=decode_count(row.get(FOLLOWING_CHANGED)),
         shields="".join(letter for cell, letter in SHIELD_MARKS.items() if cell in row),
+        pinned=row.get(PINNED, b"").decode(),
     )
 
 
@@ -1244,6 +1249,7 @@ def decode_two_factor(cell: bytes | None) -> TwoFactorRow | None:
 
 COLUMNS["users"] += (TWO_FACTOR,)
 COLUMNS["users"] += tuple(SHIELD_MARKS)
+COLUMNS["users"] += (PINNED,)
 
 
 # -- idempotency: md5(userid) + md5(Idempotency-Key) ---------------------------------------

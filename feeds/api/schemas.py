@@ -200,6 +200,10 @@ class Token(Answer):
     )
 
 
+def _none_if_blank(value: object) -> object:
+    return None if value == "" else value
+
+
 class Profile(Answer):
     userid: Userid
     name: str
@@ -212,15 +216,30 @@ class Profile(Answer):
         description="The avatar's path on this site: with `?v=` (cacheable for good) "
         "when the user uploaded one, else the default (their initial, SVG)."
     )
+    pinned: Annotated[str | None, BeforeValidator(_none_if_blank)] = Field(
+        default=None,
+        description="The id of the twit pinned on top of the profile (null if none). "
+        "It may have been deleted since: getTwit then answers 404.",
+        json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
+    )
+
+
+class Pin(BaseModel):
+    twit: StrictStr = Field(
+        description="The id of one of your twits.", json_schema_extra=dict(pattern=TWIT_ID_PATTERN)
+    )
+
+
+class Pinned(Answer):
+    twit: str | None = Field(
+        description="The pinned twit's id; null when none is.",
+        json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
+    )
 
 
 class UserRef(Answer):
     userid: Userid
     name: str
-
-
-def _none_if_blank(value: object) -> object:
-    return None if value == "" else value
 
 
 class Twit(Answer):

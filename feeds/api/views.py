@@ -16,7 +16,7 @@ from pydantic import WithJsonSchema
 
 from feeds import services
 from feeds.errors import Forbidden
-from feeds.services import avatars, blocks, idempotency, ratelimit, search
+from feeds.services import avatars, blocks, idempotency, pins, ratelimit, search
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
 from feeds.types import Notification, Page, Twit, User
@@ -630,6 +630,36 @@ def _own(request: HttpRequest, userid: str, what: str) -> User:
     if userid != "me" and userid.lower() != me.userid.lower():
         raise Forbidden(f"You can change only your own {what}.")
     return me
+
+
+@api.put(
+    "/users/{str:userid}/pinned",
+    operation_id="pinTwit",
+    summary="Pin one of your twits on top of your profile; userid is `me`",
+    **operation(
+        {200: schemas.Pinned},
+        400,
+        403,
+        404,
+        descriptions={200: "It is pinned (replacing the one pinned before)."},
+        auth=True,
+        body=True,
+    ),
+)
+def pin_twit(request: HttpRequest, userid: Userid, pin: schemas.Pin) -> dict[str, Any]:
+    me = _own(request, userid, "pinned twit")
+    return {"twit": pins.pin(me.userid, pin.twit).id}
+
+
+@api.delete(
+    "/users/{str:userid}/pinned",
+    operation_id="unpinTwit",
+    summary="Unpin the twit on top of your profile (idempotent); userid is `me`",
+    **operation({200: schemas.Pinned}, 403, descriptions={200: "Nothing is pinned."}, auth=True),
+)
+def unpin_twit(request: HttpRequest, userid: Userid) -> dict[str, Any]:
+    pins.unpin(_own(request, userid, "pinned twit").userid)
+    return {"twit": None}
 
 
 _IMAGE = {"schema": {"type": "string", "format": "binary"}}

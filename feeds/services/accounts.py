@@ -611,6 +611,17 @@ def bump(conn: happybase.Connection, userid: str, column: bytes) -> None:
     conn.table(table_name("users")).counter_inc(keys.user_key(userid), column)
 
 
+def set_pinned(userid: str, twit_id: str | None) -> None:
+    """Pin the twit ``twit_id`` (checked by the caller to be the user's) on
+    top of ``userid``'s profile; None unpins."""
+    with connection() as conn:
+        users = conn.table(table_name("users"))
+        if twit_id is None:
+            users.delete(keys.user_key(userid), columns=[rows.PINNED])
+        else:
+            users.put(keys.user_key(userid), {rows.PINNED: twit_id.encode()})
+
+
 def mark_shields(conn: happybase.Connection, userids: Iterable[str], letter: str) -> None:
     """Set the ``letter`` mark of rows.SHIELD_MARKS in each of ``userids``'
     rows, before their first block or mute row of that kind is written:

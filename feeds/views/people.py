@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from feeds import services
-from feeds.services import blocking, blocks
+from feeds.services import blocking, blocks, pins
 from feeds.types import User
 from feeds.viewhelpers import Explain, View, cursor_param, post_only, safe_next, visitor
 
@@ -38,18 +38,20 @@ def profile(request: HttpRequest, userid: str) -> HttpResponse:
     follows = other and services.is_following(visiting.userid, user.userid)
     follows_me = other and services.is_following(user.userid, visiting.userid)
     stance = blocks.stance(visiting.userid, user.userid) if other else None
+    pinned = None if cursor else pins.pinned_twit(user, reader(request))
     return render(
         request,
         "profile.html",
         {
             "user": user,
             "page": page,
-            "profiles": profiles_for(t.text for t in page.items),
+            "profiles": profiles_for(t.text for t in (*page.items, *([pinned] if pinned else []))),
             "cursor": cursor,
             "is_me": is_me,
             "follows": follows,
             "follows_me": follows_me,
             "stance": stance,
+            "pinned": pinned,
         },
     )
 

@@ -7,6 +7,7 @@ from django.test import Client
 from pytest_django.fixtures import Settings
 
 from feeds import services
+from feeds.services import accounts
 from feeds.types import User
 
 from .helpers import Api, error
@@ -136,7 +137,8 @@ def test_an_unexpected_failure_is_a_json_500(
     def broken(userid: str) -> User:
         raise RuntimeError("HBase is on fire")
 
-    # public_user: what the profile endpoint calls since issue 9 (was get_user).
-    monkeypatch.setattr(services, "public_user", broken)
+    # accounts.public_user: what the profile endpoint reaches (through
+    # blocks.visible_user since issue 36; services.public_user since issue 9).
+    monkeypatch.setattr(accounts, "public_user", broken)
     assert error(api.get("/api/users/alice"), 500) == "Internal server error."
     assert "HBase is on fire" in caplog.text

@@ -33,7 +33,7 @@ BODIES = {
 }
 
 
-QUERIES = {"/api/search/users": "?q=al"}
+QUERIES = {"/api/search/users": "?q=al", "/api/search/twits": "?q=al"}
 
 
 def _operations() -> list[tuple[str, str]]:
