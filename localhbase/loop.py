@@ -41,6 +41,8 @@ from thriftpy2.protocol import TCyBinaryProtocolFactory
 from thriftpy2.thrift import TApplicationException, TProcessor
 from thriftpy2.transport import TCyBufferedTransport, TCyMemoryBuffer
 
+from localhbase import argcheck
+
 log = logging.getLogger("localhbase")
 
 # Admin calls of both APIs that may run for seconds (a table's range
@@ -75,6 +77,8 @@ BULK_WAIT = 0.05
 READ_CHUNK = 256 * 1024
 # Thrift's binary protocol, as HBase's Thrift servers and happybase speak it.
 _PROTOCOL = TCyBinaryProtocolFactory()
+# How a call (version 1, CALL) starts in it.
+_CALL_HEAD = b"\x80\x01\x00\x01"
 
 
 class _Incomplete(Exception):
@@ -134,7 +138,18 @@ class _Received:
 
 
 class _Conn:
-    __slots__ = ("busy", "closed", "events", "fast", "fd", "inbuf", "last", "outbuf", "sock")
+    __slots__ = (
+        "busy",
+        "closed",
+        "deaf",
+        "events",
+        "fast",
+        "fd",
+        "inbuf",
+        "last",
+        "outbuf",
+        "sock",
+    )
 
     def __init__(self, sock: socket.socket, fast: FastPath | None) -> None:
         self.sock = sock
@@ -145,6 +160,9 @@ class _Conn:
         self.busy = False  # a slow call of this connection is on the pool
         self.last = time.monotonic()
         self.closed = False
+        # After a call refused as HBase refuses it (argcheck), HBase's server
+        # is left reading inside the next call and answers nothing more.
+        self.deaf = False
         self.events = 0  # what epoll watches the socket for
 
 
@@ -285,6 +303,8 @@ class LoopServer:
 
     def _serve(self, conn: _Conn) -> None:
         """Answer every whole request ``conn`` has sent, in order."""
+        if conn.deaf:
+            conn.inbuf.clear()
         while conn.inbuf and not conn.busy and not conn.closed:
             if conn.fast is not None:
                 answer = conn.fast(conn.inbuf)
@@ -303,8 +323,14 @@ class LoopServer:
             try:
                 api, seqid, result, call = self.processor.process_in(iprot)
             except _Incomplete:
+                # A call cut short by the next one can read as one that is
+                # not all here yet: look where the next call's header shows.
+                if conn.inbuf.find(_CALL_HEAD, 1) > 0:
+                    self._refused(conn)
                 break
             except Exception:
+                if self._refused(conn):
+                    break
                 # A request the protocol layer could not even decode: HBase
                 # drops such a connection too. The server goes on.
                 log.exception("dropping client connection")
@@ -315,6 +341,15 @@ class LoopServer:
             # those here, not any still to come.
             received.deadline = 0.0
             rest = _unread(trans)
+            used = received.pos - len(rest)
+            # thriftpy2 ends a call cut short inside the next one's header;
+            # a whole call is followed by nothing or by the next header.
+            if (
+                used < len(conn.inbuf)
+                and conn.inbuf[used : used + 2] != _CALL_HEAD[:2]
+                and self._refused(conn)
+            ):
+                break
             del conn.inbuf[: received.pos]
             if rest:
                 conn.inbuf[:0] = rest
@@ -328,6 +363,27 @@ class LoopServer:
                 return
             conn.outbuf += reply
         self._flush(conn)
+
+    def _refused(self, conn: _Conn) -> bool:
+        """Whether HBase's server would refuse the call at the start of
+        ``conn.inbuf`` as it reads its arguments; if so, answer as it does."""
+        try:
+            found = argcheck.refusal(conn.inbuf, self.processor._service)
+        except argcheck.Short:
+            return False
+        if found is None:
+            return False
+        api, seqid, why = found
+        if why.message is None:
+            self._close(conn)
+            return True
+        out = TCyMemoryBuffer()
+        error = TApplicationException(argcheck.PROTOCOL_ERROR, why.message)
+        self.processor.send_exception(_PROTOCOL.get_protocol(out), api, error, seqid)
+        conn.outbuf += out.getvalue()
+        conn.inbuf.clear()
+        conn.deaf = True
+        return True
 
     def _reply(self, api: str, seqid: int, result: Any, call: Any) -> bytes | None:
         return write_reply(self.processor, api, seqid, result, call, self._encode)
