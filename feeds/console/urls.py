@@ -19,6 +19,7 @@ urlpatterns = [
     path("users/<str:userid>", views.user, name="user"),
     path("users/<str:userid>/disable", views.disable, name="disable"),
     path("users/<str:userid>/enable", views.enable, name="enable"),
+    path("users/<str:userid>/2fa/clear", views.clear_two_factor, name="clear_two_factor"),
     path("twits/delete", views.delete_twit, name="delete_twit"),
     path("audit", views.audit, name="audit"),
     path("reports", reports.queue, name="reports"),

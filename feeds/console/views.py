@@ -372,6 +372,7 @@ def user(request: HttpRequest, userid: str) -> HttpResponse:
         page=lister(found.userid, cursor),
         cursor=cursor,
         is_me=found.userid.lower() == _staff(request).lower(),
+        two_factor=console.two_factor_on(found.userid),
     )
 
 
@@ -413,6 +414,33 @@ def disable(request: HttpRequest, userid: str) -> HttpResponse:
 @staff_only
 def enable(request: HttpRequest, userid: str) -> HttpResponse:
     return _set_disabled(request, userid, False)
+
+
+@require_POST
+@staff_only
+def clear_two_factor(request: HttpRequest, userid: str) -> HttpResponse:
+    """Clear an account's two-factor sign-in, once confirmed: for a user who
+    lost the app and the recovery codes. Their sessions end with it."""
+    if not _confirmed(request):
+        found = services.get_user(userid)
+        return _page(
+            request,
+            "console/confirm.html",
+            "users",
+            action=reverse("console:clear_two_factor", args=[found.userid]),
+            title=f"Clear @{found.userid}'s two-factor sign-in?",
+            what="2fa",
+            user=found,
+            next=reverse("console:user", args=[found.userid]),
+            cancel=reverse("console:user", args=[found.userid]),
+        )
+    found = console.clear_two_factor(_staff(request), userid)
+    messages.success(
+        request,
+        f"@{found.userid}'s two-factor sign-in is cleared and their sessions are ended: "
+        "they log in with the password alone.",
+    )
+    return redirect("console:user", found.userid)
 
 
 @require_POST

@@ -12,7 +12,9 @@ window (as are the codes of earlier steps).
 Enrolment is two steps: :func:`begin` makes a secret (shown as an otpauth
 URI and as text) and :func:`confirm` turns it on with a first code from the
 app, returning the recovery codes, which are shown once and stored only
-hashed. Turning it off asks for a code or the password (:func:`disable`).
+hashed. Turning it off asks for a code or the password (:func:`disable`);
+staff can clear it for a user who lost both the app and the recovery codes
+(:func:`clear`, through the console).
 
 Log-in (:func:`log_in` for the API, :func:`second_step` for the web's
 second page) asks for a code after the right password; a wrong code counts
@@ -233,6 +235,24 @@ def disable(userid: str, code_or_password: object, credential: str) -> None:
         cell, state = _state(userid)
         if state is None:
             return
+
+
+def clear(userid: str) -> bool:
+    """Turn ``userid``'s two-factor sign-in off (or drop an enrolment begun)
+    without a code or the password, for staff helping a user who lost the
+    app and the recovery codes (console.moderation.clear_two_factor), and
+    end every session and API token of the account, as a password change
+    does: a session someone else opened with the lost factor ends too. The
+    password alone logs in afterwards. False, changing nothing, when there
+    was nothing to clear. NotFound for an unknown userid."""
+    accounts.get_user(userid)
+    cell, state = _state(userid)
+    while state is not None:
+        if accounts.swap_two_factor(userid, cell, rows.TWO_FACTOR_OFF):
+            accounts.bump_generation(userid)
+            return True
+        cell, state = _state(userid)
+    return False
 
 
 def regenerate_codes(userid: str, code: object) -> tuple[str, ...]:

@@ -9,7 +9,8 @@ console's views (feeds/console), which call nothing else.
 - :mod:`.keyspread`: how a table's keys fall over the key space and regions.
 - :mod:`.rowbrowser`: any table's rows under a prefix, raw and decoded.
 - :mod:`.fanouts`: pending fan-outs, workers, requeue and sweep.
-- :mod:`.moderation`: disable an account, delete anyone's twit.
+- :mod:`.moderation`: disable an account, clear its two-factor sign-in,
+  delete anyone's twit.
 """
 
 from __future__ import annotations
@@ -33,7 +34,15 @@ from .keyspread import (
     kept_key_spreads,
     key_spread,
 )
-from .moderation import check_disable, delete_twit, find_twit, find_user, set_disabled
+from .moderation import (
+    check_disable,
+    clear_two_factor,
+    delete_twit,
+    find_twit,
+    find_user,
+    set_disabled,
+    two_factor_on,
+)
 from .rowbrowser import BY_CHOICES, browse_rows, string_binary
 from .stats import COUNT_CAP, refresh_stats, request_stats
 
@@ -51,6 +60,7 @@ __all__ = [
     "browse_rows",
     "check_disable",
     "check_table",
+    "clear_two_factor",
     "delete_twit",
     "fanout_overview",
     "find_twit",
@@ -67,4 +77,5 @@ __all__ = [
     "string_binary",
     "sweep_fanouts",
     "tables",
+    "two_factor_on",
 ]

@@ -1,15 +1,16 @@
 """Moderation: find a user or a twit as staff name them, disable or enable an
-account, delete anyone's twit. Each change is recorded in the audit log."""
+account, clear an account's two-factor sign-in, delete anyone's twit. Each
+change is recorded in the audit log."""
 
 from __future__ import annotations
 
 import re
 
-from feeds.errors import InvalidInput
+from feeds.errors import Conflict, InvalidInput
 from feeds.types import Twit, User
 from storage import keys
 
-from .. import accounts, twitdeletion
+from .. import accounts, twitdeletion, twofactor
 from .. import twits as twits_service
 from .audit import record
 
@@ -49,6 +50,25 @@ def set_disabled(actor: str, userid: str, disabled: bool) -> User:
         check_disable(actor, userid)
     user = accounts.set_disabled(userid, disabled)
     record(actor, "user.disable" if disabled else "user.enable", user.userid)
+    return user
+
+
+def two_factor_on(userid: str) -> bool:
+    """Whether ``userid`` has two-factor sign-in on, or an enrolment begun:
+    what the console's clear button is shown for."""
+    return twofactor.status(userid).enabled or twofactor.pending(userid) is not None
+
+
+def clear_two_factor(actor: str, userid: str) -> User:
+    """Clear ``userid``'s two-factor sign-in, for a user who lost the app and
+    the recovery codes, and end every session and API token of the account
+    (twofactor.clear): the password alone logs in afterwards. Conflict when
+    there is none to clear (nothing is recorded then); NotFound for an
+    unknown userid."""
+    user = accounts.get_user(userid)
+    if not twofactor.clear(user.userid):
+        raise Conflict(f"@{user.userid} has no two-factor sign-in to clear.")
+    record(actor, "user.2fa.clear", user.userid)
     return user
 
 
