@@ -21,9 +21,7 @@ def test_twits_are_found_by_all_their_words(api: Api, alice: User, bob: User) ->
     assert rest["next_cursor"] is None
 
 
-def test_a_signed_in_reader_gets_flags_and_bad_queries_say_why(
-    as_bob: Api, alice: User
-) -> None:
+def test_a_signed_in_reader_gets_flags_and_bad_queries_say_why(as_bob: Api, alice: User) -> None:
     twit = services.post_twit("alice", "liked words")
     services.like("bob", twit.id)
     [found] = as_bob.get("/api/search/twits", q="words").json()["items"]

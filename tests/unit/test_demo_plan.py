@@ -66,7 +66,9 @@ def test_the_owners_rows_for_a_reply_with_hashtags() -> None:
     stored = dataclasses.replace(demo.stored[i], text="an answer about #hbase and #thrift")
     found = twits.twit_rows(t.key, stored, parent=parent.key, likes=3)
     tables = [table for table, *_ in found]
-    assert tables[:2] == ["replies", "twits"] and tables[2:] == ["hashtags", "hashtags"]
+    # Then each hashtag's row, and a row under each word (an, answer, about,
+    # hbase, and, thrift: the words index).
+    assert tables[:2] == ["replies", "twits"] and tables[2:] == ["hashtags"] * 2 + ["twitWords"] * 6
     _, key, cells, ts = found[1]
     assert key == t.key and ts is None
     assert cells[rows.TWIT_COUNTED] == cells[rows.REPLY_COUNTED] == b"1"

@@ -11,9 +11,7 @@ from feeds.types import User
 from tests.console.helpers import text_of
 
 
-def test_blocking_from_a_profile_goes_back_with_a_message(
-    alice_client: Client, bob: User
-) -> None:
+def test_blocking_from_a_profile_goes_back_with_a_message(alice_client: Client, bob: User) -> None:
     services.follow("alice", "bob")
     page = text_of(alice_client.get("/u/bob"))
     assert "Block @bob" in page and "Mute @bob" in page
