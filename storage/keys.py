@@ -303,6 +303,25 @@ def twit_key_from_pending_key(key: bytes) -> bytes:
     return key
 
 
+PENDING_JOB_KEY_LEN = TWIT_KEY_LEN + MD5_LEN
+
+
+def pending_job_key(twit: bytes, job: bytes) -> bytes:
+    """A repost's or a removal's fan-out (a stream job) in the index of
+    pending fan-outs: its twit's key, then the md5 of what the job does
+    (feeds.services.pending.job_key), so the entry sits beside its twit's,
+    one job has one entry, and an account's deletion drops both by prefix."""
+    split_twit_key(twit)
+    if len(job) != MD5_LEN:
+        raise BadKey(f"a job's digest must be {MD5_LEN} bytes, got {len(job)}")
+    return twit + job
+
+
+def is_pending_job_key(key: bytes) -> bool:
+    """Whether an entry of the pending index is a stream job's (else a twit's)."""
+    return len(key) == PENDING_JOB_KEY_LEN
+
+
 def audit_key(millis: int, suffix: bytes) -> bytes:
     """An entry of the staff console's audit log: newest first.
 
