@@ -318,7 +318,8 @@ COUNT_REPOSTS = b"t:reposts"
 REPOSTER_USERID = b"r:userid"
 REPOSTER_NAME = b"r:name"
 REPOST_STATE = b"r:state"
-_PROGRESS_RE = re.compile(rb"t:p(\d+)")
+# On a twit row (t:p<n>), or on a stream job's pending entry (p:p<n>, JOB_PROGRESS).
+_PROGRESS_RE = re.compile(rb"[tp]:p(\d+)")
 
 
 @dataclass(frozen=True)
@@ -428,8 +429,10 @@ def twit_author(row: dict[bytes, bytes]) -> str:
     return row.get(AUTHOR, b"").decode()
 
 
-def progress_column(chunk: int) -> bytes:
-    return PROGRESS + str(chunk).encode()
+def progress_column(chunk: int, prefix: bytes = PROGRESS) -> bytes:
+    """A finished chunk's cell: on a twit row (PROGRESS), or on a stream
+    job's pending entry (JOB_PROGRESS)."""
+    return prefix + str(chunk).encode()
 
 
 def encode_progress(start: str, after: str) -> bytes:
@@ -438,7 +441,8 @@ def encode_progress(start: str, after: str) -> bytes:
 
 
 def decode_progress(row: dict[bytes, bytes]) -> dict[int, tuple[str, str]]:
-    """The finished chunks recorded on a twit row: number -> (start, next)."""
+    """The finished chunks recorded on a twit row, or a stream job's pending
+    entry: number -> (start, next)."""
     done = {}
     for column, value in row.items():
         m = _PROGRESS_RE.fullmatch(column)
@@ -474,6 +478,12 @@ def decode_lease(raw: bytes) -> tuple[str, int, int, int]:
 # -- pendingFanouts: the twit's key ---------------------------------------------------
 
 PENDING_AUTHOR = b"p:userid"
+# A stream job's entry (a repost's or a removal's fan-out; its key is
+# keys.pending_job_key): the job (JSON, feeds.services.pending), its lease
+# (as FANOUT on a twit row) and its finished chunks (as PROGRESS).
+PENDING_JOB = b"p:job"
+PENDING_LEASE = b"p:lease"
+JOB_PROGRESS = b"p:p"
 
 
 def encode_pending(author: str) -> dict[bytes, bytes]:
@@ -1056,7 +1066,7 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
     ),
     "likers": (LIKER_USERID, LIKE_STATE),
     "likes": (LIKE_MARK,),
-    "pendingFanouts": (PENDING_AUTHOR,),
+    "pendingFanouts": (PENDING_AUTHOR, PENDING_JOB, PENDING_LEASE, JOB_PROGRESS),
     "follows": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP, EDGE_COUNTED),
     "followedBy": (EDGE_USERID, EDGE_NAME, EDGE_CREATED, EDGE_OP),
     "streams": (
