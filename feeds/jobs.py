@@ -90,6 +90,9 @@ class RemoveTwitFromStreams(_Job):
     chunk: int = 0
     stop: str = ""
     readers: str = ""
+    # The owner id of the job's lease, as FanOutChunk's (see
+    # pending.queue_stream_job); "": untracked (a message from before leases).
+    lease: str = ""
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,9 @@ class RepostToStreams(_Job):
     chunk: int = 0
     stop: str = ""
     readers: str = ""
+    # The owner id of the job's lease, as FanOutChunk's (see
+    # pending.queue_stream_job); "": untracked (a message from before leases).
+    lease: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,6 +128,9 @@ class RemoveRepostFromStreams(_Job):
     chunk: int = 0
     stop: str = ""
     readers: str = ""
+    # The owner id of the job's lease, as FanOutChunk's (see
+    # pending.queue_stream_job); "": untracked (a message from before leases).
+    lease: str = ""
 
 
 @dataclass(frozen=True)

@@ -71,9 +71,16 @@ def remove_followee_from_stream(follower: str, followed: str) -> int:
 
 @retrying
 def remove_twit_from_streams(
-    author: str, twit_id: str, start: str = "", chunk: int = 0, stop: str = "", readers: str = ""
+    author: str,
+    twit_id: str,
+    start: str = "",
+    chunk: int = 0,
+    stop: str = "",
+    readers: str = "",
+    lease: str = "",
 ) -> int:
-    return _stream_chunk(jobs.RemoveTwitFromStreams(author, twit_id, start, chunk, stop, readers))
+    job = jobs.RemoveTwitFromStreams(author, twit_id, start, chunk, stop, readers, lease)
+    return _stream_chunk(job)
 
 
 @retrying
@@ -85,8 +92,10 @@ def repost_to_streams(
     chunk: int = 0,
     stop: str = "",
     readers: str = "",
+    lease: str = "",
 ) -> int:
-    return _stream_chunk(jobs.RepostToStreams(twit_id, reposter, ms, start, chunk, stop, readers))
+    job = jobs.RepostToStreams(twit_id, reposter, ms, start, chunk, stop, readers, lease)
+    return _stream_chunk(job)
 
 
 @retrying
@@ -98,8 +107,9 @@ def remove_repost_from_streams(
     chunk: int = 0,
     stop: str = "",
     readers: str = "",
+    lease: str = "",
 ) -> int:
-    job = jobs.RemoveRepostFromStreams(twit_id, reposter, ms, start, chunk, stop, readers)
+    job = jobs.RemoveRepostFromStreams(twit_id, reposter, ms, start, chunk, stop, readers, lease)
     return _stream_chunk(job)
 
 

@@ -50,7 +50,6 @@ from feeds.jobs import (
     FanOutChunk,
     RemoveRepostFromStreams,
     RemoveTwitFromStreams,
-    RepostToStreams,
     dispatch,
 )
 from storage import keys, ops, rows
@@ -484,7 +483,8 @@ def sweep_pending(older_than_s: float = 60.0) -> list[str]:
     ``older_than_s`` after it was last renewed, doubled per earlier takeover).
 
     Reads the index of pending fan-outs and the marks of the twits it names,
-    never the whole twits table. Each fan-out queued is first given a new
+    never the whole twits table; and the stream jobs' entries in it (see
+    :func:`_sweep_stream_jobs`). Each fan-out queued is first given a new
     lease by checkAndPut, so of sweeps racing one wins, and the chunks still
     queued under the old lease stop when they run. Returns the twit ids
     queued. Index entries whose fan-out is over are dropped on the way.
@@ -492,7 +492,7 @@ def sweep_pending(older_than_s: float = 60.0) -> list[str]:
     now = pending.now_ms()
     taken: list[tuple[bytes, pending.Lease]] = []
     with connection() as conn:
-        entries = pending.index_keys(conn)
+        entries, jobs = pending.entries(conn)
         marks = pending.marks(conn, entries)
         for key in entries:
             raw = marks.get(key)
@@ -510,9 +510,33 @@ def sweep_pending(older_than_s: float = 60.0) -> list[str]:
             lease = pending.take_if_expired(conn, key, raw, older_than_s, now)
             if lease is not None:
                 taken.append((key, lease))
+        requeued = _sweep_stream_jobs(conn, jobs, older_than_s, now)
     for key, lease in taken:
         dispatch(FanOutChunk(keys.twit_id(key), lease.owner))
-    return [keys.twit_id(key) for key, _ in taken]
+    for job in requeued:
+        dispatch(job)
+    return [keys.twit_id(key) for key, _ in taken] + [job.twit_id for job in requeued]
+
+
+def _sweep_stream_jobs(
+    conn: happybase.Connection, entries: list[bytes], older_than_s: float, now: int
+) -> list[StreamJob]:
+    """The stream jobs (reposts', removals' fan-outs) whose lease has
+    expired, each under a new lease taken by checkAndPut, to queue again
+    from their first chunk (which resumes from their progress). An entry
+    without an open lease is dropped: its job finished (its last chunk died
+    before dropping it, or a late chunk recorded itself after), or cannot
+    be read."""
+    requeued: list[StreamJob] = []
+    for entry, (raw, job) in pending.job_entries(conn, entries).items():
+        if job is None or not pending.is_open(raw):
+            pending.drop_job(conn, entry)
+            continue
+        assert raw is not None
+        lease = pending.take_if_expired(conn, entry, raw, older_than_s, now)
+        if lease is not None:
+            requeued.append(dataclasses.replace(job, lease=lease.owner))
+    return requeued
 
 
 def requeue(twit_id: str) -> bool:
@@ -540,7 +564,7 @@ def reindex_pending() -> int:
 
 # -- reposts and removals: the same chunks -----------------------------------------------
 
-StreamJob = RepostToStreams | RemoveRepostFromStreams | RemoveTwitFromStreams
+StreamJob = pending.StreamJob
 
 
 @dataclass(frozen=True)
@@ -564,6 +588,16 @@ class StreamStep:
     successors: tuple[StreamJob, ...]
     change: StreamChange | None  # None: nothing to write (the repost was undone)
     readers: bytes  # the md5s of the streams this chunk changes, run together
+    # The job's entry in the pending index, under whose lease the chunk runs
+    # (b"": an untracked job, from before leases, or one that stops here).
+    entry: bytes = b""
+    chunk: int = 0
+    start: str = ""
+    after: str = ""  # the next chunk's start (hex); "": this is the last
+    recorded: bool = False  # on record as done already: write nothing again
+
+
+_STOP = StreamStep((), None, b"")
 
 
 def _stream_change(conn: happybase.Connection, job: StreamJob) -> StreamChange | None:
@@ -586,36 +620,94 @@ def _stream_change(conn: happybase.Connection, job: StreamJob) -> StreamChange |
 def start_stream_chunk(job: StreamJob) -> StreamStep:
     """Begin one chunk of a repost's or a removal's fan-out, as
     :func:`start_chunk` a twit's: the same chunks of followers, read from
-    the same place and planned by the same planner (fanplan.plan_chunk).
-    The first chunk also changes the author's own stream and, reading
-    ahead, plans the chunks after it, each carrying its followers; a
-    repost by a large account is not fanned out (readers merge its reposts
-    rows), its removal is, to every follower.
+    the same place and planned by the same planner (fanplan.plan_chunk),
+    under the same kind of lease (see pending.queue_stream_job), whose cell
+    and progress live on the job's own entry in the pending index rather
+    than on a twit row. The first chunk also changes the author's own
+    stream and, reading ahead, plans the chunks after it, each carrying its
+    followers; a repost by a large account is not fanned out (readers merge
+    its reposts rows), its removal is, to every follower.
 
-    No lease and no record of progress: every chunk's change is the same
-    however often it runs (rows at the repost's time; delete markers that
-    hide them whenever they come), so a chunk that dies is run again by
-    Celery's redelivery and retries. A planning chunk run twice queues its
-    successors twice, which then write the same rows twice.
+    A chunk whose lease was taken over, or whose job is finished, stops
+    without writing; one on record as done writes nothing again but queues
+    the next chunk not on record, so a fan-out queued again by the sweep
+    resumes where it stopped. A job without a lease (queued before leases)
+    runs untracked: every chunk's change is the same however often it runs.
     """
-    span = FanOutChunk(job.twit_id, "", job.start, job.chunk, job.stop, job.readers)
+    span = FanOutChunk(job.twit_id, job.lease, job.start, job.chunk, job.stop, job.readers)
     with connection() as conn:
+        entry, progress, mark = b"", {}, b""
+        if job.lease:
+            entry = pending.job_key(job)
+            row = pending.job_row(conn, entry)
+            held = _admit_stream(conn, entry, job, row.get(pending.JOB_MARK))
+            if held is None:
+                return _STOP
+            mark, progress = held, rows.decode_progress(row)
+            after = fanplan.recorded_after(progress, span)
+            if after is not None:
+                plan = fanplan.resume(span, progress, b"", after)
+                return _stream_queue(conn, job, entry, mark, plan, None, b"", recorded=True)
         change = _stream_change(conn, job)
         if change is None:
-            return StreamStep((), None, b"")
+            if entry:  # the repost was undone: the job has nothing left to do
+                pending.finish_job(conn, entry, mark)
+            return _STOP
         own = keys.user_hash(change.author) if job.chunk == 0 else b""
         if own and change.cells is not None and _unfanned(conn, change.author):
-            return StreamStep((), change, own)
+            plan = fanplan.Plan(b"", "", None, ())
+            return _stream_queue(conn, job, entry, mark, plan, change, own, recorded=False)
         found = _chunk_followers(conn, change.author, span, None)
-    if fanplan.source(span) is not fanplan.Source.PLANNING:
-        return StreamStep((), change, own + found.md5s)
-    size: int = settings.TWITBASE_FANOUT_CHUNK
-    plan = fanplan.plan_chunk(span, {}, keys.user_hash(change.author), size, found)
-    successors = tuple(
-        dataclasses.replace(job, start=s.start, chunk=s.chunk, stop=s.stop, readers=s.readers)
-        for s in plan.successors
+        size: int = settings.TWITBASE_FANOUT_CHUNK
+        plan = fanplan.plan_chunk(span, progress, keys.user_hash(change.author), size, found)
+        return _stream_queue(conn, job, entry, mark, plan, change, own, recorded=False)
+
+
+def _admit_stream(
+    conn: happybase.Connection, entry: bytes, job: StreamJob, mark: bytes | None
+) -> bytes | None:
+    """The job's lease cell, renewed if due, if the chunk still holds it;
+    None if the chunk stops here (the job finished, or taken over)."""
+    if fanplan.admit(True, pending.is_open(mark), job.lease) is not fanplan.Admit.HOLD:
+        return None
+    assert mark is not None
+    renew_s = settings.TWITBASE_SWEEP_AFTER_S / 4
+    if not pending.hold(conn, entry, job.lease, mark, renew_s):
+        log.info("%s chunk %d: lease taken over, stopping", type(job).__name__, job.chunk)
+        return None
+    return mark
+
+
+def _stream_queue(
+    conn: happybase.Connection,
+    job: StreamJob,
+    entry: bytes,
+    mark: bytes,
+    plan: fanplan.Plan,
+    change: StreamChange | None,
+    own: bytes,
+    recorded: bool,
+) -> StreamStep:
+    """As :func:`_queue` for a twit's chunk: the plan's successors, recorded
+    as queued under the lease (an untracked job queues them as planned),
+    and the chunk handed on to be written; nothing if the lease was lost."""
+    successors: tuple[StreamJob, ...] = ()
+    if plan.queue is not None:
+        queue = pending.queue_chunk(conn, entry, job.lease, plan.queue, mark) if entry else True
+        if queue is None:
+            log.info("%s chunk %d: lease taken over, stopping", type(job).__name__, job.chunk)
+            return _STOP
+        if queue:
+            successors = tuple(
+                dataclasses.replace(
+                    job, start=s.start, chunk=s.chunk, stop=s.stop, readers=s.readers
+                )
+                for s in plan.successors
+            )
+    readers = own + plan.readers
+    return StreamStep(
+        successors, change, readers, entry, job.chunk, job.start, plan.after, recorded
     )
-    return StreamStep(successors, change, own + plan.readers)
 
 
 def _unfanned(conn: happybase.Connection, author: str) -> bool:
@@ -626,15 +718,24 @@ def _unfanned(conn: happybase.Connection, author: str) -> bool:
 def write_stream_chunk(step: StreamStep) -> int:
     """Write a chunk begun by :func:`start_stream_chunk` (after queuing its
     successors): its rows, trimming the streams due as a twit's chunk does,
-    or its deletes. Returns the rows written or deleted."""
-    change = step.change
-    if change is None or not step.readers:
-        return 0
+    or its deletes; then, under a lease, record it on the job's entry and
+    finish the job if it was the last. Returns the rows written or deleted."""
+    change, done = step.change, 0
     with connection() as conn:
-        if change.cells is None:
-            return streams.delete_rows(conn, step.readers, change.tail)
-        written = streams.write_rows(
-            conn, step.readers, change.tail, change.cells, change.timestamp
-        )
-        _trim_streams(conn, _trims_due(change.tail, step.readers))
-    return written
+        if change is not None and step.readers and not step.recorded:
+            if change.cells is None:
+                done = streams.delete_rows(conn, step.readers, change.tail)
+            else:
+                done = streams.write_rows(
+                    conn, step.readers, change.tail, change.cells, change.timestamp
+                )
+                _trim_streams(conn, _trims_due(change.tail, step.readers))
+        if step.entry:
+            pipe = ops.Pipeline(conn)
+            if not step.recorded:
+                pending.record_job_chunk(pipe, step.entry, step.chunk, step.start, step.after)
+            pending.ask_job_row(pipe, step.entry)
+            row = pipe.send()[-1]
+            if fanplan.next_unfinished(rows.decode_progress(row), 0, "") is None:
+                pending.finish_job(conn, step.entry, row.get(pending.JOB_MARK))
+    return done

@@ -39,6 +39,9 @@ names, so their cost follows the backlog, not the twits table.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import json
 import os
 import time
 from collections.abc import Iterable
@@ -46,14 +49,17 @@ from dataclasses import dataclass, replace
 
 import happybase
 
+from feeds.jobs import RemoveRepostFromStreams, RemoveTwitFromStreams, RepostToStreams, dispatch
 from storage import keys, ops, rows
-from storage.connection import table_name
+from storage.connection import connection, table_name
+from storage.ops import check_and_put
 
 from . import twits as twits_service
 
 MARK = rows.FANOUT  # on the twit row: the lease, present while the fan-out is unfinished
 FINISHED = rows.LEASE_FINISHED  # the mark's value while the finishing chunk clears it
 INDEX = "pendingFanouts"
+JOB_MARK = rows.PENDING_LEASE  # on a stream job's entry: its lease, as MARK on a twit row
 MAX_DOUBLINGS = 4
 # An index entry whose twit has no mark is dropped by the sweep once the twit
 # is this old: younger, posting.post_twit may not have written the twit row yet.
@@ -120,9 +126,28 @@ def forget_user(conn: happybase.Connection, userid: str) -> int:
 
 
 def index_keys(conn: happybase.Connection, limit: int | None = None) -> list[bytes]:
-    """Twit keys of the pending fan-outs, in key order (up to ``limit``)."""
+    """Twit keys of the pending twit fan-outs, in key order, among the first
+    ``limit`` entries (stream jobs' entries are left out: :func:`job_entries`)."""
     return [
         keys.twit_key_from_pending_key(key)
+        for key in _entries(conn, limit)
+        if not keys.is_pending_job_key(key)
+    ]
+
+
+def entries(conn: happybase.Connection) -> tuple[list[bytes], list[bytes]]:
+    """Every entry of the index, in one scan: the twit keys of the pending
+    twit fan-outs, and the entry keys of the stream jobs (:func:`job_entries`)."""
+    found = _entries(conn)
+    return (
+        [keys.twit_key_from_pending_key(k) for k in found if not keys.is_pending_job_key(k)],
+        [k for k in found if keys.is_pending_job_key(k)],
+    )
+
+
+def _entries(conn: happybase.Connection, limit: int | None = None) -> list[bytes]:
+    return [
+        key
         for key, _ in conn.table(table_name(INDEX)).scan(
             filter=ops.KEYS_ONLY,
             limit=limit,
@@ -137,11 +162,21 @@ def marks(conn: happybase.Connection, twits: Iterable[bytes]) -> dict[bytes, byt
 
 
 def read_mark(conn: happybase.Connection, twit: bytes) -> bytes | None:
+    """The lease cell of a twit's fan-out (a twit key: on the twit row), or
+    of a stream job (an entry key: on its entry, see :func:`queue_stream_job`)."""
+    if keys.is_pending_job_key(twit):
+        mark: bytes | None = (
+            conn.table(table_name(INDEX)).row(twit, columns=[JOB_MARK]).get(JOB_MARK)
+        )
+        return mark
     return twits_service.fanout_mark(conn, twit)
 
 
 def swap(conn: happybase.Connection, twit: bytes, expected: bytes, value: bytes) -> bool:
-    """Replace the mark if it still holds ``expected`` (checkAndPut)."""
+    """Replace the mark (see :func:`read_mark`) if it still holds ``expected``
+    (checkAndPut)."""
+    if keys.is_pending_job_key(twit):
+        return check_and_put(conn, table_name(INDEX), twit, JOB_MARK, expected, JOB_MARK, value)
     return twits_service.swap_fanout_mark(conn, twit, expected, value)
 
 
@@ -253,3 +288,102 @@ def close(conn: happybase.Connection, twit: bytes, hint: bytes | None = None) ->
         if swap(conn, twit, raw, FINISHED):
             return True
         raw = None
+
+
+# -- stream jobs: a repost's or a removal's fan-out ----------------------------------------
+
+StreamJob = RepostToStreams | RemoveRepostFromStreams | RemoveTwitFromStreams
+_STREAM_JOBS: dict[str, type[StreamJob]] = {
+    kind.__name__: kind
+    for kind in (RepostToStreams, RemoveRepostFromStreams, RemoveTwitFromStreams)
+}
+
+
+def first_chunk(job: StreamJob) -> StreamJob:
+    """The job as queued first: its first chunk, under no lease."""
+    return dataclasses.replace(job, start="", chunk=0, stop="", readers="", lease="")
+
+
+def _encode_job(job: StreamJob) -> bytes:
+    fields = {"kind": type(job).__name__, **dataclasses.asdict(first_chunk(job))}
+    return json.dumps(fields, sort_keys=True).encode()
+
+
+def decode_job(raw: bytes | None) -> StreamJob | None:
+    """The job an entry holds (its first chunk); None if unreadable."""
+    try:
+        fields = json.loads(raw or b"")
+        return _STREAM_JOBS[fields.pop("kind")](**fields)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def job_key(job: StreamJob) -> bytes:
+    """The job's entry in the index: the same for each of its chunks, and for
+    the same job queued again (a delete retried)."""
+    digest = hashlib.md5(_encode_job(job)).digest()
+    return keys.pending_job_key(keys.twit_key_from_id(job.twit_id), digest)
+
+
+def queue_stream_job(job: StreamJob) -> None:
+    """Queue a repost's or a removal's fan-out as a twit's is queued: first
+    its entry in the index, holding the job and a new lease, then its first
+    chunk under that lease. Its chunks renew the lease and record their
+    progress on the entry; the last one deletes it. A fan-out whose chunks
+    died with their worker (or were lost with the broker's data) is queued
+    again by the sweep once its lease expires, and resumes where it stopped.
+    Queuing the same job again takes over the lease: the copy in flight stops."""
+    first, lease = first_chunk(job), new_lease()
+    with connection() as conn:
+        conn.table(table_name(INDEX)).put(
+            job_key(first), {rows.PENDING_JOB: _encode_job(first), JOB_MARK: lease.encode()}
+        )
+    dispatch(dataclasses.replace(first, lease=lease.owner))
+
+
+def job_row(conn: happybase.Connection, entry: bytes) -> dict[bytes, bytes]:
+    """A stream job's entry: its lease (JOB_MARK) and its finished chunks
+    (rows.decode_progress)."""
+    found: dict[bytes, bytes] = conn.table(table_name(INDEX)).row(entry)
+    return found
+
+
+def ask_job_row(pipe: ops.Pipeline, entry: bytes) -> None:
+    """:func:`job_row`, asked in ``pipe``: the answer is the pipeline's."""
+    pipe.row(table_name(INDEX), entry)
+
+
+def record_job_chunk(pipe: ops.Pipeline, entry: bytes, chunk: int, start: str, after: str) -> None:
+    """Record chunk ``chunk`` of a stream job as done, from ``start`` to
+    ``after`` (hex; "": the end). Written after the job finished (a late
+    copy), it leaves a row without a lease, which the sweep drops."""
+    cell = {rows.progress_column(chunk, rows.JOB_PROGRESS): rows.encode_progress(start, after)}
+    pipe.put(table_name(INDEX), entry, cell)
+
+
+def finish_job(conn: happybase.Connection, entry: bytes, hint: bytes | None) -> bool:
+    """Every chunk of the job is done: exactly one caller closes its lease
+    (see :func:`close`) and deletes its entry; True for that one."""
+    if not close(conn, entry, hint):
+        return False
+    drop_job(conn, entry)
+    return True
+
+
+def drop_job(conn: happybase.Connection, entry: bytes) -> None:
+    conn.table(table_name(INDEX)).delete(entry)
+
+
+def job_entries(
+    conn: happybase.Connection, wanted: list[bytes]
+) -> dict[bytes, tuple[bytes | None, StreamJob | None]]:
+    """The stream jobs' entries ``wanted`` (see :func:`entries`): each one's
+    lease cell and job, by entry key (gets, in batches)."""
+    found: dict[bytes, tuple[bytes | None, StreamJob | None]] = {}
+    table = conn.table(table_name(INDEX))
+    for i in range(0, len(wanted), 1000):
+        got = dict(table.rows(wanted[i : i + 1000], columns=[JOB_MARK, rows.PENDING_JOB]))
+        for key in wanted[i : i + 1000]:
+            row = got.get(key, {})
+            found[key] = (row.get(JOB_MARK), decode_job(row.get(rows.PENDING_JOB)))
+    return found

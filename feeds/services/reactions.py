@@ -43,13 +43,13 @@ from dataclasses import dataclass
 import happybase
 
 from feeds.errors import Forbidden
-from feeds.jobs import RemoveRepostFromStreams, RepostToStreams, dispatch
+from feeds.jobs import RemoveRepostFromStreams, RepostToStreams
 from feeds.types import Page, Twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
-from . import accounts, blocks, notify, ratelimit, twits
+from . import accounts, blocks, notify, pending, ratelimit, twits
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -141,7 +141,7 @@ def _carry(kind: Reaction, twit: bytes, user: str, ms: int, on: bool) -> None:
     """Queue the repost's stream upkeep (idempotent; nothing for a like)."""
     if kind.carries_twit:
         job = RepostToStreams if on else RemoveRepostFromStreams
-        dispatch(job(keys.twit_id(twit), user, ms))
+        pending.queue_stream_job(job(keys.twit_id(twit), user, ms))
 
 
 def _finish(

@@ -4,16 +4,19 @@ notifications and its stream rows, each taken by the module that owns it.
 The order is what makes a retry, or a reaction racing the delete, end with
 nothing left: the twit is marked deleting first (readers stop finding it, and
 a reaction that finds the mark takes itself away: services/reactions.py);
-then its thread entries and its reactions go; the row itself goes last, so
+then its thread entries and its reactions go, and the removal of its
+stream rows is queued (a fan-out under a lease, as a twit's: see
+pending.queue_stream_job); the row itself goes last, so
 a delete retried after a crash still finds the twit and finishes the job.
 """
 
 from __future__ import annotations
 
+from feeds.jobs import RemoveTwitFromStreams
 from storage import keys
 from storage.connection import connection
 
-from . import reactions, twits
+from . import pending, reactions, twits
 
 
 def delete_twit(userid: str, twit_id: str) -> None:
@@ -26,4 +29,7 @@ def delete_twit(userid: str, twit_id: str) -> None:
         twits.mark_deleting(conn, key)
         twits.leave_thread(conn, key, twit)
         reactions.drop_twit(conn, key)
+        # Its stream rows' removal, before the row goes: a retry after a
+        # crash still finds the twit row and queues it again.
+        pending.queue_stream_job(RemoveTwitFromStreams(twit.userid, twit.id))
         twits.erase(conn, key, twit)

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
-from feeds.jobs import RemoveTwitFromStreams, dispatch
 from feeds.types import Page, Twit, User, from_millis, new_twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
@@ -389,8 +388,9 @@ def leave_thread(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
 
 def erase(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
     """The last steps of a twit's delete, after its thread entries and its
-    reactions have gone: its author's count, its notifications, its stream
-    rows (queued), its hashtags, then the row, whose absence marks it done."""
+    reactions have gone and its stream rows' removal is queued: its author's
+    count, its notifications, its hashtags, then the row, whose absence
+    marks it done."""
     # A post that died after storing the twit never counted it: count it
     # first, or this -1 would take away a twit the count never had.
     count_once(conn, key, twit.userid)
@@ -399,9 +399,6 @@ def erase(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
     accounts.count_change(deleted, twit.userid, rows.COUNT_TWITS, -1, op_id(b"delete", key))
     # The notifications it caused, while its row (what finds them) is there.
     notify.forget_twit(conn, key, twit.userid, twit.text, twit.reply_userid)
-    # Streams first: the cleanup finds the twit's author in the key, and
-    # a retry after a crash still finds the twit row and finishes the job.
-    dispatch(RemoveTwitFromStreams(twit.userid, twit.id))
     # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
     tagindex.drop_tag_rows(
         conn, key, twit.text, int(time.time() * 1000), lambda: _claim_tags_uncounted(conn, key)

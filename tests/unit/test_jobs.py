@@ -135,7 +135,7 @@ def _broker_down(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, o
 
 
 # The chunk fields of a repost's or a removal's first chunk.
-FIRST = {"start": "", "chunk": 0, "stop": "", "readers": ""}
+FIRST = {"start": "", "chunk": 0, "stop": "", "readers": "", "lease": ""}
 
 
 def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_sweep(
@@ -149,7 +149,8 @@ def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_swee
         ("worker.tasks.remove_followee_from_stream", {"follower": "alice", "followed": "bob"}),
         ("worker.tasks.remove_twit_from_streams", {"author": "bob", "twit_id": "ab" * 28, **FIRST}),
         ("worker.tasks.trim_stream", {"reader": "alice"}),
-        # Nothing records a repost's stream upkeep as owed: it runs here.
+        # A repost's stream upkeep runs here: its pending entry would have
+        # the sweep queue it again, but not before its lease expires.
         (
             "worker.tasks.repost_to_streams",
             {"twit_id": "ab" * 28, "reposter": "alice", "ms": 1_700_000_000_000, **FIRST},
