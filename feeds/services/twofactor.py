@@ -16,6 +16,17 @@ hashed. Turning it off asks for a code or the password (:func:`disable`);
 staff can clear it for a user who lost both the app and the recovery codes
 (:func:`clear`, through the console).
 
+The secret is kept encrypted (:func:`_seal`): Fernet (AES-128-CBC with an
+HMAC-SHA256) from the ``cryptography`` package, under a key derived by
+HKDF-SHA256 from Django's SECRET_KEY and a context string of its own, so
+whoever reads the users table (a backup, the console's row browser, an
+export) cannot make codes without the web's settings too. A key of each of
+SECRET_KEY_FALLBACKS still opens a cell, so the SECRET_KEY can be rotated as
+Django's docs describe. A cell written before encryption holds the secret as
+is (no ``f1:`` prefix) and still works; it is encrypted at its next write,
+which every accepted code makes (the last time step moves on), so an account
+is migrated the first time its owner signs in with a code.
+
 Log-in (:func:`log_in` for the API, :func:`second_step` for the web's
 second page) asks for a code after the right password; a wrong code counts
 as a failed log-in (:func:`ratelimit.admit_login`).
@@ -23,6 +34,8 @@ as a failed log-in (:func:`ratelimit.admit_login`).
 
 from __future__ import annotations
 
+import base64
+import dataclasses
 import hashlib
 import hmac
 import secrets
@@ -30,6 +43,12 @@ import time
 from dataclasses import dataclass
 
 import pyotp
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.encoding import force_bytes
 
 from feeds.errors import Conflict, InvalidInput
 from feeds.types import User
@@ -88,9 +107,59 @@ def _new_recovery_codes() -> list[str]:
     return codes
 
 
+# What a sealed secret starts with, in the cell; a cell without it is plain
+# (written before the secret was encrypted).
+_SEALED = "f1:"
+# HKDF's context: a key for this use alone, unlike any other derived from
+# the same SECRET_KEY.
+_KEY_CONTEXT = b"twitbase two-factor secret v1"
+
+
+def _fernet(secret_key: str | bytes) -> Fernet:
+    hkdf = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_KEY_CONTEXT)
+    return Fernet(base64.urlsafe_b64encode(hkdf.derive(force_bytes(secret_key))))
+
+
+def _keys() -> MultiFernet:
+    """SECRET_KEY's key first (it seals), then each fallback's (they open)."""
+    return MultiFernet(
+        [_fernet(key) for key in (settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS)]
+    )
+
+
+def _seal(secret: str) -> str:
+    return _SEALED + _keys().encrypt(secret.encode()).decode()
+
+
+def _open(stored: str) -> str:
+    if not stored.startswith(_SEALED):
+        return stored  # plain: sealed at the cell's next write
+    try:
+        return _keys().decrypt(stored[len(_SEALED) :].encode()).decode()
+    except InvalidToken:
+        raise ImproperlyConfigured(
+            "A two-factor secret was sealed under a SECRET_KEY that is neither "
+            "DJANGO_SECRET_KEY nor one of SECRET_KEY_FALLBACKS: keep the old key as a "
+            "fallback, or have staff clear the account's two-factor sign-in."
+        ) from None
+
+
+def _encode(state: rows.TwoFactorRow) -> bytes:
+    """The cell of ``state``, whose secret is plain, with the secret sealed."""
+    return rows.encode_two_factor(dataclasses.replace(state, secret=_seal(state.secret)))
+
+
+def _decode(cell: bytes | None) -> rows.TwoFactorRow | None:
+    """The state in ``cell``, its secret opened (plain)."""
+    state = rows.decode_two_factor(cell)
+    if state is None:
+        return None
+    return dataclasses.replace(state, secret=_open(state.secret))
+
+
 def _state(userid: str) -> tuple[bytes | None, rows.TwoFactorRow | None]:
     cell = accounts.two_factor_cell(userid)
-    return cell, rows.decode_two_factor(cell)
+    return cell, _decode(cell)
 
 
 def status(userid: str) -> Status:
@@ -127,7 +196,7 @@ def begin(userid: str) -> Enrolment:
         raise Conflict("Two-factor sign-in is on already; turn it off first.")
     secret = pyotp.random_base32()
     pending = rows.TwoFactorRow(secret=secret, confirmed=False, codes=(), step=0)
-    if not accounts.swap_two_factor(userid, cell, rows.encode_two_factor(pending)):
+    if not accounts.swap_two_factor(userid, cell, _encode(pending)):
         raise Conflict("Two-factor sign-in was changed meanwhile; try again.")
     return _enrolment(user.userid, secret)
 
@@ -160,7 +229,7 @@ def confirm(userid: str, code: object) -> tuple[str, ...]:
         raise InvalidInput("code", "That code is not right. Enter the one your app shows now.")
     codes = _new_recovery_codes()
     on = rows.TwoFactorRow(state.secret, True, tuple(_hash(_normal(c)) for c in codes), step)
-    if not accounts.swap_two_factor(userid, cell, rows.encode_two_factor(on)):
+    if not accounts.swap_two_factor(userid, cell, _encode(on)):
         raise Conflict("Two-factor sign-in was changed meanwhile; try again.")
     return tuple(codes)
 
@@ -185,7 +254,7 @@ def use_code(userid: str, code: object) -> bool:
             after = rows.TwoFactorRow(state.secret, True, left, state.step)
         else:
             return False
-        if accounts.swap_two_factor(userid, cell, rows.encode_two_factor(after)):
+        if accounts.swap_two_factor(userid, cell, _encode(after)):
             return True
         # Changed meanwhile (another code used): look again, with what won.
 
@@ -268,5 +337,5 @@ def regenerate_codes(userid: str, code: object) -> tuple[str, ...]:
         after = rows.TwoFactorRow(
             state.secret, True, tuple(_hash(_normal(c)) for c in codes), state.step
         )
-        if accounts.swap_two_factor(userid, cell, rows.encode_two_factor(after)):
+        if accounts.swap_two_factor(userid, cell, _encode(after)):
             return tuple(codes)
