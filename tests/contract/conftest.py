@@ -7,7 +7,14 @@ from typing import Any
 
 import pytest
 
+from tests.contract.javaclient import compile_clients
 from tests.helpers import ServerAddr
+
+
+@pytest.fixture(scope="session")
+def java_classpath(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The class path of the Java clients in ``java/``, compiled once."""
+    return compile_clients(tmp_path_factory.mktemp("javaclients"))
 
 
 @pytest.fixture

@@ -2,23 +2,17 @@
 (``org.apache.hadoop.hbase.thrift.generated.Hbase.Client``, in the hbase-thrift
 jar) gets the same answers from the local server as from real HBase.
 
-``java/Thrift1Client.java`` is compiled here with javac against the jars Maven
-fetched into ``hbase/target/lib``. It prints one line per answer; answers that
-differ between any two HBase clusters (cell timestamps, region and cluster
-ids, the region server's host and port) are printed as their shape only."""
+``java/Thrift1Client.java`` (compiled by ``tests/contract/javaclient.py``)
+prints one line per answer; answers that differ between any two HBase
+clusters (cell timestamps, region and cluster ids, the region server's host
+and port) are printed as their shape only."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import uuid
-from pathlib import Path
 
-import pytest
-
-from tests.helpers import REQUIRE_REAL_HBASE, ServerAddr
-
-SOURCE = Path(__file__).with_name("java") / "Thrift1Client.java"
+from tests.contract.javaclient import differences, run_client
+from tests.helpers import ServerAddr
 
 # What HBase 2.6.1 printed; both servers must print exactly this. PREFIX is
 # the run's table prefix; "@ts" a cell timestamp above zero.
@@ -55,53 +49,7 @@ listed after deleteTable = false
 """.splitlines()
 
 
-@pytest.fixture(scope="module")
-def classpath(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from devtools.realhbase import LIB_DIR
-
-    if shutil.which("javac") is None or not list(LIB_DIR.glob("hbase-thrift-*.jar")):
-        reason = "javac or the hbase-thrift jar is missing (python -m devtools.realhbase fetch)"
-        if REQUIRE_REAL_HBASE:
-            pytest.fail(reason + " (CI requires real HBase)")
-        pytest.skip(reason)
-    out = tmp_path_factory.mktemp("javaclient")
-    subprocess.run(
-        ["javac", "-d", str(out), "-cp", f"{LIB_DIR}/*", str(SOURCE)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    return f"{out}:{LIB_DIR}/*"
-
-
-def _run(classpath: str, server: ServerAddr) -> list[str]:
+def test_java_client_gets_hbases_answers(java_classpath: str, server: ServerAddr) -> None:
     prefix = "j" + uuid.uuid4().hex[:10] + "_"
-    done = subprocess.run(
-        [
-            "java",
-            "-Xmx64m",
-            "-cp",
-            classpath,
-            "Thrift1Client",
-            server.host,
-            str(server.port),
-            prefix,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done.stdout.splitlines()
-
-
-def test_java_client_gets_hbases_answers(classpath: str, server: ServerAddr) -> None:
-    lines = _run(classpath, server)
-    assert lines == EXPECTED, (
-        "\n".join(
-            f"line {i}: HBase printed {a!r}, {server.kind} printed {b!r}"
-            for i, (a, b) in enumerate(zip(EXPECTED, lines, strict=False))
-            if a != b
-        )
-        or f"{len(lines)} lines, HBase printed {len(EXPECTED)}"
-    )
+    lines = run_client(java_classpath, "Thrift1Client", server.host, str(server.port), prefix)
+    assert lines == EXPECTED, differences(EXPECTED, lines, server.kind)
