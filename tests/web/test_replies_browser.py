@@ -94,6 +94,8 @@ def test_reply_from_a_permalink_and_screenshots_of_a_thread(
     assert ui.path() == f"/u/alice/t/{shown.id}#reply"
     assert browser.find_element(By.CSS_SELECTOR, f".my-reply #t-{mine.id}").is_displayed()
     assert browser.find_element(By.ID, "replies-title").text == "3 replies"
+    action = browser.find_element(By.CSS_SELECTOR, ".permalink .twit-reply")
+    assert action.get_attribute("textContent") == "↩ Reply · 3 replies"  # "replies" said only
     assert browser.find_element(By.CSS_SELECTOR, "#reply textarea").get_attribute("value") == ""
     assert _in_view(browser, f"t-{mine.id}")
     _shoot(ui, "replies-in-place", lambda: None)

@@ -57,7 +57,17 @@
       empty.remove();
     }
     var n = (parseInt(title.textContent, 10) || 0) + 1;
-    title.textContent = n === 1 ? "1 reply" : n + " replies";
+    var counted = n === 1 ? "1 reply" : n + " replies";
+    title.textContent = counted;
+    // The twit replied to counts it too, on its Reply action (_twit_foot.html).
+    var action = document.querySelector(".permalink .twit-reply");
+    if (action) {
+      action.replaceChildren(action.firstElementChild, " Reply · " + n);
+      var words = document.createElement("span");
+      words.className = "visually-hidden";
+      words.textContent = " " + counted.replace(/^\d+ /, "");
+      action.append(words);
+    }
     var box = form.querySelector("textarea");
     box.value = "";
     box.dispatchEvent(new Event("input", { bubbles: true }));
