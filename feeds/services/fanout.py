@@ -689,11 +689,16 @@ def _stream_queue(
     recorded: bool,
 ) -> StreamStep:
     """As :func:`_queue` for a twit's chunk: the plan's successors, recorded
-    as queued under the lease (an untracked job queues them as planned),
-    and the chunk handed on to be written; nothing if the lease was lost."""
+    as queued under the lease (an untracked job's planning chunk queues
+    them as planned; its other chunks queue nothing, having no record of
+    what was queued), and the chunk handed on to be written; nothing if the
+    lease was lost."""
     successors: tuple[StreamJob, ...] = ()
     if plan.queue is not None:
-        queue = pending.queue_chunk(conn, entry, job.lease, plan.queue, mark) if entry else True
+        if entry:
+            queue = pending.queue_chunk(conn, entry, job.lease, plan.queue, mark)
+        else:  # untracked: only a planning chunk queues, what it planned
+            queue = not (job.stop or job.readers)
         if queue is None:
             log.info("%s chunk %d: lease taken over, stopping", type(job).__name__, job.chunk)
             return _STOP

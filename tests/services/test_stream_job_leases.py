@@ -5,6 +5,7 @@ last chunk drops the entry. (Killed workers: tests/worker/test_stream_job_sweep.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 import pytest
@@ -95,4 +96,20 @@ def test_a_repost_undone_before_its_fan_out_runs_writes_nothing_and_ends(
         services.unrepost("alice", twit.id)
         _run(held)
     assert all(_stream_rows(f) == [] for f in [*fans, "alice"])
+    assert _job_entries() == []
+
+
+def test_a_job_queued_before_leases_runs_untracked_each_chunk_once(fans: list[str]) -> None:
+    twit = services.post_twit("bob", "worth sharing")
+    with jobs_held() as held:
+        services.repost("alice", twit.id)
+        [first] = held
+        held.clear()
+        assert isinstance(first, jobs.RepostToStreams)
+        with connection() as conn:
+            pending.drop_job(conn, pending.job_key(first))
+        held.append(dataclasses.replace(first, lease=""))  # as an old message
+        ran = _run(held)
+    assert [j.chunk for j in ran if isinstance(j, jobs.RepostToStreams)] == [0, 1, 2]
+    assert all(_has_repost(f, twit.id) for f in [*fans, "alice"])
     assert _job_entries() == []
