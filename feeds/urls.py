@@ -5,6 +5,7 @@ from django.urls import path
 from .views import (
     account,
     avatars,
+    bookmarks,
     home,
     notifications,
     people,
@@ -56,6 +57,8 @@ urlpatterns = [
     path("u/<str:userid>/t/<str:twit_id>/unrepost", twits.unrepost, name="unrepost"),
     path("u/<str:userid>/t/<str:twit_id>/report", reports.report_twit, name="report_twit"),
     path("u/<str:userid>/t/<str:twit_id>/pin", pins.pin, name="pin_twit"),
+    path("u/<str:userid>/t/<str:twit_id>/bookmark", bookmarks.toggle, name="bookmark"),
+    path("bookmarks", bookmarks.bookmarks, name="bookmarks"),
     # live updates: the home page's "N new twits" poll
     path("stream/new", home.stream_new, name="stream_new"),
     path("tags/<str:tag>", search.tag, name="tag"),

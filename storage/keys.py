@@ -184,6 +184,14 @@ def twit_key_from_like_key(key: bytes) -> bytes:
     return key[MD5_LEN + RTS_LEN :]
 
 
+# Bookmarks: a like's two keys, in tables of their own (private: no count, no
+# notification), so "which of these did I bookmark?" is one multi-get and a
+# user's bookmarks one prefix scan, newest first.
+bookmarker_key = liker_key
+bookmark_key = like_key
+twit_key_from_bookmark_key = twit_key_from_like_key
+
+
 # -- reposts --------------------------------------------------------------------------
 
 
@@ -881,4 +889,19 @@ LAYOUTS["twitWords"] = (
     ("time", "rts", RTS_LEN),
     ("author", "md5", MD5_LEN),
     ("suffix", "suffix", SUFFIX_LEN),
+)
+
+
+LAYOUTS["bookmarkers"] = (
+    ("twit author", "md5", MD5_LEN),
+    ("twit time", "rts", RTS_LEN),
+    ("twit suffix", "suffix", SUFFIX_LEN),
+    ("user", "md5", MD5_LEN),
+)
+LAYOUTS["bookmarks"] = (
+    ("user", "md5", MD5_LEN),
+    ("time", "rts", RTS_LEN),
+    ("twit author", "md5", MD5_LEN),
+    ("twit time", "rts", RTS_LEN),
+    ("twit suffix", "suffix", SUFFIX_LEN),
 )

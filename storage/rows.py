@@ -1458,3 +1458,17 @@ MILLIS_CELLS = MILLIS_CELLS | {BLOCK_CREATED, MUTE_CREATED, MUTED_WORD_CREATED}
 
 WORD_MARK = b"w:x"
 COLUMNS["twitWords"] = (WORD_MARK,)
+
+
+# -- bookmarks (feeds/services/reactions.py: the BOOKMARK kind) ---------------------------
+#
+# A like's cells in a family of their own: the pair's state and who, and a
+# mark in the user's own row.
+
+BOOKMARKER_USERID = b"b:userid"
+BOOKMARKER_NAME = b"b:name"
+BOOKMARK_STATE = b"b:state"
+BOOKMARK_MARK = b"b:x"
+COLUMNS["bookmarkers"] = (BOOKMARKER_USERID, BOOKMARKER_NAME, BOOKMARK_STATE)
+COLUMNS["bookmarks"] = (BOOKMARK_MARK,)
+USERID_CELLS = USERID_CELLS | {BOOKMARKER_USERID}

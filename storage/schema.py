@@ -193,3 +193,15 @@ USER_DATA["mutedWords"] = "prefix md5(userid)"
 # first, and "has this twit that word?" is a get. Written with the twit.
 SCHEMA["twitWords"] = {"w": ONE}
 USER_DATA["twitWords"] = "the user's twits' rows go with the twits (delete_twit)"
+
+
+# -- bookmarks (feeds/services/reactions.py) --------------------------------------------
+
+# A reaction nobody else sees: the pairs (twit + md5(user)) and each user's
+# own rows, newest first, as likes have them, without a count or a
+# notification.
+SCHEMA["bookmarkers"] = {"b": ONE}
+SCHEMA["bookmarks"] = {"b": ONE}
+USER_DATA["bookmarkers"] = "per bookmark found in bookmarks, taken back first; others' "
+USER_DATA["bookmarkers"] += "bookmarks of the user's twits go with the twits"
+USER_DATA["bookmarks"] = "prefix md5(userid)"

@@ -1,15 +1,16 @@
 """The OpenAPI document of the JSON API, served at ``GET /api/schema``.
 
 django-ninja generates it from the operations in :mod:`feeds.api.views` (and
-:mod:`feeds.api.reports`, :mod:`feeds.api.recovery`, :mod:`feeds.api.blocks`) and
-the models in :mod:`feeds.api.schemas`; nothing here is written by hand.
+the modules beside it that register their own: reports, recovery, blocks,
+bookmarks) and the models in :mod:`feeds.api.schemas`; nothing here is
+written by hand.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import blocks, recovery, reports  # noqa: F401  (register their operations before the document)
+from . import blocks, bookmarks, recovery, reports  # noqa: F401  (register their operations before the document)
 from .views import document
 
 SCHEMA: dict[str, Any] = document()

@@ -1,9 +1,11 @@
-"""Reactions: a user's like or repost of a twit (and any later kind, such as
-bookmarks), each idempotent, with an exact count on the twit's row. One
-state machine serves every kind; a kind is a :class:`Reaction`, the tables
-and cells that hold it.
+"""Reactions: a user's like, repost or bookmark of a twit, each idempotent;
+a like's and a repost's with an exact count on the twit's row and a
+notification group (a bookmark is private: neither). One state machine
+serves every kind; a kind is a :class:`Reaction`, the tables and cells that
+hold it.
 
-The owner of the ``likers``, ``likes``, ``reposters`` and ``reposts`` tables.
+The owner of the ``likers``, ``likes``, ``reposters``, ``reposts``,
+``bookmarkers`` and ``bookmarks`` tables.
 
 The state of a (twit, user) pair is one cell of its pairs row,
 b"on:gen:ms:counted", moved by compare-and-set:
@@ -67,8 +69,8 @@ class Reaction:
     state: bytes  # the pairs row's state cell
     userid: bytes  # the pairs row's userid cell
     display: bytes  # the pairs row's display-name cell
-    count: bytes  # the twit row's counter
-    group: bytes  # the notification group's kind (keys.NOTIFY_*)
+    count: bytes | None  # the twit row's counter; None: private, uncounted
+    group: bytes | None  # the notification group's kind (keys.NOTIFY_*); None: nobody told
     pair_key: Callable[[bytes, str], bytes]
     mine_key: Callable[[str, int, bytes], bytes]
     twit_from_mine: Callable[[bytes], bytes]
@@ -76,6 +78,7 @@ class Reaction:
     # too large to fan out), and the repost goes to its followers' streams.
     carries_twit: bool = False
     own_refusal: str = ""  # reacting to one's own twit is refused with this
+    mark: bytes = rows.LIKE_MARK  # the own row's cell, for a kind that carries no twit
 
 
 LIKE = Reaction(
@@ -106,7 +109,21 @@ REPOST = Reaction(
     carries_twit=True,
     own_refusal="You cannot repost your own twit.",
 )
-KINDS = (LIKE, REPOST)
+BOOKMARK = Reaction(
+    b"bookmark",
+    "bookmarkers",
+    "bookmarks",
+    rows.BOOKMARK_STATE,
+    rows.BOOKMARKER_USERID,
+    rows.BOOKMARKER_NAME,
+    None,
+    None,
+    keys.bookmarker_key,
+    keys.bookmark_key,
+    keys.twit_key_from_bookmark_key,
+    mark=rows.BOOKMARK_MARK,
+)
+KINDS = (LIKE, REPOST, BOOKMARK)
 
 
 # -- the state machine --------------------------------------------------------------
@@ -123,7 +140,7 @@ def _own_cells(
     """The cells of the user's own row; None for a kind that carries the
     twit when there is no twit (``stored``) to copy."""
     if not kind.carries_twit:
-        return {rows.LIKE_MARK: b"1"}
+        return {kind.mark: b"1"}
     if stored is None:
         return None
     return rows.encode_repost_stream(stored, keys.twit_id(twit), user, name)
@@ -170,21 +187,23 @@ def _finish(
     )
     # Before the count and its mark: a retry after a crash moves the group
     # again with the same generation, which counts once.
-    notify.group_change(
-        conn,
-        kind.group,
-        twit,
-        user,
-        name,
-        ms if on else int(time.time() * 1000),
-        on,
-        op_id(b"notify-" + kind.name, twit, user.lower().encode(), str(gen).encode()),
-        change,
-        refill=lambda: recent_actors(conn, kind, twit),
-        subject=lambda: twits.text_if_alive(conn, twit),
-    )
-    op = op_id(kind.name, twit, user.encode(), str(gen).encode())
-    twits.count_change(change, twit, kind.count, 1 if on else -1, op)
+    if kind.group is not None:
+        notify.group_change(
+            conn,
+            kind.group,
+            twit,
+            user,
+            name,
+            ms if on else int(time.time() * 1000),
+            on,
+            op_id(b"notify-" + kind.name, twit, user.lower().encode(), str(gen).encode()),
+            change,
+            refill=lambda: recent_actors(conn, kind, twit),
+            subject=lambda: twits.text_if_alive(conn, twit),
+        )
+    if kind.count is not None:
+        op = op_id(kind.name, twit, user.encode(), str(gen).encode())
+        twits.count_change(change, twit, kind.count, 1 if on else -1, op)
     check_and_put(
         conn, table_name(kind.pairs), row, kind.state, cell, kind.state, _cell(on, gen, ms, True)
     )
@@ -221,7 +240,8 @@ def _move(
             break
     if not twits.alive(conn, twit):
         _forget_pair(conn, kind, twit, user, finished)
-        notify.drop_group(conn, twit, kind.group)
+        if kind.group is not None:
+            notify.drop_group(conn, twit, kind.group)
         twits.drop_counts(conn, twit)
 
 
@@ -312,6 +332,14 @@ def reposted(userid: str, twit_ids: list[str]) -> set[str]:
     return reacted(REPOST, userid, twit_ids)
 
 
+def bookmark(userid: str, twit_id: str) -> Twit:
+    return react(BOOKMARK, userid, twit_id, True)
+
+
+def unbookmark(userid: str, twit_id: str) -> Twit:
+    return react(BOOKMARK, userid, twit_id, False)
+
+
 def _reactors(
     conn: happybase.Connection, kind: Reaction, twit: bytes
 ) -> list[tuple[str, str, int]]:
@@ -356,7 +384,10 @@ def recent_actors(
 
 
 def count(kind: Reaction, twit_id: str) -> int:
-    """The twit's count of this kind, as its row holds it."""
+    """The twit's count of this kind, as its row holds it (a kind without
+    a count: ValueError)."""
+    if kind.count is None:
+        raise ValueError(f"{kind.name.decode()}s are not counted")
     with connection() as conn:
         return twits.counter(conn, keys.twit_key_from_id(twit_id), kind.count)
 
@@ -408,6 +439,10 @@ def reacted_page(
 
 def liked_page(userid: str, cursor: str | None = None, limit: int = 20) -> Page[str]:
     return reacted_page(LIKE, userid, cursor, limit)
+
+
+def bookmarked_page(userid: str, cursor: str | None = None, limit: int = 20) -> Page[str]:
+    return reacted_page(BOOKMARK, userid, cursor, limit)
 
 
 # -- for the stream upkeep and the merged reads ----------------------------------------------
@@ -462,7 +497,8 @@ def drop_twit(conn: happybase.Connection, twit: bytes) -> None:
                 _forget_pair(conn, kind, twit, user)
             else:  # a pair whose change never got as far as naming its user
                 pairs.delete(key)
-        notify.drop_group(conn, twit, kind.group)
+        if kind.group is not None:
+            notify.drop_group(conn, twit, kind.group)
 
 
 def withdraw_all(userid: str) -> int:

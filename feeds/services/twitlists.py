@@ -80,3 +80,15 @@ def user_likes(
         found = twits.twits_of(conn, page.items)
     listed = tuple(found[i] for i in page.items if i in found)
     return Page(hydrate(listed, reader, counted=True), page.next_cursor)
+
+
+@read_only
+def user_bookmarks(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """``userid``'s bookmarks, newest bookmark first, as they see them (a
+    bookmark is private: only its user lists them). Built as
+    :func:`user_likes` is; a twit deleted or hidden since drops out."""
+    page = reactions.bookmarked_page(userid, cursor, limit)
+    with connection() as conn:
+        found = twits.twits_of(conn, page.items)
+    listed = tuple(found[i] for i in page.items if i in found)
+    return Page(hydrate(listed, userid, counted=True), page.next_cursor)

@@ -69,8 +69,15 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
             "cursor": cursor,
             "my_reply": my_reply,
             "profiles": profiles_for(t.text for t in shown if t is not None),
+            "bookmarked": _bookmarked(request, found.id),
         },
     )
+
+
+def _bookmarked(request: HttpRequest, twit_id: str) -> bool:
+    """Whether the signed-in reader has the twit bookmarked (for its page's button)."""
+    userid = reader(request)
+    return userid is not None and bool(reactions.reacted(reactions.BOOKMARK, userid, [twit_id]))
 
 
 def _my_reply(request: HttpRequest, parent: Twit, listed: tuple[Twit, ...]) -> Twit | None:

@@ -28,7 +28,7 @@ def test_the_document_is_valid_openapi() -> None:
     # + requestPasswordReset, confirmPasswordReset and five /2fa operations (issue 36)
     # + block, unblock, mute, unmute, getBlocks, getMutes, getMutedWords, muteWord,
     #   unmuteWord (issue 36)
-    # + searchTwits, pinTwit, unpinTwit (issue 40)
+    # + searchTwits, pinTwit, unpinTwit, bookmarkTwit, unbookmarkTwit, getBookmarks (issue 40)
 
 
 def test_the_document_is_served_at_api_schema(api: Api) -> None:

@@ -57,6 +57,8 @@ OWNERS = {
     "mutes": "blocks",
     "mutedWords": "blocks",
     "twitWords": "tagindex",
+    "bookmarkers": "reactions",
+    "bookmarks": "reactions",
 }
 
 # (module, table) pairs that still open a table they do not own.
