@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods
 from feeds import services
 from feeds.errors import InvalidInput, NotFound
 from feeds.forms import ReplyForm
+from feeds.services import reactions
 from feeds.types import Twit
 from feeds.viewhelpers import Explain, View, post_only, redirect_to_login, safe_next
 

@@ -19,7 +19,7 @@ def test_the_document_is_valid_openapi() -> None:
     operations = list(schema.get_all_operations())
     assert all(isinstance(op, Ok) for op in operations)
     # 14, plus logout/everywhere and password (issue 9), plus replies (issue 12)
-    assert len(operations) == 51  # + likeTwit, unlikeTwit, getUserLikes, updateProfile
+    assert len(operations) == 54  # + likeTwit, unlikeTwit, getUserLikes, updateProfile
     # + repostTwit, unrepostTwit, countNewInStream (live updates)
     # + getTagTwits, searchUsers (hashtags and search)
     # + setAvatar, removeAvatar, deleteAccount (account)

@@ -14,7 +14,7 @@ import pytest
 
 from feeds import services
 from feeds.errors import Conflict, Forbidden
-from feeds.services import blocking, search
+from feeds.services import blocking, reactions, search, twitlists
 from feeds.services.textparse import words
 from feeds.types import Page
 from storage.rows import NOTIFY_ACTORS
