@@ -17,6 +17,7 @@ from pydantic import WithJsonSchema
 from feeds import services
 from feeds.errors import Forbidden
 from feeds.services import avatars, blocks, idempotency, pins, ratelimit, search
+from feeds.services.notify import KIND_NAMES
 from feeds.services.search import QUERY_MAX
 from feeds.services.tags import TAG_MAX
 from feeds.types import Notification, Page, Twit, User
@@ -572,18 +573,27 @@ def stream_new(request: HttpRequest, since: schemas.Since) -> services.NewTwits:
     return services.new_in_stream(caller(request).user, since)
 
 
+NotificationType = Annotated[
+    str | None,
+    WithJsonSchema({"type": "string", "enum": list(KIND_NAMES.values())}),
+    Query(None, description="Only this type of notification; all of them when left out."),
+]
+
+
 @get(
     "/notifications",
     operation_id="getNotifications",
     summary="Your notifications, newest first: mentions, replies, likes, reposts, follows",
-    description="Reading the first page (no cursor) sets your unread count to 0, "
-    "as opening the notifications page does.",
+    description="Reading the first page of all of them (no cursor, no type) sets your "
+    "unread count to 0, as opening the notifications page does.",
     **operation({200: schemas.NotificationPage}, 400, descriptions={200: _PAGE}, auth=True),
 )
-def notifications(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Notification]:
+def notifications(
+    request: HttpRequest, limit: Limit, cursor: Cursor, type: NotificationType = None
+) -> Page[Notification]:
     userid = caller(request).user.userid
-    page = services.notifications(userid, cursor, limit)
-    if not cursor:
+    page = services.notifications(userid, cursor, limit, only=type)
+    if not cursor and type is None:
         services.mark_read(userid)
     return page
 

@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 import happybase
 
+from feeds.errors import InvalidInput
 from feeds.types import Notification, Page, UserRef, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
@@ -333,12 +334,35 @@ def _decode(key: bytes, data: dict[bytes, bytes]) -> Notification | None:
     )
 
 
+def check_type(only: object) -> bytes | None:
+    """The kind byte of a notification type name ("mention", "like", ...);
+    None for None (every type). InvalidInput naming ``type`` otherwise."""
+    if only is None:
+        return None
+    for kind, name in KIND_NAMES.items():
+        if only == name:
+            return kind
+    raise InvalidInput("type", f"A type is one of: {', '.join(KIND_NAMES.values())}.")
+
+
 @read_only
-def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Notification]:
+def notifications(
+    userid: str, cursor: str | None = None, limit: int = 20, only: str | None = None
+) -> Page[Notification]:
     """``userid``'s notifications, newest first: one prefix scan a page,
     without what the user's blocks and mutes hide (:func:`shielded`), so a
-    page may hold fewer than ``limit``."""
+    page may hold fewer than ``limit``. ``only``: one type of them (its name,
+    as :data:`KIND_NAMES` gives it); the scan reads past the others (the
+    kind is in the key, so they are skipped undecoded), as many as a page
+    needs."""
     user = accounts.get_user(userid)
+    kind = check_type(only)
+
+    def decode(key: bytes, data: dict[bytes, bytes]) -> Notification | None:
+        if kind is not None and keys.split_notification_key(key)[1] != kind:
+            return None
+        return _decode(key, data)
+
     with connection() as conn:
         page = scan_page(
             conn.table(table_name("notifications")),
@@ -346,7 +370,7 @@ def notifications(userid: str, cursor: str | None = None, limit: int = 20) -> Pa
             keys.NOTIFY_KEY_LEN,
             cursor,
             limit,
-            _decode,
+            decode,
         )
     if not page.items or not blocks.needs_shield(user.shields, muting=True):
         return page

@@ -18,21 +18,34 @@ from .mentions import profiles_for
 # The session's record of when this browser last opened the notifications
 # (a Unix time): what was unread and newer than it shows as new.
 SEEN = "notifications_seen"
+# The page's tabs (?tab=): each type alone; without one, all of them, which
+# is the view that clears the unread count.
+TABS = {
+    "mention": "Mentions",
+    "reply": "Replies",
+    "like": "Likes",
+    "repost": "Reposts",
+    "follow": "Follows",
+}
 
 
 @require_http_methods(["GET", "HEAD"])
 @service_errors
 def notifications(request: HttpRequest) -> HttpResponse:
-    """The signed-in user's notifications, newest first; opening the first
-    page clears the unread count in the top bar, and marks as new the ones
-    that were unread (:func:`_new`)."""
+    """The signed-in user's notifications, newest first, all of them or
+    (``?tab=``) one type; opening the first page of all clears the unread
+    count in the top bar, and marks as new the ones that were unread
+    (:func:`_new`)."""
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("notifications"))
     user = me(request)
     cursor = cursor_param(request)
-    page = services.notifications(user.userid, cursor)
+    tab = request.GET.get("tab") or None
+    if tab not in TABS:
+        tab = None  # an unknown tab shows them all
+    page = services.notifications(user.userid, cursor, only=tab)
     new: set[str] = set()
-    if cursor is None:
+    if cursor is None and tab is None:
         new = _new(request, page.items, services.unread_count(user.userid))
         services.mark_read(user.userid)
         request.session[SEEN] = timezone.now().timestamp()
@@ -42,6 +55,8 @@ def notifications(request: HttpRequest) -> HttpResponse:
         "me": user,
         "new": new,
         "profiles": profiles_for(n.text for n in page.items),
+        "tab": tab,
+        "tabs": TABS,
     }
     return render(request, "notifications.html", context)
 

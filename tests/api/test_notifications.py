@@ -4,6 +4,9 @@ the first page)."""
 
 from __future__ import annotations
 
+from feeds import services
+from feeds.types import User
+
 from .helpers import Api, error
 
 
@@ -46,3 +49,12 @@ def test_deleting_the_twit_takes_its_notification_away(as_alice: Api, as_bob: Ap
     ]
     assert as_bob.delete(f"/api/twits/{twit['id']}").status_code == 204
     assert as_alice.get("/api/notifications").json()["items"] == []
+
+
+def test_notifications_of_one_type(as_alice: Api, bob: User) -> None:
+    services.post_twit("bob", "hi @alice")
+    services.follow("bob", "alice")
+    got = as_alice.get("/api/notifications", type="follow").json()
+    assert [n["type"] for n in got["items"]] == ["follow"]
+    assert as_alice.get("/api/notifications/unread").json() == {"unread": 2}
+    assert "type" in error(as_alice.get("/api/notifications", type="nonsense"), 400)

@@ -116,3 +116,25 @@ def test_what_was_unread_shows_as_new_once(alice: User, bob: User, charlie: User
     services.like("erin", twit.id)
     services.like("frank", twit.id)
     assert _new(client) == ["Frank and Erin liked your twit"]
+
+
+def test_the_tabs_show_one_type_and_only_all_clears_the_unread_count(
+    alice_client: Client, bob: User
+) -> None:
+    twit = services.post_twit("alice", "like me")
+    services.post_twit("bob", "hi @alice")
+    services.like("bob", twit.id)
+    services.follow("bob", "alice")
+    mentions = alice_client.get("/notifications", {"tab": "mention"}).content.decode()
+    assert "mentioned you" in mentions and "liked your twit" not in mentions
+    assert 'aria-current="page">Mentions</a>' in mentions
+    assert services.unread_count("alice") == 3  # a tab clears nothing
+    likes = alice_client.get("/notifications", {"tab": "like"}).content.decode()
+    assert "liked your twit" in likes and "followed you" not in likes
+    assert (
+        "None of these yet."
+        in alice_client.get("/notifications", {"tab": "reply"}).content.decode()
+    )
+    every = alice_client.get("/notifications", {"tab": "nonsense"}).content.decode()
+    assert "mentioned you" in every and "followed you" in every
+    assert services.unread_count("alice") == 0
