@@ -190,6 +190,16 @@ class SendPasswordReset(_Job):
     site: str
 
 
+@dataclass(frozen=True)
+class SendPasswordResetsTo(_Job):
+    """Email ``email`` a new password reset link on ``site`` for each account
+    registered with it ("forgot your userid?"; see
+    passwordreset.send_resets_to). No token on the broker, as above."""
+
+    email: str
+    site: str
+
+
 Job = (
     FanOutChunk
     | BackfillStream
@@ -203,6 +213,7 @@ Job = (
     | RefreshTableStats
     | WithdrawReactions
     | SendPasswordReset
+    | SendPasswordResetsTo
 )
 
 Dispatcher = Callable[[Job], None]

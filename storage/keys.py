@@ -651,6 +651,7 @@ def sequential_head(table: str, key: bytes, userid: str | None) -> bytes | None:
 #    hashtags    md5(tag) + rts + md5(author) + suffix        44 bytes
 #    tagCounts   salt + bucket + tag (UTF-8)                  9 bytes + the tag
 #    userSearch  value (UTF-8, at most 120 bytes) + 0x00 + md5(userid) + kind
+#                (a userid, a display name or an email address, normalised)
 #
 # ``tag`` is always the normalised tag (feeds.services.textparse.normalise_tag:
 # NFKC, then case-folded), so #Tea, #TEA and #tea share one page and one counter.
@@ -660,7 +661,8 @@ TREND_SALTS = 4  # tagCounts spreads each bucket over this many key ranges
 TREND_KEY_HEAD = 1 + 8  # salt byte + bucket number
 SEARCH_VALUE_MAX = 120  # bytes of a normalised name or userid the index keeps
 SEARCH_USERID = b"u"  # the kinds of a userSearch row: the user's userid ...
-SEARCH_NAME = b"n"  # ... or their display name
+SEARCH_NAME = b"n"  # ... or their display name ...
+SEARCH_EMAIL = b"e"  # ... or their email address (never listed by search)
 SEARCH_SEP = b"\x00"
 
 
@@ -722,9 +724,10 @@ def search_value(value: str) -> bytes:
 def search_key(value: str, userid: str, kind: bytes) -> bytes:
     """A userSearch row: the normalised ``value`` first (alphabetical, so a
     query is a prefix scan), then a zero byte (no name or userid holds one),
-    the user's hash and the kind (``SEARCH_USERID`` or ``SEARCH_NAME``): one
-    row per user and kind, even when a user's name and userid read the same."""
-    if kind not in (SEARCH_USERID, SEARCH_NAME):
+    the user's hash and the kind (``SEARCH_USERID``, ``SEARCH_NAME`` or
+    ``SEARCH_EMAIL``): one row per user and kind, even when a user's name and
+    userid read the same."""
+    if kind not in (SEARCH_USERID, SEARCH_NAME, SEARCH_EMAIL):
         raise BadKey(f"unknown search kind: {kind!r}")
     return search_value(value) + SEARCH_SEP + user_hash(userid) + kind
 

@@ -146,7 +146,7 @@ USER_DATA: dict[str, str] = {
     "reposts": "prefix md5(userid)",
     "hashtags": "the user's twits' rows go with the twits (delete_twit)",
     "tagCounts": "holds no per-user data (uses per tag per five minutes)",
-    "userSearch": "the userid and name rows (userindex.forget_user)",
+    "userSearch": "the userid, name and email rows (userindex.forget_user)",
     "notifications": "prefix md5(userid); those the user caused: their follows' by one "
     "filtered scan (notify.forget_follower), the rest with the unlikes, un-reposts and "
     "twit deletes",

@@ -28,6 +28,7 @@ from feeds.jobs import (
     RemoveTwitFromStreams,
     RepostToStreams,
     SendPasswordReset,
+    SendPasswordResetsTo,
     SweepPendingFanouts,
     TrimStream,
     WithdrawReactions,
@@ -53,6 +54,7 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     RefreshTableStats: tasks.refresh_table_stats,
     WithdrawReactions: tasks.withdraw_reactions,
     SendPasswordReset: tasks.send_password_reset,
+    SendPasswordResetsTo: tasks.send_password_resets_to,
 }
 
 

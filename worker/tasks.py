@@ -157,6 +157,12 @@ def send_password_reset(userid: str, site: str) -> bool:
     return passwordreset.send_reset(userid, site)
 
 
+@retrying
+def send_password_resets_to(email: str, site: str) -> int:
+    """Email reset links for the accounts of an address (feeds.services.passwordreset)."""
+    return passwordreset.send_resets_to(email, site)
+
+
 @task_postrun.connect
 def _heartbeat(sender: Task[Any, Any] | None = None, **kwargs: Any) -> None:
     metrics.heartbeat()

@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from ninja import Status
 from pydantic import BaseModel, Field, StrictStr
 
+from feeds.errors import InvalidInput
 from feeds.services import accounts, passwordreset, ratelimit, tokens, twofactor
 from feeds.viewhelpers import client_address
 
@@ -25,9 +26,17 @@ CODE = (
 
 
 class ResetRequest(BaseModel):
-    userid: StrictStr = Field(
-        description="The account whose password to reset; the link goes to its email address.",
+    userid: StrictStr | None = Field(
+        None,
+        description="The account whose password to reset; the link goes to its email "
+        "address. Send this or `email`.",
         json_schema_extra=dict(pattern=USERID_PATTERN),
+    )
+    email: StrictStr | None = Field(
+        None,
+        description="For who forgot their userid, instead of `userid`: each account "
+        "registered with this address is sent a link, to it, naming its userid.",
+        json_schema_extra=dict(format="email", maxLength=254),
     )
 
 
@@ -72,8 +81,9 @@ class RecoveryCodes(Answer):
         400,
         429,
         descriptions={
-            202: "Accepted, whether or not the account exists: if it does, the link "
-            f"is on its way, good for {tokens.RESET_TTL_S // 60} minutes, once.",
+            202: "Accepted, whether or not the account (or an account of the email "
+            "address) exists: if it does, the link is on its way, good for "
+            f"{tokens.RESET_TTL_S // 60} minutes, once.",
             429: ratelimit.PASSWORD_RESETS.describe(),
         },
         body=True,
@@ -81,7 +91,12 @@ class RecoveryCodes(Answer):
 )
 def request_reset(request: HttpRequest, ask: ResetRequest) -> NoContent:
     site = request.build_absolute_uri("/").rstrip("/")
-    passwordreset.request_reset(ask.userid, site, client_address(request))
+    if ask.email is not None and ask.userid is not None:
+        raise InvalidInput("userid", "Send a userid or an email address, not both.")
+    if ask.email is not None:
+        passwordreset.request_reset_by_email(ask.email, site, client_address(request))
+    else:
+        passwordreset.request_reset(ask.userid, site, client_address(request))
     return Status(202, None)
 
 

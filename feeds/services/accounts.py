@@ -177,7 +177,7 @@ def register(
             time.sleep(0.002)
         if not won:
             raise Conflict(f"The userid {uid} is taken.")
-        userindex.index_user(conn, uid, clean_name)
+        userindex.index_user(conn, uid, clean_name, clean_email)
     return User(uid, clean_name, clean_email, from_millis(created))
 
 
@@ -593,7 +593,12 @@ def user_rows(
     posts and follows leave them: the users row and its userSearch rows.
     For the bulk loader; nothing is written."""
     cells = rows.encode_user(account, twits=twits, followers=followers, following=following)
-    return [("users", keys.user_key(userid), cells, None), *userindex.load_rows(userid, name)]
+    stored = rows.decode_user({rows.ACCOUNT: account})
+    email = stored.email if stored is not None else ""
+    return [
+        ("users", keys.user_key(userid), cells, None),
+        *userindex.load_rows(userid, name, email),
+    ]
 
 
 # -- counts kept in the users row ---------------------------------------------------------

@@ -131,6 +131,6 @@ def erase_account(userid: str, created: int) -> bool:
     avatars.forget_user(userid)
     with connection() as conn:
         streams.forget_celebrity(conn, userid)
-        userindex.forget_user(conn, userid, stored.name)
+        userindex.forget_user(conn, userid, stored.name, stored.email)
     accounts.forget_user(userid)
     return True

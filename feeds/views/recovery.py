@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from feeds import auth
 from feeds.errors import ServiceError
-from feeds.forms import NEW_PASSWORD_HELP, SiteForm, password_field, userid_field
+from feeds.forms import NEW_PASSWORD_HELP, SiteForm, password_field
 from feeds.services import passwordreset, twofactor
 from feeds.types import User
 from feeds.viewhelpers import client_address, redirect_to_login
@@ -29,7 +29,16 @@ PENDING_MAX_AGE_S = 300
 
 class ResetRequestForm(SiteForm):
     focus = "userid"
-    userid = userid_field("We email a link to the address on the account.")
+    # Named userid still: a form or a script that posts a userid keeps working.
+    userid = forms.CharField(
+        label="Userid or email address",
+        max_length=254,
+        help_text="We email a link to the address on the account. Forgot your userid? "
+        "Enter your email address: each account of it gets a link.",
+        widget=forms.TextInput(
+            attrs={"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}
+        ),
+    )
 
 
 class ResetForm(SiteForm):
@@ -65,8 +74,8 @@ def _site(request: HttpRequest) -> str:
 
 
 def password_reset(request: HttpRequest) -> HttpResponse:
-    """Ask for a reset link. The answer is the same whether or not the
-    userid has an account."""
+    """Ask for a reset link, by userid or email address. The answer is the
+    same whether or not either has an account."""
     page = FormPage(request, ResetRequestForm(request.POST or None))
     if page.valid:
         try:

@@ -65,7 +65,7 @@ def test_a_stale_index_row_shows_nobody(tables: ServerAddr) -> None:
         userindex.rename(conn, "erin", "Erin", "Ghost Name")
     assert _found("ghost") == []
     with connection() as conn:
-        userindex.forget_user(conn, "erin", "Erin")
+        userindex.forget_user(conn, "erin", "Erin", "erin@example.com")
     assert _found("erin") == []
 
 

@@ -33,6 +33,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.RefreshTableStats("users", 0),
     jobs.WithdrawReactions("bob", "alice"),
     jobs.SendPasswordReset("alice", "https://twitbase.example"),
+    jobs.SendPasswordResetsTo("alice@example.com", "https://twitbase.example"),
 ]
 
 
@@ -73,6 +74,7 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.refresh_table_stats",
         "worker.tasks.withdraw_reactions",
         "worker.tasks.send_password_reset",
+        "worker.tasks.send_password_resets_to",
     ]
 
 
@@ -167,6 +169,10 @@ def test_with_the_broker_down_small_jobs_run_here_and_fan_outs_wait_for_the_swee
         (
             "worker.tasks.send_password_reset",
             {"userid": "alice", "site": "https://twitbase.example"},
+        ),
+        (
+            "worker.tasks.send_password_resets_to",
+            {"email": "alice@example.com", "site": "https://twitbase.example"},
         ),
     ]
 
