@@ -85,3 +85,21 @@ def test_a_known_userid_answers_as_fast_as_an_unknown_one_and_the_email_arrives(
     assert "worker.tasks.send_password_reset" in mailing_stack.log.read_text()
     time.sleep(2 * SMTP_DELAY_S)
     assert len(slow_smtp.messages) == ASKS  # none for the unknown userid
+
+
+def test_an_address_with_an_account_answers_as_fast_as_one_without(
+    mailing_stack: CeleryWorkerProcess, slow_smtp: Inbox
+) -> None:
+    services.register("alice", "Alice", "alice@example.com", "password-123")
+    client = Client()
+    _answer_s(client, "nobody@example.com")
+    known, unknown = [], []
+    for _ in range(ASKS):
+        known.append(_answer_s(client, "alice@example.com"))
+        unknown.append(_answer_s(client, "nobody@example.com"))
+    known_s, unknown_s = statistics.median(known), statistics.median(unknown)
+    assert known_s < SMTP_DELAY_S / 4, (known, unknown)
+    assert abs(known_s - unknown_s) < 0.1, (known, unknown)
+    messages = slow_smtp.wait_for(ASKS, timeout_s=60)
+    assert all(m["To"] == "alice@example.com" and "@alice" in body(m) for m in messages)
+    assert "worker.tasks.send_password_resets_to" in mailing_stack.log.read_text()
