@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 
 from feeds import auth, services
 from feeds.errors import InvalidInput, NotFound, ServiceError
-from feeds.services import console
+from feeds.services import console, search
 from feeds.types import Page
 from feeds.viewhelpers import cursor_param, redirect_to_login, safe_next, visitor
 from feeds.views import View
@@ -313,25 +313,33 @@ def sweep(request: HttpRequest) -> HttpResponse:
 
 @staff_only
 def users(request: HttpRequest) -> HttpResponse:
-    """Find a user by userid (exact: users are keyed by md5, which has no
-    prefix search), or page through everyone in key order."""
+    """Find a user: an exact userid goes to their page; anything else lists
+    the users whose userid or name starts with it (the search index, which
+    here lists suspended accounts too); or page through everyone in key order."""
     query = request.GET.get("q", "").strip()
     cursor = cursor_param(request)
     if query:
         try:
-            user = console.find_user(query)
-        except (InvalidInput, NotFound) as exc:
-            return _page(
-                request,
-                "console/users.html",
-                "users",
-                q=query,
-                error=exc.message,
-                page=services.list_users(),
-                cursor=None,
-                status=exc.status,
-            )
-        return redirect("console:user", user.userid)
+            return redirect("console:user", console.find_user(query).userid)
+        except (InvalidInput, NotFound):
+            pass
+        try:
+            found = search.search_users(query, cursor, suspended=True)
+        except InvalidInput as exc:
+            found, error, status = services.list_users(), exc.message, exc.status
+        else:
+            error = "" if found.items or cursor else f"No userid or name starts with “{query}”."
+            status = 200 if found.items or cursor else 404
+        return _page(
+            request,
+            "console/users.html",
+            "users",
+            q=query,
+            error=error,
+            page=found,
+            cursor=cursor,
+            status=status,
+        )
     return _page(
         request,
         "console/users.html",

@@ -54,16 +54,19 @@ def check_query(q: object) -> str:
 
 
 @read_only
-def search_users(q: str, cursor: str | None = None, limit: int = 20) -> Page[User]:
+def search_users(
+    q: str, cursor: str | None = None, limit: int = 20, *, suspended: bool = False
+) -> Page[User]:
     """Users whose userid or display name starts with ``q`` (case-insensitive,
-    see userindex.normalise), in the index's order; suspended users left out."""
+    see userindex.normalise), in the index's order; suspended users left
+    out, unless ``suspended`` (the staff console's search)."""
     query = check_query(q)
     page = userindex.matches(query, cursor, limit)
     found = accounts.users_by_hash(h for _, h, _ in page.items)
     users = []
     for value, user_hash, kind in page.items:
         user = found.get(user_hash)
-        if user is None or user.disabled:
+        if user is None or (user.disabled and not suspended):
             continue
         if kind == keys.SEARCH_NAME and keys.search_value(userindex.normalise(user.name)) != value:
             continue  # renamed since: the index row is stale

@@ -142,13 +142,27 @@ def test_find_a_user_in_any_case(staff_client: Client, alice: User) -> None:
 
 @pytest.mark.parametrize(
     ("query", "status", "message"),
-    [("nobody", 404, "No user 'nobody'."), ("no way", 400, "A userid is 3 to 20")],
+    [
+        ("nobody", 404, "No userid or name starts with “nobody”."),
+        ("x" * 51, 400, "A search is at most 50 characters"),
+    ],
 )
 def test_find_an_unknown_or_impossible_user(
     staff_client: Client, query: str, status: int, message: str
 ) -> None:
     response = staff_client.get("/console/users", {"q": query})
     assert_answers(response, status, message)
+
+
+def test_find_users_by_the_start_of_a_userid_or_name_suspended_too(
+    staff_client: Client, alice: User, bob: User
+) -> None:
+    services.update_profile("bob", name="Alistair Bob")
+    services.set_disabled("alice", True)
+    page = text_of(staff_client.get("/console/users", {"q": "ali"}))
+    assert "Userids and names starting with “ali”" in page
+    assert "@alice" in page and "@bob" in page  # alice suspended; bob by his name
+    assert "@sam" not in page
 
 
 def test_users_list_and_a_users_follows(
