@@ -584,6 +584,60 @@ class While(Filter):
         return self.done
 
 
+@dataclass
+class VersionsKept(Filter):
+    """At most ``versions`` of each column ``operand`` keeps, newest first.
+
+    HBase's filter sees every version a family keeps (within the read's time
+    range), and the read's own version count applies to the cells it lets
+    through (UserScanQueryMatcher's ``versionsAfterFilter``): a ValueFilter
+    matching only an older version finds it. A read with such a filter asks
+    the store for every version and wraps its filter in this."""
+
+    operand: Filter
+    versions: int
+
+    def __post_init__(self) -> None:
+        self.stateful = self.operand.stateful
+        self.strips_values = self.operand.strips_values
+        self.counts_rows = self.operand.counts_rows
+
+    def apply(self, row: bytes, cells: Sequence[Cell]) -> list[int] | None:
+        kept = self.operand.apply(row, cells)
+        if not kept:
+            return kept
+        out: list[int] = []
+        last, n = None, 0
+        for i in kept:
+            column = cells[i][:2]
+            if column != last:
+                last, n = column, 0
+            n += 1
+            if n <= self.versions:
+                out.append(i)
+        return out
+
+    @property
+    def exhausted(self) -> bool:
+        return self.operand.exhausted
+
+
+def versions_kept(flt: Filter, versions: int) -> VersionsKept | None:
+    """``flt`` as a read of every version applies it (:class:`VersionsKept`),
+    or None where it holds a filter whose answer depends on which versions
+    it is shown: HBase shows a column's versions one at a time until the
+    read's count is reached, and SkipFilter, WhileMatchFilter,
+    SingleColumnValueFilter and DependentColumnFilter decide on what they
+    saw, which a filter given the row at once cannot follow. Those see the
+    versions the read returns."""
+    if versions <= 0 or any(
+        isinstance(f, (Skip, While, SingleColumnValueFilter, DependentColumnFilter))
+        for f in _parts(flt)
+    ):
+        return None
+    return VersionsKept(flt, versions)
+
+
 def apply_filter(flt: Filter, row: bytes, cells: list[Cell]) -> list[Cell] | None:
     """Cells of ``row`` that ``flt`` keeps, values stripped if it says so."""
     kept = flt.apply(row, cells)

@@ -33,6 +33,7 @@ thrift2 server:
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 from collections.abc import Sequence
@@ -70,6 +71,7 @@ from .filters import (
     parse_filter,
     push_down,
     reverse,
+    versions_kept,
 )
 from .store import (
     COMPARE_OPS,
@@ -222,6 +224,20 @@ def _get_spec(tget: Any) -> ReadSpec:
     return ReadSpec(columns=_columns(tget.columns), max_ts=hi, versions=versions, min_ts=lo)
 
 
+# Integer.MAX_VALUE versions: every one a family keeps.
+ALL_VERSIONS = 0x7FFFFFFF
+
+
+def _filtered_read(spec: ReadSpec, flt: Filter | None) -> tuple[ReadSpec, Filter | None]:
+    """A read with a filter reads every version the family keeps, and keeps
+    the read's number of versions of what the filter lets through, as HBase's
+    region does (filters.versions_kept says for which filters)."""
+    kept = versions_kept(flt, spec.versions) if flt is not None else None
+    if kept is None:
+        return spec, flt
+    return dataclasses.replace(spec, versions=ALL_VERSIONS), kept
+
+
 def _filter(source: bytes | None, filter_bytes: bytes | None) -> Filter | None:
     if filter_bytes is not None:
         # A serialized Java filter wins over a filter string, as in HBase's
@@ -329,8 +345,7 @@ class Thrift2Handler(AdminCalls):
     # -- reads ----------------------------------------------------------------
 
     def _read(self, table: bytes, tget: Any) -> list[Cell]:
-        spec = _get_spec(tget)
-        flt = _filter(tget.filterString, tget.filterBytes)
+        spec, flt = _filtered_read(_get_spec(tget), _filter(tget.filterString, tget.filterBytes))
         rows = self.store.get_rows(table, [tget.row], spec)
         if not rows:
             return []
@@ -354,7 +369,9 @@ class Thrift2Handler(AdminCalls):
         return _result(tget.row, cells) if cells else _empty_result()
 
     def getMultiple(self, table: bytes, tgets: list[Any]) -> list[Any]:
-        specs = [(_get_spec(g), _filter(g.filterString, g.filterBytes)) for g in tgets]
+        specs = [
+            _filtered_read(_get_spec(g), _filter(g.filterString, g.filterBytes)) for g in tgets
+        ]
         info = self.store.table(table)
         bad = [
             g
@@ -553,13 +570,17 @@ class Thrift2Handler(AdminCalls):
         pushed = push_down(flt)
         lo, hi = _time_range(tscan.timeRange) if tscan.timeRange is not None else (0, None)
         versions = tscan.maxVersions if tscan.maxVersions is not None else 1
+        rest, read_versions = pushed.rest, versions
+        kept = versions_kept(rest, versions) if rest is not None else None
+        if kept is not None:
+            rest, read_versions = kept, ALL_VERSIONS
         ranges = None
         if tscan.colFamTimeRangeMap:
             ranges = {f: _time_range(tr) for f, tr in tscan.colFamTimeRangeMap.items()}
         spec = ReadSpec(
             columns=_columns(tscan.columns),
             max_ts=hi,
-            versions=versions,
+            versions=read_versions,
             min_ts=lo,
             family_ranges=ranges,
             first_cell_only=pushed.first_cell_only,
@@ -579,7 +600,7 @@ class Thrift2Handler(AdminCalls):
             rows = iter(())  # a scan of no versions finds nothing, without an error
         batch = tscan.batchSize if tscan.batchSize and tscan.batchSize > 0 else 0
         limit = tscan.limit if tscan.limit and tscan.limit > 0 else 0
-        return Scanner(rows, pushed.rest, batch, limit, _result)
+        return Scanner(rows, rest, batch, limit, _result)
 
     def openScanner(self, table: bytes, tscan: Any) -> int:
         return self._scanners.add(self._scanner_of(table, tscan))

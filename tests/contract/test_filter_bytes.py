@@ -202,3 +202,43 @@ def test_filters_hbase_cannot_load(t2: Any, rows: bytes) -> None:
         with pytest.raises(T2.TIOError) as err:
             t2.openScanner(rows, T2.TScan(filterBytes=flt))
         assert err.value.message == f"java.lang.ClassNotFoundException: {name}"
+
+
+def test_a_filter_sees_the_older_versions_a_family_keeps(t2: Any, rows: bytes) -> None:
+    """HBase's filter sees every version its family keeps, and the read's
+    number of versions counts what it lets through: a filter that matches
+    only an older version finds it, in a get and a scan alike."""
+    for ts, value in ((20, b"new"), (30, b"newest")):
+        t2.put(rows, T2.TPut(row=b"r1", columnValues=[CV(b"a", b"q1", value, timestamp=ts)]))
+    old = J.compare_filter("ValueFilter", "EQUAL", J.binary(b"x1"))
+    got = t2.get(rows, T2.TGet(row=b"r1", columns=[T2.TColumn(b"a", b"q1")], filterBytes=old))
+    assert [(c.value, c.timestamp) for c in got.columnValues] == [(b"x1", 11)]
+    assert scan(t2, rows, old) == [(b"r1", [b"a:q1=x1"])]
+    # One version after the filter: the newest it keeps, of each column.
+    not_newest = J.compare_filter("ValueFilter", "NOT_EQUAL", J.binary(b"newest"))
+    assert scan(t2, rows, not_newest, startRow=b"r1", stopRow=b"r2") == [
+        (b"r1", [b"a:n=\x00\x00\x00\x00\x00\x00\x00\x01", b"a:q1=new", b"a:q2=y1", b"b:q=z1"])
+    ]
+    # Two versions asked: two of what it keeps.
+    got = t2.get(
+        rows,
+        T2.TGet(
+            row=b"r1", columns=[T2.TColumn(b"a", b"q1")], maxVersions=2, filterBytes=not_newest
+        ),
+    )
+    assert [c.value for c in got.columnValues] == [b"new", b"x1"]
+    # A TimestampsFilter of an older version finds it.
+    stamps = t2.get(rows, T2.TGet(row=b"r1", filterBytes=J.timestamps(11)))
+    assert [(c.qualifier, c.value) for c in stamps.columnValues] == [
+        (b"n", b"\x00\x00\x00\x00\x00\x00\x00\x01"),
+        (b"q1", b"x1"),
+        (b"q2", b"y1"),
+        (b"q", b"z1"),
+    ]
+    # In a list too.
+    either = J.filter_list(
+        "MUST_PASS_ONE", old, J.compare_filter("ValueFilter", "EQUAL", J.binary(b"y1"))
+    )
+    assert scan(t2, rows, either, startRow=b"r1", stopRow=b"r2") == [
+        (b"r1", [b"a:q1=x1", b"a:q2=y1"])
+    ]

@@ -19,7 +19,6 @@ put stamped with the server's time = true
 time range to an hour from now = f:a=1 f:b=xy
 later put at an explicit timestamp = f:a=newer f:b=xy
 versions = f:a=newer f:a=1
-versions after a delete up to the first = f:a=newer
 increment = 7
 ValueFilter long = f:n=\x00\x00\x00\x00\x00\x00\x00\x07
 column delete = (none)
@@ -30,7 +29,7 @@ RowFilter = r2{f:a=2 g:c=x}
 FamilyFilter = r2{g:c=x}
 QualifierFilter = r1{f:b=xy}, r2{g:c=x}
 ValueFilter substring = r1{f:b=xy}, r2{g:c=x}
-ValueFilter regex = r2{f:a=2}, s1{f:a=3}
+ValueFilter regex = r1{f:a=1}, r2{f:a=2}, s1{f:a=3}
 SingleColumnValueFilter = r2{f:a=2 g:c=x}
 SingleColumnValueExcludeFilter = r2{g:c=x}
 ColumnPrefixFilter = r1{f:b=xy}
