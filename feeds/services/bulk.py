@@ -85,6 +85,7 @@ class DemoStats:
     likes: int = 0
     reposts: int = 0
     max_followers: int = 0
+    most_followed: str = ""  # the userid with max_followers: where to watch a fan-out
     seconds: float = 0.0
     rows_written: dict[str, int] = field(default_factory=dict)
 
@@ -179,6 +180,9 @@ class DemoPlan:
             likes=sum(len(t.likers) for t in self.twits),
             reposts=sum(len(t.reposters) for t in self.twits),
             max_followers=max((len(f) for f in self.followers), default=0),
+            most_followed=demo_userid(
+                max(range(self.users), key=lambda u: len(self.followers[u]), default=0)
+            ),
         )
 
 

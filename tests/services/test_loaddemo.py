@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 from django.core.management import call_command
@@ -46,6 +47,11 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(
     assert " reposts, " in out.getvalue()
     users = all_pages(lambda c: services.list_users(c, limit=100))
     assert len(users) == 40
+    named = re.search(r"post as (user\d+)", out.getvalue())
+    assert named is not None
+    most = services.get_user(named.group(1)).followers
+    assert most == max(u.followers for u in users)
+    assert f"most followed: {named.group(1)}, {most} followers" in out.getvalue()
     every: list[Twit] = []
     for user in users:
         followers = all_pages(lambda c, u=user.userid: services.followers(u, c, limit=100))

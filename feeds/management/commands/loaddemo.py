@@ -116,7 +116,7 @@ class Command(TwitBaseCommand):
         total = sum(stats.rows_written.values())
         self.stdout.write(
             f"loaded {stats.users:,} users, {stats.edges:,} follows "
-            f"(most-followed user: {stats.max_followers:,} followers), "
+            f"(most followed: {stats.most_followed}, {stats.max_followers:,} followers), "
             f"{stats.twits:,} twits ({stats.replies:,} of them replies), "
             f"{stats.likes:,} likes, {stats.reposts:,} reposts, {stats.stream_rows:,} stream rows"
         )
@@ -125,5 +125,5 @@ class Command(TwitBaseCommand):
         self.stdout.write(
             f"{total:,} rows in {stats.seconds:.1f}s ({total / stats.seconds:,.0f} rows/s); "
             f"every demo user's password is {bulk.DEMO_PASSWORD!r}, e.g. log in as "
-            f"{bulk.demo_userid(0)}"
+            f"{bulk.demo_userid(0)}; to watch a large fan-out, post as {stats.most_followed}"
         )
