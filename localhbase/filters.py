@@ -622,6 +622,10 @@ class VersionsKept(Filter):
         return self.operand.exhausted
 
 
+# Integer.MAX_VALUE versions: every one a family keeps.
+ALL_VERSIONS = 0x7FFFFFFF
+
+
 def versions_kept(flt: Filter, versions: int) -> VersionsKept | None:
     """``flt`` as a read of every version applies it (:class:`VersionsKept`),
     or None where it holds a filter whose answer depends on which versions

@@ -48,7 +48,7 @@ from .calls import (
     table_state,
 )
 from .encoding import MAX_TS
-from .filters import FilterError, parse_filter, push_down
+from .filters import ALL_VERSIONS, FilterError, parse_filter, push_down, versions_kept
 from .launch import Address, write_ready
 from .loop import WAIT, FastPath, LoopServer, Wait, write_reply
 from .store import (
@@ -573,16 +573,23 @@ class Handler:
         # An empty filter string is an error in HBase too; only None means none.
         flt = parse_filter(filter_string) if filter_string is not None else None
         pushed = push_down(flt)
+        # Its filter sees every version a family keeps, as HBase's does; the
+        # scan returns the newest it keeps of each column.
+        rest, versions = pushed.rest, 1
+        kept = versions_kept(rest, 1) if rest is not None else None
+        if kept is not None:
+            rest, versions = kept, ALL_VERSIONS
         spec = ReadSpec(
             columns=_columns(columns),
             max_ts=_max_ts(timestamp),
+            versions=versions,
             first_cell_only=pushed.first_cell_only,
             keys_only=pushed.keys_only,
         )
         # A missing table fails the first scannerGet; any other refusal, now.
         rows = scan_rows(self.store, table, start, stop, spec, reverse, (TableNotFound,))
         batch = batch_size if batch_size and batch_size > 0 else 0
-        return self._scanners.add(_Scanner(rows, pushed.rest, batch, sort_columns=sort_columns))
+        return self._scanners.add(_Scanner(rows, rest, batch, sort_columns=sort_columns))
 
     def scannerOpenWithScan(self, tableName: bytes, scan: Any, attributes: Any) -> int:
         return self._open(

@@ -65,6 +65,7 @@ from .encoding import (
 from .filter_protos import BadFilterBytes, FilterRefused
 from .filter_protos import decode as decode_filter
 from .filters import (
+    ALL_VERSIONS,
     Filter,
     FilterError,
     apply_filter,
@@ -222,10 +223,6 @@ def _get_spec(tget: Any) -> ReadSpec:
             raise T2.TIOError(message="versions must be positive", canRetry=True)
         versions = tget.maxVersions
     return ReadSpec(columns=_columns(tget.columns), max_ts=hi, versions=versions, min_ts=lo)
-
-
-# Integer.MAX_VALUE versions: every one a family keeps.
-ALL_VERSIONS = 0x7FFFFFFF
 
 
 def _filtered_read(spec: ReadSpec, flt: Filter | None) -> tuple[ReadSpec, Filter | None]:

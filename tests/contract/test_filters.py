@@ -163,3 +163,22 @@ def test_a_bad_filter_is_an_error_and_the_server_goes_on(table: happybase.Table,
         list(table.scan(filter=flt))
     assert err.value.type == TApplicationException.INTERNAL_ERROR
     assert table.row(b"bob")[b"info:name"] == b"Bob"
+
+
+def test_a_filter_sees_the_older_versions_a_family_keeps(conn: happybase.Connection) -> None:
+    """A scan returns one version of each column, but HBase's filter sees
+    every version the family keeps: the newest it lets through is returned."""
+    conn.create_table("v", {"a": dict(max_versions=3)})
+    t = conn.table("v")
+    for ts, value in ((10, b"old"), (20, b"new"), (30, b"newest")):
+        t.put(b"r", {b"a:q": value, b"a:other": value + b"!"}, timestamp=ts)
+    assert rows(t, "ValueFilter(=, 'binary:old')") == {b"r": {b"a:q": b"old"}}
+    assert rows(t, "ValueFilter(!=, 'binary:newest')") == {
+        b"r": {b"a:other": b"newest!", b"a:q": b"new"}
+    }
+    assert rows(t, "QualifierFilter(=, 'binary:q') AND ValueFilter(=, 'substring:ew')") == {
+        b"r": {b"a:q": b"newest"}
+    }
+    # A timestamp caps what the filter sees: nothing from 20 on.
+    assert rows(t, "ValueFilter(=, 'substring:new')", timestamp=20) == {}
+    assert rows(t, "ValueFilter(=, 'binary:old')", timestamp=20) == {b"r": {b"a:q": b"old"}}
