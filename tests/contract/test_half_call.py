@@ -179,3 +179,30 @@ def test_a_whole_call_sent_with_the_next_is_answered_as_usual(
         ("getTableNames", TMessageType.REPLY, 2),
     ]
     assert conn.table("t").row(b"r") == {b"a:q": b"v"}
+
+
+# Calls the local server answers from their bytes (its compiled paths), cut
+# the same way: refused alike, before anything looks for their table.
+FAST_CALLS = {
+    "getRow": dict(tableName=b"t", row=b"r", attributes={}),
+    "scannerOpenWithScan": dict(tableName=b"t", scan=hb.TScan(startRow=b"a"), attributes={}),
+    "mutateRowsTs": dict(
+        tableName=b"t",
+        rowBatches=[hb.BatchMutation(row=b"r", mutations=[hb.Mutation(column=b"a:q", value=b"v")])],
+        timestamp=5,
+        attributes={},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(FAST_CALLS))
+def test_calls_read_from_their_bytes_are_refused_alike(server: ServerAddr, name: str) -> None:
+    cut = _call(hb.Hbase, name, 5, **FAST_CALLS[name])[:-1]
+    reply = _exchange(server.port, server.host, cut, _call(hb.Hbase, "getTableNames", 6))
+    assert _refusal(reply) == (
+        name,
+        TMessageType.EXCEPTION,
+        5,
+        "Unrecognized type -128",
+        TApplicationException.PROTOCOL_ERROR,
+    )
