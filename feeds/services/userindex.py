@@ -17,16 +17,18 @@ until their next rename. The same goes for an email row: the reset reads the
 users row of each account the address finds and sends only to those whose
 email still reads the same (an address longer than the index keeps shares
 its row's key with others that begin the same). Accounts made before the
-email rows were written are not found by address.
+email rows were written are found by address once :func:`reindex` has run
+(``manage.py users reindex``), which also mends the rows a crash cost.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 import happybase
 
-from feeds.types import Page
+from feeds.types import Page, User
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 
@@ -110,6 +112,18 @@ def index_user(conn: happybase.Connection, userid: str, name: str, email: str) -
     with table.batch() as b:
         for key, cells in index_rows(userid, name, email):
             b.put(key, cells)
+
+
+def reindex(users: Iterable[User]) -> int:
+    """Write every index row of each of ``users`` (idempotent): the email rows
+    of accounts made before there were any, and any row a crash cost. How
+    many users were indexed."""
+    count = 0
+    with connection() as conn:
+        for user in users:
+            index_user(conn, user.userid, user.name, user.email)
+            count += 1
+    return count
 
 
 def rename(conn: happybase.Connection, userid: str, old: str, new: str) -> None:

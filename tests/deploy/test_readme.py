@@ -136,6 +136,9 @@ EXPECTED: dict[str, list[Run]] = {
         ("python manage.py users staff alice", None, r"\Aalice  Alice .*  \[staff\]\n\Z"),
         ("python manage.py users staff alice --revoke", None, r"\Aalice  Alice [^\[]*\n\Z"),
     ],
+    "python manage.py users reindex": [
+        ("python manage.py users reindex", None, r"\Aindexed [1-9]\d* users\n\Z")
+    ],
     (
         "python manage.py follows add alice bob | follows remove alice bob "
         "| follows list bob --followers"

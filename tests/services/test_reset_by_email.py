@@ -7,16 +7,19 @@ job in the caller here)."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 
 from feeds import services
 from feeds.errors import InvalidInput
 from feeds.services import passwordreset, ratelimit, search, userindex
 from feeds.types import User
-from storage.connection import connection
+from storage import keys
+from storage.connection import connection, table_name
 from tests.helpers import PASSWORD, ServerAddr
 
 SITE = "https://twitbase.example"
@@ -115,3 +118,21 @@ def test_a_userid_and_its_address_share_the_accounts_limit(family: list[User]) -
     assert len(mail.outbox) == 4
     assert _links() == {"ann": SHARED, "ben": SHARED}
     assert mail.outbox[-1].body.count("@ben") == 1
+
+
+def test_reindex_finds_the_accounts_made_before_email_rows(family: list[User]) -> None:
+    with connection() as conn:  # as an account made before them: no email row
+        for user in family:
+            conn.table(table_name("userSearch")).delete(
+                keys.search_key(userindex.normalise(user.email), user.userid, keys.SEARCH_EMAIL)
+            )
+    _ask(SHARED)
+    assert mail.outbox == []
+    out = io.StringIO()
+    call_command("users", "reindex", stdout=out)
+    assert out.getvalue() == "indexed 3 users\n"
+    call_command("users", "reindex", stdout=io.StringIO())  # again: the same rows
+    assert sorted(userindex.userids_by_email(SHARED)) == ["ann", "ben"]
+    _ask(SHARED)
+    assert _links() == {"ann": SHARED, "ben": SHARED}
+    assert [u.userid for u in search.search_users("b").items] == ["ben", "bob"]

@@ -1,4 +1,4 @@
-"""``manage.py users add|get|list|staff|disable``."""
+"""``manage.py users add|get|list|staff|disable|reindex``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import getpass
 from typing import Any
 
 from feeds import services
+from feeds.services import userindex
 from feeds.types import User
 
 from ._base import ServiceCommand, paged, positionals, userid_and_switch
@@ -37,6 +38,11 @@ class Command(ServiceCommand):
             "list": ("list users (key order), a page at a time", paged),
             "staff": ("grant (or --revoke) the staff flag", flag),
             "disable": ("disable (or --revoke: enable) an account", flag),
+            "reindex": (
+                "write every user's search and email index rows (idempotent): for "
+                "accounts made before the email rows, or rows a crash cost",
+                lambda p: None,
+            ),
         }
 
     def do_add(self, o: dict[str, Any]) -> None:
@@ -54,3 +60,14 @@ class Command(ServiceCommand):
 
     def do_disable(self, o: dict[str, Any]) -> None:
         self.say(_show(services.set_disabled(o["userid"], not o["revoke"])))
+
+    def do_reindex(self, o: dict[str, Any]) -> None:
+        cursor: str | None = None
+        count = 0
+        while True:
+            page = services.list_users(cursor, 100)
+            count += userindex.reindex(page.items)
+            if page.next_cursor is None:
+                break
+            cursor = page.next_cursor
+        self.say(f"indexed {count} users")
