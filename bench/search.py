@@ -54,7 +54,7 @@ def _raw(word: str, limit: int) -> Callable[[], int]:
     def read() -> int:
         with connection() as conn:
             found = conn.table(table_name("twitWords")).scan(
-                row_prefix=keys.tag_hash(word), filter=ops.KEYS_ONLY, limit=limit
+                row_prefix=keys.word_hash(word), filter=ops.KEYS_ONLY, limit=limit
             )
             wanted = [keys.twit_key_from_word_key(k) for k, _ in found]
             got = conn.table(table_name("twits")).rows(wanted, columns=[rows.TWIT])

@@ -872,15 +872,22 @@ LAYOUTS["mutedWords"] = (("muter", "md5", MD5_LEN), ("word", "md5word", MD5_LEN)
 
 # -- the words index (feeds/services/tagindex.py) -------------------------------------
 #
-#    twitWords   md5(word) + rts + md5(author) + suffix       44 bytes
+#    twitWords   md5("word:" + word) + rts + md5(author) + suffix   44 bytes
 #
 # A hashtag's row layout, in a table of its own: a word's twits newest first,
 # and from a word and a twit's key the row, so "does this twit have this
 # word?" is a get, and a delete reads nothing to find its rows.
 
 
+def word_hash(word: str) -> bytes:
+    """md5 of b"word:" + a normalised word: salted, so the word "alice" (a
+    mention) and the user alice have different hashes, and no words row
+    reads as a row of a user's in a table keyed by users' md5s."""
+    return hashlib.md5(b"word:" + word.encode("utf-8")).digest()
+
+
 def word_key(word: str, twit: bytes) -> bytes:
-    return tag_key(word, twit)
+    return word_hash(word) + tag_key(word, twit)[MD5_LEN:]
 
 
 def twit_key_from_word_key(key: bytes) -> bytes:

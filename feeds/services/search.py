@@ -105,7 +105,7 @@ def search_twits(
     check_limit(limit)
     scanned = max(wanted, key=lambda w: (len(w), w))
     others = [w for w in wanted if w != scanned]
-    start = start_row(cursor, keys.tag_hash(scanned), keys.TAG_KEY_LEN) if cursor else None
+    start = start_row(cursor, keys.word_hash(scanned), keys.TAG_KEY_LEN) if cursor else None
     shown: list[Twit] = []
     read = 0
     while True:

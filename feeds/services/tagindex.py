@@ -159,7 +159,7 @@ def word_scan(
     """Up to ``limit`` twit keys under ``word`` (normalised), newest first,
     from the row ``start`` on (None: the newest): one scan, keys only.
     Returned as the rows' keys (the cursor's currency)."""
-    prefix = keys.tag_hash(word)
+    prefix = keys.word_hash(word)
     found = conn.table(table_name("twitWords")).scan(
         row_start=start or prefix,
         row_stop=keys.prefix_stop(prefix),

@@ -45,7 +45,7 @@ def test_a_deleted_or_hidden_twit_is_gone_from_the_results(
     services.delete_twit("alice", gone.id)
     assert found("ephemeral") == ["ephemeral words by bob"]
     with connection() as conn:
-        left = list(conn.table(table_name("twitWords")).scan(row_prefix=keys.tag_hash("here")))
+        left = list(conn.table(table_name("twitWords")).scan(row_prefix=keys.word_hash("here")))
     assert left == []
     services.set_disabled("bob", True)
     assert found("ephemeral") == []

@@ -82,7 +82,8 @@ def test_the_owners_rows_for_a_user_a_follow_and_a_stream() -> None:
     demo = _plan()
     account = rows.encode_account("user000001", "One", "one@example.com", "hash", NOW)
     found = accounts.user_rows(account, "user000001", "One", twits=2, followers=5)
-    assert [t for t, *_ in found] == ["users", "userSearch", "userSearch"]
+    # The userSearch rows: by userid, by name and by email address.
+    assert [t for t, *_ in found] == ["users", "userSearch", "userSearch", "userSearch"]
     user = rows.decode_user(found[0][2])
     assert user is not None and (user.twits, user.followers, user.following) == (2, 5, 0)
     edge = follows.edge_rows("a_user", "A", "b_user", "B", demo.generation, b"op")
