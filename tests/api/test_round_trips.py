@@ -21,7 +21,7 @@ import happybase
 import pytest
 from thriftpy2.thrift import TClient
 
-from feeds.services import streams, twits
+from feeds.services import posting, streams
 from feeds.types import User
 from storage import ops
 
@@ -35,8 +35,9 @@ from .helpers import Api
 # delete that raced the post and counted it already is not counted again.
 # 11 since the counts became exact however late a twin (storage.ops.MarkedChange):
 # that read comes after the counter's, and the count's id is settled after
-# the mark (one more checkAndPut).
-POST_TWIT_CALLS = 11
+# the mark (one more checkAndPut). 12 with the twit's words (twitWords,
+# the search of twits), written with it.
+POST_TWIT_CALLS = 12
 # The token, the user (once), and the stream's scan (open, rows, close); the
 # first request of a TTL also scans the celebrities table. Before: 9 and 9.
 STREAM_CALLS = (8, 5)
@@ -84,7 +85,7 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[Calls]:
     monkeypatch.setattr(ops, "_write", writing)
     # The test settings run jobs in-process; in production a worker runs them,
     # so the request's own calls are those made before the job is handed off.
-    monkeypatch.setattr(twits, "dispatch", lambda job: None)
+    monkeypatch.setattr(posting, "dispatch", lambda job: None)
     yield counted
 
 
