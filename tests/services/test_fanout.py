@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import multiprocessing
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -266,7 +265,10 @@ def test_racing_sweeps_queue_each_fan_out_once(
     settings.TWITBASE_POSTS_PER_MINUTE = 100
     services.follow("bob", "alice")
     stuck = {_post_stuck("alice", f"stuck {i}") for i in range(5)}
-    time.sleep(3.1)  # every lease has expired; a new one lasts 6 s, time for all sweeps
+    # The leases' clock moved on past their 3 s instead of waiting them out:
+    # every lease has expired, and a new one lasts 6 s, time for all sweeps.
+    real_now = pending.now_ms
+    monkeypatch.setattr(pending, "now_ms", lambda: real_now() + 3100)
     reset_pool()
     # The forked sweeps inherit the recorder: they queue nothing for real.
     with jobs_recorded(), multiprocessing.get_context("fork").Pool(8) as pool:
