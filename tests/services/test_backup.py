@@ -291,7 +291,9 @@ def test_commands_killed_or_interrupted_go_on_where_they_stopped(
             "TWITBASE_HBASE_PORT": str(local_hbase.port),
             "TWITBASE_TABLE_PREFIX": source,
         }
-        export = ["exportdata", str(dump), "--chunk-rows", "40"]
+        # 200 chunks of streams: the kill and the Ctrl-C land mid-way; every
+        # chunk costs its file's and the manifest's fsyncs, so no more.
+        export = ["exportdata", str(dump), "--chunk-rows", "100"]
         # kill -9 in the middle of streams: no chance to tidy up.
         proc = manage(export, env)
         stop_when(proc, lambda: len(chunks_of(dump, "streams")) >= 3, signal.SIGKILL)
