@@ -11,6 +11,8 @@ from pathlib import Path
 from pytest_django.fixtures import Settings
 
 from devtools.processes import CeleryWorkerProcess, RedisProcess
+from feeds.services import fanout, pending
+from storage import keys
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
 from tests.helpers import ServerAddr
@@ -105,3 +107,26 @@ def eventually(
         if time.monotonic() > deadline:
             raise AssertionError(f"not within {timeout}s: {what}")
         time.sleep(every)
+
+
+def sweep_once_expired(older_than_s: float, timeout: float = 30.0) -> list[str]:
+    """Sweep until some lease has expired, and return what that sweep queued:
+    the wait is the lease's own expiry, however long a loaded machine makes
+    it, not a guessed time. A sweep before then queues nothing and changes
+    nothing."""
+    swept: list[str] = []
+
+    def queued_some() -> bool:
+        swept[:] = fanout.sweep_pending(older_than_s)
+        return bool(swept)
+
+    eventually(queued_some, timeout=timeout, what="a lease expired and swept")
+    return swept
+
+
+def lease_expired(twit_id: str, after_s: float) -> bool:
+    """Whether the lease on the twit's fan-out is open and has expired, as a
+    sweep given ``after_s`` would judge it now."""
+    with connection() as conn:
+        raw = pending.read_mark(conn, keys.twit_key_from_id(twit_id))
+    return pending.is_open(raw) and pending.decode(raw or b"").expired(after_s, pending.now_ms())

@@ -10,7 +10,6 @@ them (reposts before leases) thousands of followers never get the repost.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,11 +18,11 @@ from pytest_django.fixtures import Settings
 
 from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
-from feeds.services import bulk, fanout, pending, reactions
+from feeds.services import bulk, pending, reactions
 from storage import keys
 from storage.connection import connection, table_name
 from tests.helpers import ServerAddr
-from tests.worker.helpers import eventually, redis_broker_flush, worker_stack
+from tests.worker.helpers import eventually, redis_broker_flush, sweep_once_expired, worker_stack
 
 LEASE_S = 1  # TWITBASE_SWEEP_AFTER_S: a lease of one second
 FOLLOWERS = 9_000  # 90 chunks of 100, under the large-account threshold
@@ -104,8 +103,7 @@ def test_a_repost_fan_out_cut_by_kill_9_is_finished_by_the_sweep(
     left = len(everyone - _streams_with(tail))
     if not left:
         pytest.skip("the repost's fan-out finished before the kill")
-    time.sleep(LEASE_S * 1.3)
-    swept = fanout.sweep_pending(LEASE_S)
+    swept = sweep_once_expired(LEASE_S)
     worker.start()
     print(f"\nkilled after {cut_at} chunks; {left} streams to go")
     eventually(

@@ -18,12 +18,18 @@ from pytest_django.fixtures import Settings
 from devtools.localhbase_process import LocalHBaseProcess
 from devtools.processes import CeleryWorkerProcess, RedisProcess, free_port
 from feeds import services
-from feeds.services import bulk, fanout, metrics
+from feeds.services import bulk, metrics
 from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
 from tests.helpers import ServerAddr
-from tests.worker.helpers import eventually, redis_broker_flush, worker_stack
+from tests.worker.helpers import (
+    eventually,
+    lease_expired,
+    redis_broker_flush,
+    sweep_once_expired,
+    worker_stack,
+)
 from worker.tasks import sweep_pending_fanouts
 
 FOLLOWERS = 3000
@@ -124,7 +130,7 @@ def test_the_beat_sweep_retries_after_a_storage_outage(
                 services.follow("bob", "alice")
                 twit = services.post_twit("alice", "posted, then its task was lost")
                 redis_broker_flush(redis_broker)  # the queued fan-out is gone
-                time.sleep(LEASE_S * 1.3)
+                eventually(lambda: lease_expired(twit.id, LEASE_S), what="the lease expired")
                 hbase.stop()
                 worker.start()
                 sweep_pending_fanouts.apply_async()
@@ -174,8 +180,7 @@ def test_a_fan_out_cut_by_kill_9_resumes_where_it_stopped(
     cut_at = metrics.fanout_stats().stream_rows
     if _marked([twit]) == 0:
         pytest.skip("the fan-out finished before the kill")
-    time.sleep(LEASE_S * 1.3)
-    assert fanout.sweep_pending(LEASE_S) == [twit]
+    assert sweep_once_expired(LEASE_S) == [twit]
     worker.start()
     eventually(lambda: _marked([twit]) == 0, timeout=120, what="the fan-out finished")
     written = _settled()
