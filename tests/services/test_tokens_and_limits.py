@@ -1,13 +1,12 @@
 from __future__ import annotations
 
-import time
-
 import pytest
 from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import InvalidInput
 from feeds.types import User
+from tests.helpers import hold_rate_clock
 
 
 def test_tokens_are_issued_for_valid_credentials_and_revoked(alice: User) -> None:
@@ -34,10 +33,11 @@ def test_token_requests_must_be_strings(alice: User) -> None:
         services.issue_token(None, "password-123")
 
 
-def test_posting_is_rate_limited_per_user(alice: User, bob: User, settings: Settings) -> None:
+def test_posting_is_rate_limited_per_user(
+    alice: User, bob: User, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.TWITBASE_POSTS_PER_MINUTE = 3
-    if time.time() % 60 > 55:  # the window is a calendar minute: do not straddle two
-        time.sleep(60 - time.time() % 60 + 0.1)
+    hold_rate_clock(monkeypatch)  # the window is a calendar minute: do not straddle two
     for i in range(3):
         services.post_twit("alice", f"twit {i}")
     with pytest.raises(services.RateLimited) as err:
