@@ -16,15 +16,15 @@ from feeds.errors import InvalidInput
 from feeds.services import ratelimit
 from feeds.types import User
 from storage.schema import SCHEMA
-from tests.helpers import PASSWORD, ServerAddr
+from tests.helpers import PASSWORD, ServerAddr, hold_rate_clock
 from tests.images import image, png_claiming
 
 
-def away_from_window_end() -> None:
-    """Wait out the last two seconds of a minute, so a test's actions fall
-    in one window."""
-    if time.time() % 60 > 58:
-        time.sleep(60 - time.time() % 60 + 0.05)
+@pytest.fixture(autouse=True)
+def one_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test's actions fall in one window of the per-minute limits: their
+    clock is held, rather than waiting out a minute's last seconds."""
+    hold_rate_clock(monkeypatch)
 
 
 def sign_up(userid: str, address: str) -> User:
@@ -37,7 +37,6 @@ def test_sign_ups_from_one_address_are_limited_and_other_addresses_are_not(
     twitbase: ServerAddr, settings: Settings
 ) -> None:
     settings.TWITBASE_SIGNUPS_PER_MINUTE = 3
-    away_from_window_end()
     for i in range(3):
         sign_up(f"user{i}", "203.0.113.7")
     with pytest.raises(services.RateLimited) as refused:
@@ -51,7 +50,6 @@ def test_sign_ups_from_one_address_are_limited_and_other_addresses_are_not(
 
 def test_an_invalid_sign_up_is_not_counted(twitbase: ServerAddr, settings: Settings) -> None:
     settings.TWITBASE_SIGNUPS_PER_MINUTE = 1
-    away_from_window_end()
     with pytest.raises(InvalidInput):
         sign_up("no spaces allowed", "203.0.113.8")
     assert sign_up("valid", "203.0.113.8").userid == "valid"
@@ -61,7 +59,6 @@ def test_follow_flapping_is_cut_off(
     alice: User, bob: User, charlie: User, settings: Settings
 ) -> None:
     settings.TWITBASE_FOLLOWS_PER_MINUTE = 4
-    away_from_window_end()
     for _ in range(2):
         assert services.follow("alice", "bob")
         assert services.unfollow("alice", "bob")
@@ -80,7 +77,6 @@ def test_an_account_deletion_unfollows_without_a_limit(
     alice: User, bob: User, charlie: User, settings: Settings
 ) -> None:
     settings.TWITBASE_FOLLOWS_PER_MINUTE = 2
-    away_from_window_end()
     services.follow("alice", "bob")
     services.follow("alice", "charlie")
     services.follow("bob", "alice")
@@ -91,7 +87,6 @@ def test_an_account_deletion_unfollows_without_a_limit(
 
 def test_likes_and_reposts_share_one_limit(alice: User, bob: User, settings: Settings) -> None:
     settings.TWITBASE_REACTIONS_PER_MINUTE = 3
-    away_from_window_end()
     twit = services.post_twit("bob", "like me")
     services.like("alice", twit.id)
     services.unlike("alice", twit.id)
@@ -106,7 +101,6 @@ def test_likes_and_reposts_share_one_limit(alice: User, bob: User, settings: Set
 
 def test_avatar_uploads_are_limited(alice: User, settings: Settings) -> None:
     settings.TWITBASE_AVATAR_UPLOADS_PER_MINUTE = 2
-    away_from_window_end()
     first = services.set_avatar("alice", image("PNG", colour="green"))
     services.set_avatar("alice", image("PNG", colour="blue"))
     with pytest.raises(services.RateLimited) as refused:
@@ -134,7 +128,6 @@ def test_the_reports_and_password_reset_limits_count_per_key(
     settings.TWITBASE_REPORTS_PER_MINUTE = 1
     settings.TWITBASE_PASSWORD_RESETS_PER_MINUTE = 1
     settings.TWITBASE_PASSWORD_RESETS_PER_ADDRESS = 1
-    away_from_window_end()
     for limit, key, other in [
         (ratelimit.REPORTS, "alice", "bob"),
         (ratelimit.PASSWORD_RESETS, "alice", "bob"),
