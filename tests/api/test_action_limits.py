@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from feeds.api import openapi
 from feeds.services import ratelimit
 from feeds.types import User
-from tests.helpers import PASSWORD, ServerAddr
-from tests.web.helpers import away_from_minute_end
+from tests.helpers import PASSWORD, ServerAddr, hold_rate_clock
 
 from .helpers import Api, error
 
@@ -29,10 +29,10 @@ def sign_up(userid: str, address: str) -> Any:
 
 
 def test_sign_ups_from_one_address_get_429_and_another_address_does_not(
-    local_twitbase: ServerAddr, settings: Settings
+    local_twitbase: ServerAddr, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.TWITBASE_SIGNUPS_PER_MINUTE = 2
-    away_from_minute_end()
+    hold_rate_clock(monkeypatch)
     assert sign_up("dora", "203.0.113.30").status_code == 201
     assert sign_up("erin", "203.0.113.30").status_code == 201
     refused = sign_up("frank", "203.0.113.30")
@@ -41,9 +41,11 @@ def test_sign_ups_from_one_address_get_429_and_another_address_does_not(
     assert sign_up("frank", "198.51.100.30").status_code == 201
 
 
-def test_follow_flapping_gets_429(as_alice: Api, bob: User, settings: Settings) -> None:
+def test_follow_flapping_gets_429(
+    as_alice: Api, bob: User, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     settings.TWITBASE_FOLLOWS_PER_MINUTE = 3
-    away_from_minute_end()
+    hold_rate_clock(monkeypatch)
     for method in (as_alice.put, as_alice.delete, as_alice.put):
         assert method("/api/follows/bob").status_code == 200
     refused = as_alice.delete("/api/follows/bob")

@@ -19,13 +19,6 @@ def post_in_order(userid: str, texts: list[str]) -> None:
         time.sleep(0.002)
 
 
-def away_from_minute_end() -> None:
-    """Wait out the last two seconds of a minute, so that a test's few posts
-    fall in one window of the per-minute rate limit."""
-    if time.time() % 60 > 58:
-        time.sleep(60 - time.time() % 60 + 0.05)
-
-
 def log_in(client: Client, userid: str, password: str = PASSWORD) -> None:
     response = client.post("/login", {"userid": userid, "password": password})
     assert response.status_code == 302, response.content.decode()

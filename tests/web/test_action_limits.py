@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
-from tests.helpers import PASSWORD, ServerAddr
+from tests.helpers import PASSWORD, ServerAddr, hold_rate_clock
 from tests.images import image
-
-from .helpers import away_from_minute_end
 
 
 def sign_up(userid: str, address: str) -> Client:
@@ -26,10 +25,10 @@ def sign_up(userid: str, address: str) -> Client:
 
 
 def test_sign_ups_over_the_limit_get_429_with_the_message_and_the_form_kept(
-    web: ServerAddr, settings: Settings
+    web: ServerAddr, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.TWITBASE_SIGNUPS_PER_MINUTE = 2
-    away_from_minute_end()
+    hold_rate_clock(monkeypatch)
     for userid in ("dora", "erin"):
         assert services.find_user(userid) is None
         sign_up(userid, "203.0.113.20")
@@ -49,10 +48,10 @@ def test_sign_ups_over_the_limit_get_429_with_the_message_and_the_form_kept(
 
 
 def test_follow_flapping_gets_429_with_the_message(
-    alice: User, bob_client: Client, settings: Settings
+    alice: User, bob_client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.TWITBASE_FOLLOWS_PER_MINUTE = 2
-    away_from_minute_end()
+    hold_rate_clock(monkeypatch)
     assert bob_client.post("/u/alice/follow").status_code == 302
     assert bob_client.post("/u/alice/unfollow").status_code == 302
     response = bob_client.post("/u/alice/follow")
@@ -63,10 +62,10 @@ def test_follow_flapping_gets_429_with_the_message(
 
 
 def test_avatar_uploads_over_the_limit_get_429_with_the_message(
-    alice_client: Client, settings: Settings
+    alice_client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.TWITBASE_AVATAR_UPLOADS_PER_MINUTE = 2
-    away_from_minute_end()
+    hold_rate_clock(monkeypatch)
 
     def upload() -> Any:
         picture = SimpleUploadedFile("me.png", image("PNG"))

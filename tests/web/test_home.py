@@ -5,14 +5,15 @@ from __future__ import annotations
 import html as htmllib
 import re
 
+import pytest
 from django.test import Client
 from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.types import User
-from tests.helpers import ServerAddr
+from tests.helpers import ServerAddr, hold_rate_clock
 
-from .helpers import away_from_minute_end, post_in_order
+from .helpers import post_in_order
 
 
 def twit_texts(html: str) -> list[str]:
@@ -76,10 +77,10 @@ def test_empty_twit_is_an_error(alice_client: Client) -> None:
 
 
 def test_posting_over_the_rate_limit_is_429_with_a_clear_message(
-    alice_client: Client, settings: Settings
+    alice_client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.TWITBASE_POSTS_PER_MINUTE = 2
-    away_from_minute_end()
+    hold_rate_clock(monkeypatch)
     assert alice_client.post("/", {"text": "one"}).status_code == 302
     assert alice_client.post("/", {"text": "two"}).status_code == 302
     response = alice_client.post("/", {"text": "three"})
