@@ -123,7 +123,8 @@ USER_DATA: dict[str, str] = {
     "users": "the row md5(userid), last; the follow counts of others, per edge",
     "twits": "prefix md5(userid): each twit deleted as delete_twit does; others' replies "
     "to them lose reply_to/reply_userid",
-    "pendingFanouts": "prefix md5(userid)",
+    "pendingFanouts": "prefix md5(userid), twit fan-outs; a removal's stream-job entry "
+    "ends with its job",
     "follows": "prefix md5(userid) (unfollowed one by one, counts corrected), and the "
     "rows of followers (from followedBy)",
     "followedBy": "prefix md5(userid), and the rows of followees (from follows)",

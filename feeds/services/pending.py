@@ -119,10 +119,23 @@ def remove_from_index(out: happybase.Connection | ops.Pipeline, twit: bytes) -> 
 
 
 def forget_user(conn: happybase.Connection, userid: str) -> int:
-    """Drop the index entries of ``userid``'s twits, for their account's
-    deletion (the entry's key begins with the twit's key, which begins
-    with md5(author)). Idempotent; the entries dropped."""
-    return ops.delete_prefix(conn, table_name(INDEX), keys.user_hash(userid))
+    """Drop the index entries of ``userid``'s twit fan-outs, for their
+    account's deletion (the entry's key begins with the twit's key, which
+    begins with md5(author)). Their stream jobs' entries stay: the removals
+    of the deleted twits from readers' streams are such jobs, and each
+    deletes its entry when its last chunk is done (dropped here, a chunk
+    still running would write its progress into a row nobody ends).
+    Idempotent; the entries dropped."""
+    table = conn.table(table_name(INDEX))
+    found = [
+        key
+        for key, _ in table.scan(row_prefix=keys.user_hash(userid), filter=ops.KEYS_ONLY)
+        if not keys.is_pending_job_key(key)
+    ]
+    with table.batch() as b:
+        for key in found:
+            b.delete(key)
+    return len(found)
 
 
 def index_keys(conn: happybase.Connection, limit: int | None = None) -> list[bytes]:

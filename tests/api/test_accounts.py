@@ -29,6 +29,7 @@ def test_sign_up_returns_the_new_profile(api: Api) -> None:
         "following": 0,
         "bio": "",
         "avatar_url": "/u/alice/avatar",
+        "pinned": None,
     }
     assert created.endswith("Z") and len(created) == len("2026-11-21T12:00:00.123Z")
     assert "email" not in api.get("/api/users/alice").json()
