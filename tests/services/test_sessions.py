@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import time
 
 import pytest
 from pytest_django.fixtures import Settings
@@ -15,7 +14,8 @@ from feeds.services import ratelimit
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
-from tests.helpers import PASSWORD
+from tests.helpers import PASSWORD, hold_rate_clock
+from tests.worker.helpers import eventually
 
 NEW_PASSWORD = "a-brand-new-secret-9"
 
@@ -83,19 +83,22 @@ def test_disabling_revokes_for_good_even_racing_log_ins(alice: User) -> None:
     """Log-ins keep going while the account is disabled: every credential
     they got is refused once it is enabled again."""
     issued: list[str] = []
+    tries = [0]
     stop = threading.Event()
 
     def keep_logging_in() -> None:
         while not stop.is_set():
+            tries[0] += 1
             with contextlib.suppress(Forbidden):
                 issued.append(issue())
 
     threads = [threading.Thread(target=keep_logging_in) for _ in range(4)]
     for t in threads:
         t.start()
-    time.sleep(0.3)
+    eventually(lambda: len(issued) > 4, what="log-ins before the disabling")
     services.set_disabled("alice")
-    time.sleep(0.2)
+    disabled_at = tries[0]
+    eventually(lambda: tries[0] > disabled_at + 8, what="log-ins racing the disabling")
     stop.set()
     for t in threads:
         t.join()
@@ -106,12 +109,11 @@ def test_disabling_revokes_for_good_even_racing_log_ins(alice: User) -> None:
 
 
 def test_failed_log_ins_are_counted_per_account_and_address(
-    alice: User, settings: Settings
+    alice: User, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT = 2
     settings.TWITBASE_LOGIN_FAILS_PER_ADDRESS = 3
-    if time.time() % settings.TWITBASE_LOGIN_WINDOW_S > settings.TWITBASE_LOGIN_WINDOW_S - 2:
-        time.sleep(3)
+    hold_rate_clock(monkeypatch)  # every attempt in one window
     assert services.log_in("alice", "wrong-password", "a1") is None
     assert services.log_in("ALICE", "wrong-password", "a2") is None
     with pytest.raises(ratelimit.RateLimited) as err:
@@ -128,14 +130,13 @@ def test_failed_log_ins_are_counted_per_account_and_address(
 
 
 def test_concurrent_guesses_get_no_more_hashes_than_the_limit(
-    twitbase: object, settings: Settings
+    twitbase: object, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Eight guesses at once, each worth a slow hash: only the limit's worth
     are admitted, not every one that came before the first was counted."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
     settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT = 3
-    if time.time() % settings.TWITBASE_LOGIN_WINDOW_S > settings.TWITBASE_LOGIN_WINDOW_S - 10:
-        time.sleep(11)
+    now = hold_rate_clock(monkeypatch)  # every guess in one window
     start = threading.Barrier(8)
     outcomes: list[str] = []
 
@@ -154,7 +155,7 @@ def test_concurrent_guesses_get_no_more_hashes_than_the_limit(
         t.join()
     assert sorted(outcomes) == ["hashed"] * 3 + ["throttled"] * 5
     # The refused ones gave their slots back: the count is the failures, 3.
-    account_row = keys.login_account_key("nobody", ratelimit._window(time.time())[0])
+    account_row = keys.login_account_key("nobody", ratelimit._window(now)[0])
     with connection() as conn:
         assert conn.table(table_name("logins")).counter_get(account_row, b"l:fails") == 3
     with pytest.raises(ratelimit.RateLimited):
