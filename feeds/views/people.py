@@ -155,16 +155,28 @@ unfollow = _follow_view(
 )
 
 
-def _stance_view(verb: str, action: Callable[[User, str], bool], done: str, already: str) -> View:
+def _stance_view(
+    verb: str,
+    action: Callable[[User, str], bool],
+    done: str,
+    already: str,
+    undo: tuple[str, str] | None = None,
+) -> View:
     """The POST view of a block, mute or their undoing from a profile: the
     act, then back where it was asked from with a message (``done``, or
-    ``already`` when nothing changed; ``{}`` is the @userid)."""
+    ``already`` when nothing changed; ``{}`` is the @userid). With ``undo``
+    (the verb and label of the button that undoes it), a post in place
+    (feeds/static/feeds/inplace.js) is answered with that button alone."""
 
     @post_only(_explain_follow(verb))
     @login_required
     @service_errors
     def view(request: HttpRequest, userid: str) -> HttpResponse:
         changed = action(me(request), userid)
+        if undo is not None and in_place(request):
+            other = {"userid": userid}
+            context = {"user": other, "verb": undo[0], "label": undo[1], "in_place": True}
+            return render(request, "_stance_button.html", context)
         messages.success(request, (done if changed else already).format(f"@{userid}"))
         return redirect(safe_next(request, reverse("profile", args=[userid])))
 
@@ -188,10 +200,12 @@ mute = _stance_view(
     blocking.mute,
     "You muted {}: their twits and notifications leave your home stream. They are not told.",
     "You already mute {}.",
+    undo=("unmute", "Unmute"),
 )
 unmute = _stance_view(
     "unmute",
     blocking.unmute,
     "You unmuted {}.",
     "You were not muting {}.",
+    undo=("mute", "Mute"),
 )

@@ -77,3 +77,18 @@ def test_the_muted_page_needs_a_login(client: Client) -> None:
     response = client.get("/account/muted")
     assert response.status_code == 302 and "/login" in response["Location"]
     assert client.post("/account/muted/words", {"word": "x"}).status_code in (302, 403)
+
+
+def test_mute_posted_in_place_answers_with_the_unmute_button(
+    alice_client: Client, bob: User
+) -> None:
+    fetch = {"HTTP_X_REQUESTED_WITH": "fetch"}
+    answer = alice_client.post("/u/bob/mute", {"next": "/u/bob"}, **fetch)
+    assert answer.status_code == 200
+    html = answer.content.decode()
+    assert html.lstrip().startswith("<form") and 'action="/u/bob/unmute"' in html
+    assert "data-in-place" in html and "Unmute @bob" in html
+    assert [u.userid for u in blocks.muted("alice").items] == ["bob"]
+    back = alice_client.post("/u/bob/unmute", {"next": "/u/bob"}, **fetch).content.decode()
+    assert 'action="/u/bob/mute"' in back
+    assert blocks.muted("alice").items == ()

@@ -1,7 +1,8 @@
-// Like, repost and follow without leaving the page; and the reply box.
+// Like, repost, follow and mute without leaving the page; and the reply box.
 //
 // The forms (templates/_like_form.html, _repost_form.html,
-// _follow_button.html, marked data-in-place) work without JavaScript: they
+// _follow_button.html, a profile's mute in _stance_button.html, marked
+// data-in-place) work without JavaScript: they
 // POST and the server redirects back to the twit or person acted on. Here the
 // same form, CSRF token and all, is posted with fetch and the header
 // X-Requested-With: fetch, for which the view answers with the form as it is
