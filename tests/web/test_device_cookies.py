@@ -15,18 +15,17 @@ from pytest_django.fixtures import Settings
 from feeds import auth, services
 from feeds.services import ratelimit
 from feeds.types import User
-from tests.helpers import PASSWORD, ServerAddr
-from tests.web.test_login_throttle import away_from_window_end
+from tests.helpers import PASSWORD, ServerAddr, hold_rate_clock
 
 NEW_PASSWORD = "a-new-password-456"
 
 
 @pytest.fixture
-def limits(web: ServerAddr, settings: Settings) -> Settings:
+def limits(web: ServerAddr, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
     settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT = 10
     settings.TWITBASE_LOGIN_FAILS_PER_ADDRESS = 5
     settings.TWITBASE_LOGIN_FAILS_PER_DEVICE = 3
-    away_from_window_end(settings.TWITBASE_LOGIN_WINDOW_S)
+    hold_rate_clock(monkeypatch)  # every attempt in one window
     return settings
 
 

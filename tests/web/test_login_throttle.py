@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -14,21 +13,14 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.services import accounts, ratelimit
 from feeds.types import User
-from tests.helpers import PASSWORD, ServerAddr
-
-
-def away_from_window_end(window_s: int) -> None:
-    """Wait out the last two seconds of a throttling window, so that a test's
-    attempts fall in one window."""
-    if time.time() % window_s > window_s - 2:
-        time.sleep(window_s - time.time() % window_s + 0.05)
+from tests.helpers import PASSWORD, ServerAddr, hold_rate_clock
 
 
 @pytest.fixture
-def limits(web: ServerAddr, settings: Settings) -> Settings:
+def limits(web: ServerAddr, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
     settings.TWITBASE_LOGIN_FAILS_PER_ACCOUNT = 3
     settings.TWITBASE_LOGIN_FAILS_PER_ADDRESS = 5
-    away_from_window_end(settings.TWITBASE_LOGIN_WINDOW_S)
+    hold_rate_clock(monkeypatch)  # every attempt in one window
     return settings
 
 
@@ -94,7 +86,7 @@ def test_successes_are_not_counted(limits: Settings, alice: User) -> None:
 
 def test_the_window_ends(limits: Settings, alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
     limits.TWITBASE_LOGIN_WINDOW_S = 60
-    away_from_window_end(60)
+    held = hold_rate_clock(monkeypatch)
     for _ in range(3):
         attempt("alice", "wrong-password")
     response = attempt("alice", PASSWORD)
@@ -102,6 +94,6 @@ def test_the_window_ends(limits: Settings, alice: User, monkeypatch: pytest.Monk
     retry = int(response["Retry-After"])
     assert 0 < retry <= 60
     # As if the window had passed: the next window starts with no failures.
-    later = time.time() + retry + 0.5
+    later = held + retry + 0.5
     monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: later))
     assert attempt("alice", PASSWORD).status_code == 302
