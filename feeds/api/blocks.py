@@ -18,12 +18,8 @@ from feeds.types import Page, UserRef
 from . import schemas
 from .endpoint import api, caller, get, operation
 from .schemas import Answer, Cursor, Limit
+from .views import Userid
 
-Userid = Annotated[
-    str,
-    Path(),
-    WithJsonSchema({"type": "string", "pattern": schemas.USERID_PATTERN, "example": "bob"}),
-]
 Word = Annotated[
     str,
     Path(description="The word, phrase or #hashtag, URL-encoded (`%23tea` for #tea)."),

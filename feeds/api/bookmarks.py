@@ -5,11 +5,10 @@ as :mod:`.views`, so ``GET /api/schema`` documents them with the rest."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from django.http import HttpRequest
-from ninja import Path
-from pydantic import Field, WithJsonSchema
+from pydantic import Field
 
 from feeds.services import ratelimit, reactions, twitlists
 from feeds.types import Page, Twit
@@ -17,12 +16,7 @@ from feeds.types import Page, Twit
 from . import schemas
 from .endpoint import api, caller, get, operation
 from .schemas import Answer, Cursor, Limit
-
-TwitId = Annotated[
-    str,
-    Path(description="A twit's id, as returned in its `id`."),
-    WithJsonSchema({"type": "string", "pattern": schemas.TWIT_ID_PATTERN}),
-]
+from .views import TwitId
 
 
 class Bookmark(Answer):

@@ -151,3 +151,18 @@ def form_on(page: str, url_name: str, link_label: str) -> Callable[[str], Explai
         return explain
 
     return explain_for
+
+
+def on_twit_page(what: str) -> Callable[..., dict[str, object]]:
+    """For a POST-only action on one twit (``what``: "Pin a twit"): what a
+    GET of it shows, a link to the twit's page, whose button does it."""
+
+    def explain(request: HttpRequest, userid: str, twit_id: str) -> dict[str, object]:
+        return {
+            "heading": f"{what} from its page",
+            "reason": f"To {what[0].lower()}{what[1:]}, use the button on the twit's page.",
+            "link": reverse("twit", args=[userid, twit_id]),
+            "link_label": "Go to the twit",
+        }
+
+    return explain

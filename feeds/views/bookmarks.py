@@ -12,17 +12,10 @@ from django.urls import reverse
 from feeds.services import reactions, twitlists
 from feeds.viewhelpers import cursor_param, post_only, redirect_to_login, safe_next
 
-from ._common import login_required, me, service_errors
+from ._common import login_required, me, on_twit_page, service_errors
 from .mentions import profiles_for
 
-
-def _explain(request: HttpRequest, userid: str, twit_id: str) -> dict[str, object]:
-    return {
-        "heading": "Bookmark a twit from its page",
-        "reason": "To bookmark a twit, use the button on the twit's page.",
-        "link": reverse("twit", args=[userid, twit_id]),
-        "link_label": "Go to the twit",
-    }
+_explain = on_twit_page("Bookmark a twit")
 
 
 @post_only(_explain)

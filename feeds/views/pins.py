@@ -6,21 +6,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 
 from feeds.services import pins
 from feeds.viewhelpers import post_only
 
-from ._common import login_required, me, service_errors
+from ._common import login_required, me, on_twit_page, service_errors
 
-
-def _explain(request: HttpRequest, userid: str, twit_id: str) -> dict[str, object]:
-    return {
-        "heading": "Pin a twit from its page",
-        "reason": "To pin one of your twits on your profile, use the button on the twit's page.",
-        "link": reverse("twit", args=[userid, twit_id]),
-        "link_label": "Go to the twit",
-    }
+_explain = on_twit_page("Pin a twit")
 
 
 @post_only(_explain)
