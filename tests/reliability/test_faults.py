@@ -200,6 +200,7 @@ def test_hbase_killed_under_load_loses_nothing_acknowledged(faultstack: FaultSta
     stop = threading.Event()
     failures: list[str] = []
     extra_posts: dict[str, int] = {u: 0 for u in users}
+    served = [0]  # requests answered, by every client
 
     def retried(op: Callable[..., T], *args: str) -> T:
         deadline = time.monotonic() + 60
@@ -234,20 +235,25 @@ def test_hbase_killed_under_load_loses_nothing_acknowledged(faultstack: FaultSta
                 retried(services.unfollow, actor, other)
                 with lock:
                     ref.follows.discard((actor, other))
+            with lock:
+                served[0] += 1
 
     threads = [
         threading.Thread(target=client, args=(i, users[2 * i : 2 * i + 2])) for i in range(4)
     ]
     for t in threads:
         t.start()
-    time.sleep(3.0)
+    # Under load throughout: requests answered before the kill, failing
+    # while HBase is down, and answered again after, each waited for.
+    eventually(lambda: served[0] >= 40, 60, "requests answered before the kill")
     acked_before = len(ref.twits) + len(ref.follows)
     faultstack.hbase.kill()
     killed_at = time.monotonic()
-    time.sleep(1.0)
+    eventually(lambda: len(failures) >= 4, 30, "requests failing while HBase is down")
     faultstack.hbase.start()
     restart_s = time.monotonic() - killed_at
-    time.sleep(3.0)
+    after = served[0]
+    eventually(lambda: served[0] >= after + 40, 90, "requests answered after the restart")
     stop.set()
     for t in threads:
         t.join(90)
