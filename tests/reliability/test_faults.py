@@ -328,9 +328,12 @@ def test_worker_killed_holding_tasks_loses_none(faultstack: FaultStack) -> None:
     faultstack.hbase.start()
     # No pool reset: connections from before the restart are replaced before use.
     faultstack.worker(**fast)
+    # A held backfill comes back with the retry delay it was waiting out:
+    # up to retry_backoff_max (60 s, worker/tasks.py) plus jitter, further
+    # than 60 s when a loaded machine let it fail more times before the kill.
     settle_s = eventually(
         streams_match(ref, [reader]),
-        60,
+        180,
         "every backfill, including those the killed worker held",
         detail=lambda: stream_diff(ref, [reader]),
     )
