@@ -19,17 +19,10 @@ def test_the_document_is_valid_openapi() -> None:
     schema.validate()  # against the OpenAPI 3.0 meta-schema
     operations = list(schema.get_all_operations())
     assert all(isinstance(op, Ok) for op in operations)
-    # 14, plus logout/everywhere and password (issue 9), plus replies (issue 12)
-    assert len(operations) == 54  # + likeTwit, unlikeTwit, getUserLikes, updateProfile
-    # + repostTwit, unrepostTwit, countNewInStream (live updates)
-    # + getTagTwits, searchUsers (hashtags and search)
-    # + setAvatar, removeAvatar, deleteAccount (account)
-    # + getNotifications, getUnreadCount (notifications)
-    # + report (reports, issue 36)
-    # + requestPasswordReset, confirmPasswordReset and five /2fa operations (issue 36)
-    # + block, unblock, mute, unmute, getBlocks, getMutes, getMutedWords, muteWord,
-    #   unmuteWord (issue 36)
-    # + searchTwits, pinTwit, unpinTwit, bookmarkTwit, unbookmarkTwit, getBookmarks (issue 40)
+    # Every documented operation parsed (no count to keep by hand: the routes
+    # and the document are compared below, so a module registered in one and
+    # not the other fails there).
+    assert len(operations) == sum(len(methods) for methods in openapi.PATHS.values())
 
 
 def test_the_document_is_served_at_api_schema(api: Api) -> None:
