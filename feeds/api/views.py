@@ -204,9 +204,7 @@ def profile(request: HttpRequest, userid: Userid) -> User:
 def update_profile(request: HttpRequest, userid: Userid, change: schemas.ProfileChange) -> User:
     # On the same path as getUser rather than a literal /users/me, which
     # would hide the profile of a user who is called "me".
-    me = caller(request).user
-    if userid != "me" and userid.lower() != me.userid.lower():
-        raise Forbidden("You can change only your own profile.")
+    me = _own(request, userid, "profile")
     return services.update_profile(me.userid, change.name, change.bio)
 
 
