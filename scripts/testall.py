@@ -167,7 +167,20 @@ def main() -> None:
     )
     checks = Checks()
     checks.start()
-    cmd = [sys.executable, "-m", "pytest", "-n", str(WORKERS), "--dist", "worksteal", *sys.argv[1:]]
+    # The slowest tests printed at the end, and every test's time kept in
+    # test-artifacts/junit.xml: what the run's length is made of (issue 39).
+    timings = ["--durations=30", "--junitxml=test-artifacts/junit.xml"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-n",
+        str(WORKERS),
+        "--dist",
+        "worksteal",
+        *timings,
+        *sys.argv[1:],
+    ]
     print(f"\n==> tests: {' '.join(cmd)}", flush=True)
     print(f"==> checks beside them: {', '.join(title for title, _ in CHECKS)}", flush=True)
     t0 = time.monotonic()
