@@ -118,7 +118,14 @@ TEMPLATES = [
                 "feeds.viewhelpers.unread_notifications",
             ]
         },
-    }
+    },
+    # The twit card, rendered by the dozen on a page (feeds/jinja.py says why).
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "feeds.jinja.environment"},
+    },
 ]
 
 # No SQL database: HBase is the only store.
