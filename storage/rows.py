@@ -1555,6 +1555,19 @@ def decode_inbox_place(cell: bytes | None) -> InboxPlace:
     return InboxPlace(int(top), int(was), int(gen))
 
 
+def encode_message_claim(millis: int, suffix: bytes, request: bytes) -> bytes:
+    """An Idempotency-Key's claim for a message (idempotency's family): the
+    message's time and suffix, then the md5 of the request; 28 bytes, never
+    the 44 of a twit's claim."""
+    return struct.pack(">q", millis) + suffix + request
+
+
+def decode_message_claim(cell: bytes | None) -> tuple[int, bytes, bytes] | None:
+    if cell is None or len(cell) != 8 + 4 + MD5_LEN:
+        return None
+    return struct.unpack(">q", cell[:8])[0], cell[8:12], cell[12:]
+
+
 COLUMNS["messages"] = (MESSAGE_FROM, MESSAGE_TEXT)
 COLUMNS["inbox"] = (INBOX_USERID, INBOX_FROM, INBOX_TEXT)
 COLUMNS["inboxState"] = (INBOX_PLACE, INBOX_UNREAD)

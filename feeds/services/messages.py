@@ -51,6 +51,7 @@ __all__ = [
     "inbox",
     "mark_read",
     "send",
+    "sent",
     "unread_total",
 ]
 
@@ -80,19 +81,23 @@ def _partner(sender: User, userid: str) -> User:
     return other
 
 
-def send(sender: User | str, userid: str, text: object) -> Message:
+def send(
+    sender: User | str, userid: str, text: object, at: tuple[int, bytes] | None = None
+) -> Message:
     """Send ``text`` from ``sender`` to ``userid``: the message is written
     once, under both; both inbox rows move to it, and the recipient's unread
     counts (the conversation's and the total) go up by one, exactly.
 
     Forbidden when the sender is suspended or either blocks the other
-    (saying which); NotFound for no such recipient; InvalidInput for bad text."""
+    (saying which); NotFound for no such recipient; InvalidInput for bad text.
+    ``at``: the (millis, suffix) of the message's key, chosen beforehand by
+    an Idempotency-Key's claim (feeds/services/idempotency.py)."""
     sender = accounts.loaded(sender)
     if sender.disabled:
         raise Forbidden("Your account is suspended: you cannot send messages.")
     body = clean_text(text)
     other = _partner(sender, userid)
-    millis, suffix = _clock.now_millis(), keys.new_suffix()
+    millis, suffix = at or (_clock.now_millis(), keys.new_suffix())
     key = keys.message_key(keys.conversation_key(sender.userid, other.userid), millis, suffix)
     with connection() as conn:
         blocks.refuse_blocked(conn, sender.userid, other.userid, "send them messages")
@@ -143,6 +148,13 @@ def _move(
     # that crashed between its state's move and its delete).
     for old in {place.top, place.was} - {0, millis}:
         inbox.delete(keys.inbox_key(owner, old, other), timestamp=gen)
+
+
+def sent(sender: str, userid: str, millis: int, suffix: bytes) -> Message | None:
+    """The message ``sender`` sent to ``userid`` at (millis, suffix), if written."""
+    key = keys.message_key(keys.conversation_key(sender, userid), millis, suffix)
+    with connection() as conn:
+        return _message(key, conn.table(table_name("messages")).row(key))
 
 
 # -- reading -------------------------------------------------------------------------------
