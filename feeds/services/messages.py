@@ -39,7 +39,7 @@ from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.types import Conversation, Message, Page, User, from_millis
 from storage import keys, rows
 from storage.connection import connection, read_only, table_name
-from storage.ops import check_and_put, delete_prefix, row_keys_with_prefix
+from storage.ops import check_and_put, delete_prefix, row_keys_between, row_keys_with_prefix
 
 from . import _clock, accounts, blocks
 from ._paging import scan_page
@@ -50,6 +50,7 @@ __all__ = [
     "forget_user",
     "inbox",
     "mark_read",
+    "new_in_conversation",
     "send",
     "sent",
     "unread_total",
@@ -232,6 +233,29 @@ def inbox(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Conve
             )
         )
     return Page(tuple(items), page.next_cursor)
+
+
+NEW_CAP = 20  # the most new messages a live poll counts ("20+")
+
+
+@read_only
+def new_in_conversation(reader: str, userid: str, since: str | None) -> tuple[int, bool]:
+    """How many messages of ``reader``'s conversation with ``userid`` are newer
+    than the message ``since`` (its id; None: count from the start), at most
+    NEW_CAP, and whether there are more: one keys-only scan from the newest
+    down to ``since``. InvalidInput naming ``since`` for an id of another list."""
+    prefix = keys.conversation_key(reader, userid)
+    stop = keys.prefix_stop(prefix)
+    if since:
+        try:
+            stop = keys.decode_cursor(since, prefix, keys.MESSAGE_KEY_LEN)
+        except keys.BadKey:
+            raise InvalidInput("since", "not a message of this conversation") from None
+    with connection() as conn:
+        found = row_keys_between(
+            conn, table_name("messages"), prefix, stop, NEW_CAP + 1, NEW_CAP + 1
+        )
+    return min(len(found), NEW_CAP), len(found) > NEW_CAP
 
 
 @read_only
