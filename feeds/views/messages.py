@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
@@ -31,7 +31,7 @@ def inbox(request: HttpRequest) -> HttpResponse:
         "unread": messages.unread_total(me(request).userid),
         "live_poll_ms": settings.TWITBASE_LIVE_POLL_MS,
     }
-    return FormPage(request, MessageForm()).render("messages.html", context)
+    return render(request, "messages.html", context)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
