@@ -42,6 +42,7 @@ from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put, delete_prefix, row_keys_between, row_keys_with_prefix
 
 from . import _clock, accounts, blocks
+from ._load import LoadRow
 from ._paging import scan_page
 from .twits import TEXT_MAX
 
@@ -49,6 +50,7 @@ __all__ = [
     "conversation",
     "forget_user",
     "inbox",
+    "load_rows",
     "mark_read",
     "new_in_conversation",
     "send",
@@ -289,6 +291,53 @@ def _clear(conn: happybase.Connection, skey: bytes, total: bytes) -> int:
         if check_and_put(conn, sname, skey, rows.INBOX_UNREAD, cell, rows.INBOX_UNREAD, zero):
             state.counter_inc(total, rows.INBOX_UNREAD, -n)
             return n
+
+
+# -- the bulk loader (services/bulk.py) ---------------------------------------------------
+
+
+def load_rows(
+    conversations: list[tuple[str, str, list[tuple[bool, str, int, bytes]]]],
+) -> list[LoadRow]:
+    """The rows these conversations leave, as :func:`send` and
+    :func:`mark_read` would: each (a, b, messages), a message being (sent by
+    ``a``?, text, ms, suffix) in time order. A participant has read what
+    came before their own latest message; what the other sent after it is
+    unread. Each pair at most once; no user with themselves."""
+    out: list[LoadRow] = []
+    totals: dict[str, int] = {}
+    for a, b, said in conversations:
+        if not said:
+            continue
+        conversation = keys.conversation_key(a, b)
+        for by_a, text, ms, suffix in said:
+            row = rows.MessageRow(a if by_a else b, text)
+            out.append(
+                (
+                    "messages",
+                    keys.message_key(conversation, ms, suffix),
+                    rows.encode_message(row),
+                    None,
+                )
+            )
+        by_a, text, ms, _ = said[-1]
+        sender = a if by_a else b
+        for owner, other, mine in ((a, b, True), (b, a, False)):
+            latest = rows.InboxRow(other, sender, text)
+            out.append(("inbox", keys.inbox_key(owner, ms, other), rows.encode_inbox(latest), ms))
+            unread = 0
+            for m in reversed(said):
+                if m[0] == mine:
+                    break
+                unread += 1
+            place = rows.encode_inbox_place(rows.InboxPlace(ms, 0, ms))
+            cells = {rows.INBOX_PLACE: place, rows.INBOX_UNREAD: rows.encode_count(unread)}
+            out.append(("inboxState", keys.inbox_state_key(owner, other), cells, None))
+            totals[owner] = totals.get(owner, 0) + unread
+    for owner, unread in totals.items():
+        cells = {rows.INBOX_UNREAD: rows.encode_count(unread)}
+        out.append(("inboxState", keys.unread_total_key(owner), cells, None))
+    return out
 
 
 # -- account deletion ----------------------------------------------------------------------
