@@ -636,7 +636,7 @@ def _write_messages(out: _Writer, demo: DemoPlan, seed: int, report: Progress) -
     over the last two days. A generator of its own, so the rest of a seed's
     demo stays as it was before messages."""
     rng = random.Random(seed * 7919 + 2)
-    planned = []
+    planned: list[tuple[str, str, list[tuple[bool, str, int, bytes]]]] = []
     seen: set[tuple[int, int]] = set()
     for a in range(demo.users):
         for b in demo.graph[a][:3]:
