@@ -199,12 +199,12 @@ def conversation(
 @read_only
 def inbox(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Conversation]:
     """``userid``'s conversations, latest message first: one prefix scan of
-    the inbox, one multi-get of their unread counts and one of the names."""
-    user = accounts.get_user(userid)
+    the inbox, one multi-get of their unread counts and one of the names.
+    An unknown ``userid`` has an empty inbox (its key is a hash all the same)."""
     with connection() as conn:
         page = scan_page(
             conn.table(table_name("inbox")),
-            keys.user_hash(user.userid),
+            keys.user_hash(userid),
             keys.INBOX_KEY_LEN,
             cursor,
             limit,
@@ -216,14 +216,14 @@ def inbox(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Conve
         others = [row.other for _, row in found]
         states = dict(
             conn.table(table_name("inboxState")).rows(
-                [keys.inbox_state_key(user.userid, o) for o in others],
+                [keys.inbox_state_key(userid, o) for o in others],
                 columns=[rows.INBOX_UNREAD],
             )
         )
         names = accounts.display_names(conn, others)
     items = []
     for key, row in found:
-        cell = states.get(keys.inbox_state_key(user.userid, row.other), {}).get(rows.INBOX_UNREAD)
+        cell = states.get(keys.inbox_state_key(userid, row.other), {}).get(rows.INBOX_UNREAD)
         items.append(
             Conversation(
                 userid=row.other,
