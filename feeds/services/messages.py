@@ -104,9 +104,16 @@ def send(
     key = keys.message_key(keys.conversation_key(sender.userid, other.userid), millis, suffix)
     with connection() as conn:
         blocks.refuse_blocked(conn, sender.userid, other.userid, "send them messages")
-        conn.table(table_name("messages")).put(
-            key, rows.encode_message(rows.MessageRow(sender.userid, body))
-        )
+        table = conn.table(table_name("messages"))
+        table.put(key, rows.encode_message(rows.MessageRow(sender.userid, body)))
+        # Again after the write, as a follow does: a block that landed
+        # meanwhile takes the message back before anyone counts or lists
+        # it. A block after this check finds the message sent before it.
+        try:
+            blocks.refuse_blocked(conn, sender.userid, other.userid, "send them messages")
+        except Forbidden:
+            table.delete(key)
+            raise
         state = conn.table(table_name("inboxState"))
         state.counter_inc(keys.inbox_state_key(other.userid, sender.userid), rows.INBOX_UNREAD)
         state.counter_inc(keys.unread_total_key(other.userid), rows.INBOX_UNREAD)

@@ -212,3 +212,23 @@ def test_racing_senders_leave_every_message_once_and_exact_unread(
             if a != b:
                 messages.conversation(a, b, limit=1)
         assert messages.unread_total(a) == 0  # what the counts took off, exactly
+
+
+def test_a_block_that_lands_during_a_send_takes_the_message_back(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked = []
+    refuse = messages.blocks.refuse_blocked
+
+    def block_after_the_first_check(*args: object) -> None:
+        refuse(*args)  # type: ignore[arg-type]
+        if not checked:
+            checked.append(True)
+            blocking.block("bob", "alice")  # lands between the check and the write
+
+    monkeypatch.setattr(messages.blocks, "refuse_blocked", block_after_the_first_check)
+    with pytest.raises(Forbidden, match="@bob has blocked you"):
+        messages.send("alice", "bob", "in flight")
+    monkeypatch.undo()
+    assert texts("bob", "alice") == [] and inbox("bob") == [] and inbox("alice") == []
+    assert messages.unread_total("bob") == 0
