@@ -206,3 +206,18 @@ SCHEMA["bookmarks"] = {"b": ONE}
 USER_DATA["bookmarkers"] = "per bookmark found in bookmarks, taken back first; others' "
 USER_DATA["bookmarkers"] += "bookmarks of the user's twits go with the twits"
 USER_DATA["bookmarks"] = "prefix md5(userid)"
+
+
+# -- lists of accounts (feeds/services/lists.py) ---------------------------------------
+
+# A user's lists, newest first under md5(owner), each with its member count;
+# a list's members under md5(list key) + md5(member). A list's timeline is
+# merged from its members' twits at read time (docs/schema.md says why), so
+# no table says where a member is listed.
+SCHEMA["userLists"] = {"l": ONE, "c": ONE}
+SCHEMA["listMembers"] = {"m": ONE}
+USER_DATA["userLists"] = "prefix md5(userid), each list with its members"
+USER_DATA["listMembers"] = (
+    "the rows of the user's lists (with them), and a scan filtered on m:userid "
+    "(the user leaves others' lists, counts corrected)"
+)

@@ -34,6 +34,7 @@ from . import (
     blocks,
     follows,
     idempotency,
+    lists,
     notify,
     pending,
     ratelimit,
@@ -124,6 +125,7 @@ def erase_account(userid: str, created: int) -> bool:
     notify.forget_user(userid)
     reports.forget_user(userid)
     blocks.forget_user(userid)
+    lists.forget_user(userid)
     tokens.forget_user(userid)
     ratelimit.forget_user(userid)
     idempotency.forget_user(userid)

@@ -59,6 +59,8 @@ OWNERS = {
     "twitWords": "tagindex",
     "bookmarkers": "reactions",
     "bookmarks": "reactions",
+    "userLists": "lists",
+    "listMembers": "lists",
 }
 
 # (module, table) pairs that still open a table they do not own.
