@@ -51,6 +51,7 @@ NAME_MAX = 50
 DESCRIPTION_MAX = 160
 MEMBERS_MAX = 500  # members of one list
 LISTS_MAX = 100  # lists of one user
+ID_LEN = 2 * keys.LIST_KEY_LEN  # a list's id is its key in hex
 
 OP = rows.LIST_MEMBER_OP
 COUNTED = rows.LIST_MEMBER_COUNTED
