@@ -209,3 +209,21 @@ class DeleteAccountForm(SiteForm):
     focus = "password"
 
     password = password_field("Your password", "current-password")
+
+
+class ListForm(SiteForm):
+    """A new list: its name and description are checked by the service
+    (services.lists), which says why one is refused."""
+
+    focus = "name"
+
+    name = forms.CharField(
+        label="Name", strip=False, widget=forms.TextInput(attrs={"maxlength": 50})
+    )
+    description = forms.CharField(
+        label="Description",
+        required=False,
+        strip=False,
+        help_text="Optional. Lists are public: anyone can see a list and its members.",
+        widget=forms.TextInput(attrs={"maxlength": 160}),
+    )

@@ -7,6 +7,7 @@ from .views import (
     avatars,
     bookmarks,
     home,
+    lists,
     notifications,
     people,
     pins,
@@ -69,4 +70,16 @@ urlpatterns = [
     path("account/delete", account.delete_account, name="delete_account"),
     path("u/<str:userid>/avatar", avatars.avatar, name="avatar"),
     path("notifications", notifications.notifications, name="notifications"),
+    # lists of accounts (views/lists.py)
+    path("lists", lists.lists_page, name="lists"),
+    path("lists/new", lists.create, name="create_list"),
+    path("lists/<str:list_id>", lists.list_page, name="list"),
+    path("lists/<str:list_id>/delete", lists.delete, name="delete_list"),
+    path(
+        "lists/<str:list_id>/members/<str:userid>/remove",
+        lists.remove_member,
+        name="remove_list_member",
+    ),
+    path("u/<str:userid>/lists", lists.add_to_list, name="add_to_list"),
+    path("u/<str:userid>/lists/<str:list_id>", lists.toggle_member, name="toggle_list_member"),
 ]
