@@ -333,15 +333,20 @@ def members(
 
 
 def _all_members(key: bytes) -> list[str]:
+    """The list's members' userids: one scan of at most MEMBERS_MAX rows (and
+    a few more, should racing adds have gone past it), in two round trips."""
+    prefix = keys.list_hash(key)
     with connection() as conn:
-        found = conn.table(table_name("listMembers")).scan(
-            row_prefix=keys.list_hash(key), columns=[rows.LIST_MEMBER_USERID], batch_size=1000
+        found = ops.scan_rows(
+            conn.table(table_name("listMembers")),
+            prefix,
+            keys.prefix_stop(prefix),
+            2 * MEMBERS_MAX,
+            [rows.LIST_MEMBER_USERID],
         )
-        return [
-            row[rows.LIST_MEMBER_USERID].decode()
-            for _, row in found
-            if rows.LIST_MEMBER_USERID in row
-        ]
+    return [
+        row[rows.LIST_MEMBER_USERID].decode() for _, row in found if rows.LIST_MEMBER_USERID in row
+    ]
 
 
 @read_only
