@@ -222,3 +222,21 @@ class MessageForm(SiteForm):
         ),
         error_messages={"required": "Write something to send."},
     )
+
+
+class ListForm(SiteForm):
+    """A new list: its name and description are checked by the service
+    (services.lists), which says why one is refused."""
+
+    focus = "name"
+
+    name = forms.CharField(
+        label="Name", strip=False, widget=forms.TextInput(attrs={"maxlength": 50})
+    )
+    description = forms.CharField(
+        label="Description",
+        required=False,
+        strip=False,
+        help_text="Optional. Lists are public: anyone can see a list and its members.",
+        widget=forms.TextInput(attrs={"maxlength": 160}),
+    )

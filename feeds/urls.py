@@ -7,6 +7,7 @@ from .views import (
     avatars,
     bookmarks,
     home,
+    lists,
     messages,
     notifications,
     people,
@@ -76,4 +77,16 @@ urlpatterns = [
     path("messages/-/unread", messages.unread_new, name="messages_new"),
     path("messages/<str:userid>", messages.conversation, name="conversation"),
     path("messages/<str:userid>/new", messages.conversation_new, name="conversation_new"),
+    # lists of accounts (views/lists.py)
+    path("lists", lists.lists_page, name="lists"),
+    path("lists/new", lists.create, name="create_list"),
+    path("lists/<str:list_id>", lists.list_page, name="list"),
+    path("lists/<str:list_id>/delete", lists.delete, name="delete_list"),
+    path(
+        "lists/<str:list_id>/members/<str:userid>/remove",
+        lists.remove_member,
+        name="remove_list_member",
+    ),
+    path("u/<str:userid>/lists", lists.add_to_list, name="add_to_list"),
+    path("u/<str:userid>/lists/<str:list_id>", lists.toggle_member, name="toggle_list_member"),
 ]

@@ -987,3 +987,58 @@ LAYOUTS["inbox"] = (
     ("other", "md5", MD5_LEN),
 )
 LAYOUTS["inboxState"] = (("owner", "md5", MD5_LEN), ("other", "md5", MD5_LEN))
+# -- lists of accounts (feeds/services/lists.py) --------------------------------------
+#
+#    userLists    md5(owner) + rts + suffix                    28 bytes
+#    listMembers  md5(list key) + md5(member)                  32 bytes
+#
+# A user's lists are one prefix scan, newest first; a list's id is its key in
+# hex, so a list is one get from its id alone. A list's members sit under the
+# md5 of its key: every list's members are one fixed-width prefix, however the
+# list key changes, and "is she on this list?" is a get.
+
+LIST_KEY_LEN = MD5_LEN + RTS_LEN + SUFFIX_LEN
+LIST_MEMBER_KEY_LEN = 2 * MD5_LEN
+_LIST_ID = re.compile(f"[0-9a-f]{{{2 * LIST_KEY_LEN}}}")
+
+
+def list_key(owner: str, millis: int, suffix: bytes) -> bytes:
+    return user_hash(owner) + reverse_ts(millis) + suffix
+
+
+def list_id(key: bytes) -> str:
+    return key.hex()
+
+
+def list_key_from_id(lid: str) -> bytes:
+    """The list key an id names; BadKey for anything that is not one."""
+    if not isinstance(lid, str) or not _LIST_ID.fullmatch(lid):
+        raise BadKey("not a list id")
+    return bytes.fromhex(lid)
+
+
+def list_hash(key: bytes) -> bytes:
+    return hashlib.md5(key).digest()
+
+
+def list_member_key(key: bytes, member: str) -> bytes:
+    return list_hash(key) + user_hash(member)
+
+
+def list_order_key(twit: bytes) -> bytes:
+    """A twit's place in a list timeline, which merges its members' twits at
+    read time: rts + md5(author) + suffix, so ascending is newest first and
+    two twits of one millisecond still have an order (the page's cursor)."""
+    return twit[MD5_LEN : MD5_LEN + RTS_LEN] + twit[:MD5_LEN] + twit[MD5_LEN + RTS_LEN :]
+
+
+def twit_key_from_list_order_key(order: bytes) -> bytes:
+    return order[RTS_LEN : RTS_LEN + MD5_LEN] + order[:RTS_LEN] + order[RTS_LEN + MD5_LEN :]
+
+
+LAYOUTS["userLists"] = (
+    ("owner", "md5", MD5_LEN),
+    ("time", "rts", RTS_LEN),
+    ("suffix", "suffix", SUFFIX_LEN),
+)
+LAYOUTS["listMembers"] = (("list", "md5list", MD5_LEN), ("member", "md5", MD5_LEN))

@@ -1573,3 +1573,74 @@ COLUMNS["inbox"] = (INBOX_USERID, INBOX_FROM, INBOX_TEXT)
 COLUMNS["inboxState"] = (INBOX_PLACE, INBOX_UNREAD)
 USERID_CELLS = USERID_CELLS | {MESSAGE_FROM, INBOX_USERID, INBOX_FROM}
 COUNTER_CELLS = COUNTER_CELLS | {INBOX_UNREAD}
+# -- lists of accounts (feeds/services/lists.py) -------------------------------------------
+#
+# A userLists row is the list (its owner, name, description, time) and its
+# member count, an apply-once cell as a user's follow counts are; a
+# listMembers row names the member and the operation that added them
+# (LIST_MEMBER_OP), and says once that addition is counted (LIST_MEMBER_COUNTED).
+
+LIST_OWNER = b"l:owner"
+LIST_NAME = b"l:name"
+LIST_DESCRIPTION = b"l:description"
+LIST_CREATED = b"l:created"
+LIST_MEMBERS = b"c:members"
+LIST_MEMBER_USERID = b"m:userid"
+LIST_MEMBER_NAME = b"m:name"
+LIST_MEMBER_LIST = b"m:list"  # the list's key: a deleted account finds the lists it leaves
+LIST_MEMBER_OP = b"m:op"
+LIST_MEMBER_COUNTED = b"m:counted"
+
+
+@dataclass(frozen=True)
+class ListRow:
+    owner: str
+    name: str
+    description: str
+    created: int  # ms
+    members: int
+
+
+def encode_list(owner: str, name: str, description: str, created: int) -> dict[bytes, bytes]:
+    return {
+        LIST_OWNER: owner.encode(),
+        LIST_NAME: name.encode(),
+        LIST_DESCRIPTION: description.encode(),
+        LIST_CREATED: _millis(created),
+    }
+
+
+def decode_list(row: dict[bytes, bytes]) -> ListRow | None:
+    """The list a userLists row holds; None for a row without one (a count
+    written after the list's delete)."""
+    if LIST_OWNER not in row or LIST_NAME not in row:
+        return None
+    return ListRow(
+        row[LIST_OWNER].decode(),
+        row[LIST_NAME].decode(),
+        row.get(LIST_DESCRIPTION, b"").decode(),
+        int(row.get(LIST_CREATED, b"0") or 0),
+        decode_counted(row.get(LIST_MEMBERS)).count,
+    )
+
+
+def encode_list_member(list_key: bytes, userid: str, name: str) -> dict[bytes, bytes]:
+    return {
+        LIST_MEMBER_LIST: list_key,
+        LIST_MEMBER_USERID: userid.encode(),
+        LIST_MEMBER_NAME: name.encode(),
+    }
+
+
+COLUMNS["userLists"] = (LIST_OWNER, LIST_NAME, LIST_DESCRIPTION, LIST_CREATED, LIST_MEMBERS)
+COLUMNS["listMembers"] = (
+    LIST_MEMBER_USERID,
+    LIST_MEMBER_NAME,
+    LIST_MEMBER_LIST,
+    LIST_MEMBER_OP,
+    LIST_MEMBER_COUNTED,
+)
+USERID_CELLS = USERID_CELLS | {LIST_OWNER, LIST_MEMBER_USERID}
+MILLIS_CELLS = MILLIS_CELLS | {LIST_CREATED}
+COUNTED_CELLS = COUNTED_CELLS | {LIST_MEMBERS}
+OP_CELLS = OP_CELLS | {LIST_MEMBER_OP, LIST_MEMBER_COUNTED}

@@ -221,3 +221,16 @@ USER_DATA["messages"] = "every conversation of the user, both sides' messages (p
 USER_DATA["inbox"] = "prefix md5(userid), and the partners' rows for the user's conversations"
 USER_DATA["inboxState"] = "prefix md5(userid) (total included), and the partners' rows "
 USER_DATA["inboxState"] += "for the user (their unread taken off their totals)"
+# -- lists of accounts (feeds/services/lists.py) ---------------------------------------
+
+# A user's lists, newest first under md5(owner), each with its member count;
+# a list's members under md5(list key) + md5(member). A list's timeline is
+# merged from its members' twits at read time (docs/schema.md says why), so
+# no table says where a member is listed.
+SCHEMA["userLists"] = {"l": ONE, "c": ONE}
+SCHEMA["listMembers"] = {"m": ONE}
+USER_DATA["userLists"] = "prefix md5(userid), each list with its members"
+USER_DATA["listMembers"] = (
+    "the rows of the user's lists (with them), and a scan filtered on m:userid "
+    "(the user leaves others' lists, counts corrected)"
+)

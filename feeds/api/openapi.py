@@ -2,7 +2,7 @@
 
 django-ninja generates it from the operations in :mod:`feeds.api.views` (and
 the modules beside it that register their own: reports, recovery, blocks,
-bookmarks) and the models in :mod:`feeds.api.schemas`; nothing here is
+bookmarks, lists) and the models in :mod:`feeds.api.schemas`; nothing here is
 written by hand.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import blocks, bookmarks, messages, recovery, reports  # noqa: F401  (register their operations before the document)
+from . import blocks, bookmarks, lists, messages, recovery, reports  # noqa: F401  (register their operations before the document)
 from .views import document
 
 SCHEMA: dict[str, Any] = document()

@@ -48,9 +48,10 @@ import happybase
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
-from feeds.services import accounts, follows, messages, reactions, streams
+from feeds.services import accounts, follows, lists, messages, reactions, streams
 from feeds.services import twits as twits_service
 from feeds.services.demotext import demo_name, reply_text, twit_text
+from feeds.types import UserRef
 from storage import keys, rows
 from storage.connection import connection, reset_pool, table_name
 from storage.ops import put_rows
@@ -391,6 +392,7 @@ def load_demo(
         # Hashtag index rows and mention notifications belong here too, if
         # those features keep tables of their own: the texts already carry
         # the hashtags and mentions (t.text), the same as a posted twit's.
+        _write_lists(out, demo, report)
         stats.rows_written = dict(out.rows)
     stats.seconds = time.monotonic() - started
     return stats
@@ -657,3 +659,26 @@ def _write_messages(out: _Writer, demo: DemoPlan, seed: int, report: Progress) -
     out.put_all(messages.load_rows(planned))
     out.flush()
     report("messages", len(planned), len(planned))
+
+
+# -- lists of accounts (services/lists.py) ----------------------------------------------
+
+DEMO_LISTS = 10  # owners of a demo list each: the first users
+
+
+def _write_lists(out: _Writer, demo: DemoPlan, report: Progress) -> None:
+    """A few lists, as adding their members one by one leaves them: each of
+    the first DEMO_LISTS users lists up to 12 of those they follow, and the
+    first user also the 20 most followed, so a list page looks alive."""
+    owners = range(min(DEMO_LISTS, demo.users))
+    report("lists", 0, len(owners))
+    popular = sorted(range(demo.users), key=lambda u: -len(demo.followers[u]))[:20]
+    for owner in owners:
+        chosen = [("Favourites", demo.graph[owner][:12])]
+        if owner == 0:
+            chosen.append(("Most followed", popular))
+        for name, members in chosen:
+            refs = [UserRef(demo_userid(m), demo.names[m]) for m in members if m != owner]
+            out.put_all(lists.list_rows(demo_userid(owner), name, demo.now, refs))
+    out.flush()
+    report("lists", len(owners), len(owners))

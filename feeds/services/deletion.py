@@ -34,6 +34,7 @@ from . import (
     blocks,
     follows,
     idempotency,
+    lists,
     messages,
     notify,
     pending,
@@ -126,6 +127,7 @@ def erase_account(userid: str, created: int) -> bool:
     messages.forget_user(userid)
     reports.forget_user(userid)
     blocks.forget_user(userid)
+    lists.forget_user(userid)
     tokens.forget_user(userid)
     ratelimit.forget_user(userid)
     idempotency.forget_user(userid)

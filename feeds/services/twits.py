@@ -729,3 +729,23 @@ def newest_of(
         row_prefix=keys.user_hash(userid), columns=[rows.TWIT], limit=limit, batch_size=limit
     )
     return [(key, twit) for key, row in found if (twit := rows.decode_twit(row)) is not None]
+
+
+# -- a list's timeline (services/lists.py) ---------------------------------------------------
+
+
+def timeline_scan_from(
+    conn: happybase.Connection, userid: str, start: bytes, limit: int
+) -> ops.Scan:
+    """:func:`timeline_scan` of ``userid``'s twits from the row key ``start``
+    on (inclusive; b"": from the newest): what a list's read-time merge
+    continues from."""
+    user_hash = keys.user_hash(userid)
+    table = conn.table(table_name("twits"))
+    return (table, max(start, user_hash), keys.prefix_stop(user_hash), limit, [rows.TWIT])
+
+
+def timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
+    """The twit a twits row read by a timeline scan holds, counts and all
+    (None: a row with no twit)."""
+    return _timeline_twit(key, row)

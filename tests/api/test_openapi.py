@@ -44,6 +44,7 @@ def test_every_route_is_documented_with_exactly_its_methods(api: Api, alice: Use
     assert {_documented_path(r) for r in routes} == set(documented)
     for path, methods in documented.items():
         concrete = path.replace("{userid}", "alice").replace("{twit_id}", "0" * 56)
+        concrete = concrete.replace("{list_id}", "0" * 56)
         allow = {m.lower() for m in api.request("OPTIONS", concrete)["Allow"].split(", ")}
         # HEAD goes with GET (RFC 9110) and is not documented on its own.
         assert ("head" in allow) == ("get" in allow), path

@@ -20,6 +20,7 @@ and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit;
 the test posts and deletes them. ``--blocks`` adds blocks and unblocks to
 follows, posts, likes and reposts among its users. ``--messages`` sends
 direct messages among its users; ``--messages-read`` also opens conversations.
+``--lists OWNER LIST_ID`` adds and removes its users on that list.
 """
 
 from __future__ import annotations
@@ -259,6 +260,20 @@ def messages(seed: int, budget: Budget, users: list[str], reads: bool) -> int:
     return budget.ops
 
 
+def list_members(seed: int, budget: Budget, owner: str, list_id: str, users: list[str]) -> int:
+    """Add and remove random ``users`` on ``owner``'s list ``list_id`` (two
+    processes share each user, so the same membership races)."""
+    from feeds.services import lists
+
+    rng = random.Random(seed)
+    ops = 0
+    while budget.more(ops):
+        act = lists.add_member if rng.random() < 0.5 else lists.remove_member
+        act(owner, list_id, rng.choice(users))
+        ops += 1
+    return ops
+
+
 def main(seed: int, spec: str, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -276,6 +291,8 @@ def main(seed: int, spec: str, users: list[str]) -> int:
         return reposts(seed, budget, users[1], users[2:])
     if users[0] == "--reactions":
         return reactions(seed, budget, users[1], users[2:])
+    if users[0] == "--lists":
+        return list_members(seed, budget, users[1], users[2], users[3:])
     if users[0] == "--blocks":
         return blocks(seed, budget, users[1:])
     if users[0] in ("--messages", "--messages-read"):

@@ -72,6 +72,7 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(
     _assert_social_rows_agree_with_counts(every)
     _assert_reposts_agree_and_unrepost(users)
     _assert_conversations_agree_and_go_on(users)
+    _assert_lists_agree_and_change(users)
 
 
 def _assert_conversations_agree_and_go_on(users: list[User]) -> None:
@@ -265,3 +266,25 @@ def test_loaddemo_refuses_tables_that_hold_a_demo_and_writes_nothing(
     assert after == before
     again = {t.id for u in after for t in all_pages(lambda c, u=u: services.timeline(u, c))}
     assert again == twits
+
+
+def _assert_lists_agree_and_change(users: list[User]) -> None:
+    """The demo lists: each count equals its member rows, its timeline holds
+    its members' twits, and a member added and removed counts as a posted
+    list's would (the loader's rows are those the service leaves)."""
+    from feeds.services import lists
+
+    owned = all_pages(lambda c: lists.lists_of("user000000", c))
+    assert {x.name for x in owned} == {"Favourites", "Most followed"}
+    for found in owned:
+        members = all_pages(lambda c, i=found.id: lists.members(i, c, limit=100))
+        assert found.members == len(members) > 0
+        ids = {m.userid for m in members}
+        assert {t.userid for t in lists.list_timeline(found.id).items} <= ids
+    favourites = next(x for x in owned if x.name == "Favourites")
+    members = {m.userid for m in lists.members(favourites.id, limit=100).items}
+    gone = sorted(members)[0]
+    assert lists.remove_member("user000000", favourites.id, gone)
+    outsider = next(u.userid for u in users if u.userid not in members | {"user000000"})
+    assert lists.add_member("user000000", favourites.id, outsider)
+    assert lists.get_list(favourites.id).members == len(members)

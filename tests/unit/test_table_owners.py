@@ -62,6 +62,8 @@ OWNERS = {
     "messages": "messages",
     "inbox": "messages",
     "inboxState": "messages",
+    "userLists": "lists",
+    "listMembers": "lists",
 }
 
 # (module, table) pairs that still open a table they do not own.

@@ -3,7 +3,9 @@ a permalink with 100 replies against a raw scan of the same rows, (with
 ``--home N``) a home page with reposts against a raw scan of its stream rows,
 (with ``--search N``) a search of twits by one and two words against a raw
 read of the same index and twit rows, (with ``--messages N``) an inbox and
-a conversation page against raw scans of their rows, and (with ``--writes N``) what a post,
+a conversation page against raw scans of their rows, (with ``--lists N``) a
+list's timeline against a raw read of the same rows and a fanned-out stream,
+and (with ``--writes N``) what a post,
 a like, a repost, a follow and their undoing cost, against one raw put and
 one raw checkAndPut."""
 
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import homepage as bench_homepage
+from bench import lists as bench_lists
 from bench import messages as bench_messages
 from bench import schema as bench_schema
 from bench import search as bench_search
@@ -71,6 +74,13 @@ class Command(TwitBaseCommand):
             help="conversations of the benchmarked inbox's reader (default 0: skip it; "
             "60 is the documented run)",
         )
+        parser.add_argument(
+            "--lists",
+            type=int,
+            default=0,
+            help="twits each of a list's 20 members posts for the benchmarked list "
+            "timeline (default 0: skip it; 25 is the documented run)",
+        )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
         parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
@@ -109,6 +119,11 @@ class Command(TwitBaseCommand):
                 host, port, o["messages"], o["reads"], progress=ProgressBar(self.stderr._out)
             )
             self.stdout.write("\n" + bench_messages.format_table(inbox))
+        if o["lists"] > 0:
+            listed = bench_lists.run(
+                host, port, o["lists"], o["reads"], progress=ProgressBar(self.stderr._out)
+            )
+            self.stdout.write("\n" + bench_lists.format_table(listed))
         if o["writes"] > 0:
             writes = bench_writes.run(
                 host, port, o["writes"], progress=ProgressBar(self.stderr._out)

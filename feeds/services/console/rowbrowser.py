@@ -210,6 +210,8 @@ def _part_view(part: keys.KeyPart, names: dict[bytes, str]) -> KeyPartView:
         decoded = "sha256 of an API token or web session id"
     elif part.kind == "md5tag":
         decoded = "md5 of a hashtag (the row's h:tag names it)"
+    elif part.kind == "md5list":
+        decoded = "md5 of a list's key (its userLists row)"
     elif part.kind == "md5key":
         decoded = "md5 of a client's Idempotency-Key"
     else:
