@@ -11,9 +11,10 @@ interleave in time.
 
 The services' read is what the home page does with the reader's loaded
 profile: the stream scan (which reads one row past the page for the
-cursor), a multi-get of the page's authors' and reposters' suspended flags,
-a multi-get of the twits' counts, and the reader's ``liked`` and
-``reposted`` flags (a multi-get each). The raw read is the prefix scan of
+cursor), then, in one pipelined round trip (feeds.services.hydration), a
+multi-get of the page's authors' and reposters' suspended flags, a
+multi-get of the twits' counts, and the reader's ``liked`` and ``reposted``
+flags (a multi-get each). The raw read is the prefix scan of
 the same number of stream rows with no decoding: the floor the key design
 allows.
 """
@@ -25,8 +26,6 @@ import random
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from django.conf import settings
 
 from feeds import services
 from feeds.services.streams import CELEBRITIES, _stream_page
@@ -189,15 +188,12 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
     those on the streams as posted, and those after a followee is listed
     as a large account."""
 
-    def home(limit: int, threads: int) -> Callable[[], int]:
-        # The page with TWITBASE_PAGE_LOOKUP_THREADS=threads.
+    def home(limit: int) -> Callable[[], int]:
+        # The page: the stream scan, then its lookups in one pipelined
+        # round trip (hydration._page); TWITBASE_PAGE_LOOKUP_THREADS no
+        # longer changes it, as the lookups are one call.
         def read() -> int:
-            saved = settings.TWITBASE_PAGE_LOOKUP_THREADS
-            settings.TWITBASE_PAGE_LOOKUP_THREADS = threads
-            try:
-                return len(services.home_stream(user, None, limit).items)
-            finally:
-                settings.TWITBASE_PAGE_LOOKUP_THREADS = saved
+            return len(services.home_stream(user, None, limit).items)
 
         return read
 
@@ -225,20 +221,19 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
     def raw_reposts(limit: int) -> int:
         return _raw_reposts(prefix, limit)
 
-    # The page as on HBase (TWITBASE_PAGE_LOOKUP_THREADS=3), and as devstack
-    # runs it on the local server (0).
-    side = "services, flags included; lookups side by side on 3 threads"
-    in_turn = "lookups one after another, TWITBASE_PAGE_LOOKUP_THREADS=0"
+    # The whole page (its lookups in one pipelined round trip) for 20, 50
+    # and 100 items, each beside the stream read alone and a raw scan of
+    # the same stream rows (issue 39: the page at most 2x its raw scan).
+    page = "services: the stream, counts, the reader's flags, suspensions"
     cases = (
-        (f"home page, first 20 ({side})", home(20, 3), shown_reposts, 20),
-        (f"home page in turn, first 20 ({in_turn})", home(20, 0), shown_reposts, 20),
+        (f"home page, first 20 ({page})", home(20), shown_reposts, 20),
         ("stream read alone, first 20 (no flags)", stream_read(20), shown_reposts, 20),
         ("raw scan of the same 20 stream rows", raw(20), raw_reposts, 20),
+        (f"home page, 50 ({page})", home(50), shown_reposts, 50),
         # The issue's goal is for 50 rows: the stream read at most 1.25x.
         ("stream read alone, 50 (no flags)", stream_read(50), shown_reposts, 50),
         ("raw scan of the same 50 stream rows", raw(50), raw_reposts, 50),
-        (f"home page, 100 ({side})", home(100, 3), shown_reposts, 100),
-        (f"home page in turn, 100 ({in_turn})", home(100, 0), shown_reposts, 100),
+        (f"home page, 100 ({page})", home(100), shown_reposts, 100),
         ("stream read alone, 100 (no flags)", stream_read(100), shown_reposts, 100),
         ("raw scan of the same 100 stream rows", raw(100), raw_reposts, 100),
     )
@@ -316,6 +311,19 @@ def format_table(run: HomeRun) -> str:
     ]
     if ratios:
         lines.append("\nThe stream read alone against its raw scan: " + ", ".join(ratios) + ".")
+    # Issue 39's goal, from the unrounded p50s: the whole page at most 2x
+    # the raw scan of the same stream rows.
+    pairs = (
+        (n, f"home page, {first}{n}", f"raw scan of the same {n} stream rows")
+        for n, first in ((20, "first "), (50, ""), (100, ""))
+    )
+    pages = [
+        f"{n} rows {p50[page] / p50[raw]:.2f}x"
+        for n, page, raw in pairs
+        if page in p50 and p50.get(raw)
+    ]
+    if pages:
+        lines.append("The whole page against the same raw scan: " + ", ".join(pages) + ".")
     share = run.repost_rows / run.stream_rows if run.stream_rows else 0.0
     lines.append(
         f"\nThe reader's stream: {run.stream_rows} rows, {run.repost_rows} of them reposts "
