@@ -5,8 +5,11 @@ The services' read of a permalink is: the twit (a get, with its counts), the
 chain above it (one get per ancestor), and a page of replies (one prefix scan
 of the replies table, then one multi-get of those replies' counts). The raw
 read is the prefix scan alone, with no decoding: the floor the key design
-allows. Fan-out runs inline (Celery's eager mode) while the thread is built:
-the benchmark reads, it does not measure posting.
+allows. The twit's page as the web shows it to a signed-in reader
+(services.thread: the block check too, and one hydrate step for the twit,
+its chain and its replies) is timed beside them. Fan-out runs inline
+(Celery's eager mode) while the thread is built: the benchmark reads, it
+does not measure posting.
 """
 
 from __future__ import annotations
@@ -109,6 +112,16 @@ def run(host: str, port: int, replies: int = 100, reads: int = 50) -> list[Threa
 
             return read
 
+        def page(limit: int) -> Callable[[], int]:
+            # The twit's page as a signed-in reader gets it (issue 39): the
+            # twit, the block check, its chain, a page of replies, and the
+            # one hydrate step for them all (services.thread).
+            def read() -> int:
+                twit = services.public_twit(shown.id)
+                return len(services.thread(twit, None, "eve", limit).replies.items)
+
+            return read
+
         def raw(limit: int) -> Callable[[], int]:
             def read() -> int:
                 with connection() as conn:
@@ -124,6 +137,8 @@ def run(host: str, port: int, replies: int = 100, reads: int = 50) -> list[Threa
             (f"raw scan of the same {min(replies, 100)} rows", raw(min(replies, 100))),
             ("permalink, first page of 20 (services)", permalink(20)),
             ("raw scan of the same 20 rows", raw(20)),
+            ("twit page as shown, 100 replies (services.thread, signed in)", page(100)),
+            ("twit page as shown, first 20 (services.thread, signed in)", page(20)),
         ):
             got, times = _timed(read, reads)
             deciles = statistics.quantiles(times, n=10)

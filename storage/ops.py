@@ -291,8 +291,10 @@ class Pipeline:
         """No calls made yet: a fresh buffer, in the connection's protocol."""
         self._buf = TCyMemoryBuffer()
         self._proto = type(self._conn.client._oprot)(self._buf, decode_response=False)
-        # What to do with each reply: the call's name, and how to make its result.
+        # What to do with each reply: the call's name, how to make its
+        # result, and (for a call made by rows()) where to leave it.
         self._calls: list[tuple[str, Callable[[Any], Any]]] = []
+        self._replies: dict[int, Reply] = {}
 
     def _add(self, api: str, result: Callable[[Any], Any], **args: Any) -> None:
         client = self._conn.client
@@ -369,24 +371,70 @@ class Pipeline:
             attributes={},
         )
 
+    def rows(self, table: str, row_keys: list[bytes], columns: list[bytes] | None = None) -> Reply:
+        """``Table.rows``: the rows of ``row_keys`` that are there (of
+        ``columns``; None: all), as (key, {column: value}), in the returned
+        :class:`Reply` once the pipeline is sent. Several such multi-gets,
+        of any tables, cost one round trip: a page's lookups are made so
+        (feeds.services.hydration). Compiled, the reply is read straight
+        into those pairs, as a scan's rows are (:func:`read_rows_reply`)."""
+        reply = Reply()
+        self._replies[len(self._calls)] = reply
+        self._add(
+            "getRowsWithColumns",
+            _rows_of,
+            tableName=table.encode(),
+            rows=row_keys,
+            columns=columns,
+            attributes={},
+        )
+        return reply
+
     def send(self) -> list[Any]:
         client = self._conn.client
         if not self._calls:
             return []
         _send(self._conn, bytes(self._buf.getvalue()))
-        calls = self._calls
+        calls, replies = self._calls, self._replies
         self._empty()
+        compiled = _compiled_reads(self._conn)
         results: list[Any] = []
         failed: Exception | None = None
-        for api, result in calls:
+        for n, (api, result) in enumerate(calls):
             try:
-                results.append(result(client._recv(api)))
+                if api == "getRowsWithColumns" and compiled:
+                    found = read_rows_reply(client, api)
+                else:
+                    found = result(client._recv(api))
+                results.append(found)
+                if n in replies:
+                    replies[n].value = found
             except Exception as exc:
                 results.append(None)
                 failed = failed or exc
         if failed is not None:
             raise failed
         return results
+
+
+class Reply:
+    """A pipelined multi-get's rows (:meth:`Pipeline.rows`), there once
+    its pipeline is sent; reading them before raises."""
+
+    __slots__ = ("_rows",)
+
+    def __init__(self) -> None:
+        self._rows: Rows | None = None
+
+    @property
+    def value(self) -> Rows:
+        if self._rows is None:
+            raise RuntimeError("the pipeline holding this call has not been sent")
+        return self._rows
+
+    @value.setter
+    def value(self, found: Rows) -> None:
+        self._rows = found
 
 
 @contextmanager
@@ -409,6 +457,11 @@ def _none(_: Any) -> None:
 def _first_row(found: Any) -> dict[bytes, bytes]:
     """A getRowWithColumns reply as happybase's ``Table.row`` returns it."""
     return _cells(found[0]) if found else {}
+
+
+def _rows_of(found: Any) -> Rows:
+    """A getRowsWithColumns reply as happybase's ``Table.rows`` returns it."""
+    return [(r.row, _cells(r)) for r in found]
 
 
 def _cells(result: Any) -> dict[bytes, bytes]:
@@ -706,15 +759,19 @@ def read_keys_reply(client: Any) -> list[bytes]:
     return keys
 
 
-def read_rows_reply(client: Any) -> list[tuple[bytes, dict[bytes, bytes]]]:
+def read_rows_reply(
+    client: Any, api: str = "scannerGetList"
+) -> list[tuple[bytes, dict[bytes, bytes]]]:
     """Read a ``scannerGetList`` reply's rows from ``client``'s compiled
     transport, each as happybase's scan yields it, raising its errors as
-    thriftpy2's client raises them."""
-    found: list[tuple[bytes, dict[bytes, bytes]]] = _read_reply(client, _bulk.read_rows)
+    thriftpy2's client raises them. A ``getRowsWithColumns`` reply (``api``)
+    is read so too: its result holds the same list of TRowResult, and its
+    IOError at the same field."""
+    found: list[tuple[bytes, dict[bytes, bytes]]] = _read_reply(client, _bulk.read_rows, api)
     return found
 
 
-def _read_reply(client: Any, read: Callable[[Any], Any]) -> Any:
+def _read_reply(client: Any, read: Callable[[Any], Any], api: str = "scannerGetList") -> Any:
     iprot = client._iprot
     found = read(iprot.trans)
     if isinstance(found, list):
@@ -725,7 +782,7 @@ def _read_reply(client: Any, read: Callable[[Any], Any]) -> Any:
         raise error
     if found is None:
         raise TApplicationException(TApplicationException.MISSING_RESULT)
-    error = client._service.scannerGetList_result.thrift_spec[found][2]()
+    error = getattr(client._service, api + "_result").thrift_spec[found][2]()
     error.read(iprot)
     _bulk.finish_result(iprot.trans)
     raise error

@@ -12,7 +12,7 @@ import dataclasses
 import re
 import time
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 
 import happybase
@@ -23,7 +23,7 @@ from django.core.validators import validate_email
 
 from feeds.errors import Conflict, Forbidden, InvalidInput, NotFound, Suspended
 from feeds.types import Page, User, UserRef, from_millis
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, apply_once, check_and_put
 
@@ -235,17 +235,28 @@ def suspended(conn: happybase.Connection, userids: Iterable[str]) -> frozenset[s
     """Which of ``userids`` are suspended (disabled), lower-cased: one
     multi-get of their users rows' flags. The one answer to that question
     for every list that hides a suspended account's twits or reposts."""
+    with ops.pipelined(conn) as pipe:
+        answer = ask_suspended(pipe, userids)
+    return answer()
+
+
+def ask_suspended(pipe: ops.Pipeline, userids: Iterable[str]) -> Callable[[], frozenset[str]]:
+    """:func:`suspended` as a call in ``pipe``: its answer, once ``pipe``
+    is sent. A page asks it beside its other lookups, in one round trip."""
     wanted = sorted({u.lower() for u in userids})
     if not wanted:
-        return frozenset()
-    found = dict(
-        conn.table(table_name("users")).rows(
-            [keys.user_key(u) for u in wanted], columns=[rows.DISABLED]
+        return frozenset
+    reply = pipe.rows(table_name("users"), [keys.user_key(u) for u in wanted], [rows.DISABLED])
+
+    def answer() -> frozenset[str]:
+        found = dict(reply.value)
+        return frozenset(
+            u
+            for u in wanted
+            if rows.decode_flag(found.get(keys.user_key(u), {}).get(rows.DISABLED))
         )
-    )
-    return frozenset(
-        u for u in wanted if rows.decode_flag(found.get(keys.user_key(u), {}).get(rows.DISABLED))
-    )
+
+    return answer
 
 
 def display_names(conn: happybase.Connection, userids: Iterable[str]) -> dict[str, str]:

@@ -35,7 +35,7 @@ Where each is applied:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -60,25 +60,35 @@ WORD_MAX = 50  # characters of one
 def _either_way(conn: happybase.Connection, userid: str, others: Iterable[str]) -> set[str]:
     """Of ``others``, those (lower-cased) who block ``userid`` or whom it
     blocks: one multi-get of both rows of each pair."""
+    with ops.pipelined(conn) as pipe:
+        answer = _ask_either_way(pipe, userid, others)
+    return answer()
+
+
+def _ask_either_way(
+    pipe: ops.Pipeline, userid: str, others: Iterable[str]
+) -> Callable[[], set[str]]:
+    """:func:`_either_way` as a call in ``pipe``, answered once it is sent."""
     wanted = sorted({u.lower() for u in others} - {userid.lower()})
     if not wanted:
-        return set()
+        return set
     by_key: dict[bytes, str] = {}
     for other in wanted:
         by_key[keys.pair_key(userid, other)] = other
         by_key[keys.pair_key(other, userid)] = other
-    found = conn.table(table_name("blocks")).rows(sorted(by_key), columns=[rows.BLOCK_USERID])
-    return {by_key[key] for key, _ in found}
+    reply = pipe.rows(table_name("blocks"), sorted(by_key), [rows.BLOCK_USERID])
+    return lambda: {by_key[key] for key, _ in reply.value}
 
 
-def _muted(conn: happybase.Connection, userid: str, others: Iterable[str]) -> set[str]:
-    """Of ``others``, those (lower-cased) ``userid`` mutes: one multi-get."""
+def _ask_muted(pipe: ops.Pipeline, userid: str, others: Iterable[str]) -> Callable[[], set[str]]:
+    """Of ``others``, those (lower-cased) ``userid`` mutes: one multi-get,
+    a call in ``pipe``, answered once it is sent."""
     wanted = sorted({u.lower() for u in others} - {userid.lower()})
     if not wanted:
-        return set()
+        return set
     by_key = {keys.pair_key(userid, other): other for other in wanted}
-    found = conn.table(table_name("mutes")).rows(sorted(by_key), columns=[rows.MUTE_USERID])
-    return {by_key[key] for key, _ in found}
+    reply = pipe.rows(table_name("mutes"), sorted(by_key), [rows.MUTE_USERID])
+    return lambda: {by_key[key] for key, _ in reply.value}
 
 
 def blocked_between(conn: happybase.Connection, a: str, b: str) -> bool:
@@ -158,18 +168,44 @@ def shield(reader: str, people: Iterable[str], *, muting: bool, marks: str | Non
     those muted and the muted words. One round trip for each kind of row the
     reader's ``marks`` (rows.SHIELD_MARKS; None: all kinds) say they have:
     most people have none, and pay nothing."""
+    with connection() as conn, ops.pipelined(conn) as pipe:
+        answer = ask_shield(conn, pipe, reader, people, muting=muting, marks=marks)
+    return answer()
+
+
+def ask_shield(
+    conn: happybase.Connection,
+    pipe: ops.Pipeline,
+    reader: str,
+    people: Iterable[str],
+    *,
+    muting: bool,
+    marks: str | None = None,
+) -> Callable[[], Shield]:
+    """:func:`shield` with its multi-gets (blocks, mutes) as calls in
+    ``pipe``, on ``conn``: its answer once ``pipe`` is sent. A page asks it
+    beside its other lookups, in one round trip. Muted words are a prefix
+    scan, read at once on ``conn`` (a pipeline's calls wait in its own
+    buffer until it is sent), and only for a reader whose marks say they
+    have some."""
     people = list(people)
     marks = "bmw" if marks is None else marks
-    hidden: set[str] = set()
+    parts: list[Callable[[], set[str]]] = []
+    if "b" in marks:
+        parts.append(_ask_either_way(pipe, reader, people))
+    if muting and "m" in marks:
+        parts.append(_ask_muted(pipe, reader, people))
     words: tuple[str, ...] = ()
-    with connection() as conn:
-        if "b" in marks:
-            hidden |= _either_way(conn, reader, people)
-        if muting and "m" in marks:
-            hidden |= _muted(conn, reader, people)
-        if muting and "w" in marks:
-            words = tuple(w.casefold() for w in _words(conn, reader))
-    return Shield(frozenset(hidden), words)
+    if muting and "w" in marks:
+        words = tuple(w.casefold() for w in _words(conn, reader))
+
+    def answer() -> Shield:
+        hidden: set[str] = set()
+        for part in parts:
+            hidden |= part()
+        return Shield(frozenset(hidden), words)
+
+    return answer
 
 
 def refuse_if_blocked_by(owner: str, reader: str | None) -> None:

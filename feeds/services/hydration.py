@@ -6,20 +6,29 @@ who is suspended, the counts, what the reader likes and reposted.
 :func:`hydrate` fills those in for a whole page at once, from their owners'
 verbs, each one multi-get for the page:
 
-- ``accounts.suspended``: twits whose author, or whose reposter, is
+- ``accounts.ask_suspended``: twits whose author, or whose reposter, is
   suspended are left out;
-- ``twits.counts``: replies, likes and reposts, as the twit rows hold them;
-  a twit whose row is gone (deleted since its list row was read) is left out;
-- ``reactions.liked`` and ``reactions.reposted``: the reader's flags;
-- ``blocks.shield``: for a signed-in reader, twits whose author or reposter
-  they block or are blocked by are left out, and, with ``muting`` (their
-  home stream), those of accounts they mute or with a word they mute.
+- ``twits.ask_counts``: replies, likes and reposts, as the twit rows hold
+  them; a twit whose row is gone (deleted since its list row was read) is
+  left out;
+- ``reactions.ask_reacted``: the reader's ``liked`` and ``reposted`` flags;
+- ``blocks.ask_shield``: for a signed-in reader, twits whose author or
+  reposter they block or are blocked by are left out, and, with ``muting``
+  (their home stream), those of accounts they mute or with a word they mute.
 
-The lookups need only the page's ids, so all but one run on a small pool of
-threads while the caller's thread makes the last: on HBase, about a
-millisecond a round trip, the page then waits for the slowest instead of
-the sum. Each takes a connection of its own from the pool, and the
-caller's thread must hold none while it waits (call :func:`hydrate` outside
+Those multi-gets go out together, pipelined on one connection
+(storage.ops.Pipeline): one round trip for them all (:func:`_page`). They
+were one round trip each, run side by side on threads, which on the local
+server (one request at a time) cost their sum, and cost a page four times
+the raw scan of its rows (issue 39; docs/benchmarks.md, "Home page"). Each
+owner still says how its question is asked and read; the step only sends
+them at once. Nothing is cached: each read is as fresh as the server's
+rows, so a like shows on the liker's next read.
+
+Other lookups a page may need (``calls`` in :func:`hydrate`) run beside
+that one on a small pool of threads while the caller's thread makes the
+last. Each takes a connection of its own from the pool, and the caller's
+thread must hold none while it waits (call :func:`hydrate` outside
 ``with connection()``), so a full pool makes them queue, never deadlock.
 One set of threads per process: a forked child (a Celery or test worker)
 starts its own, as threads do not survive a fork. With
@@ -31,13 +40,15 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.conf import settings
 
 from feeds.types import Twit
+from storage import ops
 from storage.connection import connection
 
 from . import accounts, blocks, reactions, twits
@@ -75,18 +86,12 @@ def hydrate(
     if not found:
         return found
     ids = sorted({t.id for t in found})
-    calls: list[tuple[str, Callable[..., Any], tuple[Any, ...]]] = []
     people = {t.userid for t in found} | {t.reposted_by for t in found if t.reposted_by}
-    if suspended is None:
-        calls.append(("suspended", _suspended, (people,)))
-    if not counted:
-        calls.append(("counts", _counts, (ids,)))
-    if reader is not None:
-        calls.append(("liked", reactions.liked, (reader, ids)))
-        calls.append(("reposted", reactions.reposted, (reader, ids)))
-        if blocks.needs_shield(shields, muting=muting):
-            calls.append(("shield", _shield, (reader, people, muting, shields)))
-    got = _look_up(calls)
+    ask = _Asked(ids, people, reader, counted, suspended is None, muting, shields)
+    # The page's own lookups are one call (one round trip); a lookup that
+    # cannot go in its pipeline is another call here, run beside it.
+    calls: list[tuple[str, Callable[..., Any], tuple[Any, ...]]] = [("page", _page, (ask,))]
+    got = _look_up(calls)["page"]
     shield: blocks.Shield = got.get("shield", blocks.NOTHING_HIDDEN)
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
     counts: dict[str, twits.Counts] | None = got.get("counts")
@@ -128,18 +133,43 @@ def _twit(fields: dict[str, Any]) -> Twit:
     return twit
 
 
-def _suspended(userids: Iterable[str]) -> frozenset[str]:
+@dataclass(frozen=True)
+class _Asked:
+    """What a page's lookups need: its twits' ids, its authors and
+    reposters, the reader (None: nobody signed in), and which lookups to
+    make (see :func:`hydrate`'s arguments)."""
+
+    ids: list[str]
+    people: set[str]
+    reader: str | None
+    counted: bool
+    suspensions: bool
+    muting: bool
+    shields: str | None
+
+
+def _page(ask: _Asked) -> dict[str, Any]:
+    """The page's lookups (suspended, counts, liked, reposted, shield),
+    each asked of its owner as a multi-get in one pipeline: one round trip
+    for them all, on one connection, where each in turn cost one (or one
+    thread and connection each, side by side). The server answers them in
+    order; what each reads is as fresh as it was one at a time."""
     with connection() as conn:
-        return accounts.suspended(conn, userids)
-
-
-def _shield(reader: str, people: set[str], muting: bool, marks: str | None) -> blocks.Shield:
-    return blocks.shield(reader, people, muting=muting, marks=marks)
-
-
-def _counts(ids: list[str]) -> dict[str, twits.Counts]:
-    with connection() as conn:
-        return twits.counts(conn, ids)
+        pipe = ops.Pipeline(conn)
+        asked: dict[str, Callable[[], Any]] = {}
+        if ask.suspensions:
+            asked["suspended"] = accounts.ask_suspended(pipe, ask.people)
+        if not ask.counted:
+            asked["counts"] = twits.ask_counts(pipe, ask.ids)
+        if ask.reader is not None:
+            asked["liked"] = reactions.ask_reacted(pipe, reactions.LIKE, ask.reader, ask.ids)
+            asked["reposted"] = reactions.ask_reacted(pipe, reactions.REPOST, ask.reader, ask.ids)
+            if blocks.needs_shield(ask.shields, muting=ask.muting):
+                asked["shield"] = blocks.ask_shield(
+                    conn, pipe, ask.reader, ask.people, muting=ask.muting, marks=ask.shields
+                )
+        pipe.send()
+    return {name: answer() for name, answer in asked.items()}
 
 
 def _look_up(calls: list[tuple[str, Callable[..., Any], tuple[Any, ...]]]) -> dict[str, Any]:

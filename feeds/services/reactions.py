@@ -317,11 +317,27 @@ def reacted(kind: Reaction, userid: str, twit_ids: list[str]) -> set[str]:
     """Which of ``twit_ids`` ``userid`` has reacted to: one multi-get."""
     if not twit_ids:
         return set()
-    with connection() as conn:
-        wanted = [kind.pair_key(keys.twit_key_from_id(t), userid) for t in twit_ids]
-        found = conn.table(table_name(kind.pairs)).rows(wanted, columns=[kind.state])
-    on = {k[: keys.TWIT_KEY_LEN] for k, d in found if _state(d.get(kind.state))[0]}
-    return {keys.twit_id(k) for k in on}
+    with connection() as conn, ops.pipelined(conn) as pipe:
+        answer = ask_reacted(pipe, kind, userid, twit_ids)
+    return answer()
+
+
+def ask_reacted(
+    pipe: ops.Pipeline, kind: Reaction, userid: str, twit_ids: list[str]
+) -> Callable[[], set[str]]:
+    """:func:`reacted` as a call in ``pipe``: its answer, once ``pipe`` is
+    sent. A page asks the reader's likes and reposts beside its other
+    lookups, in one round trip."""
+    if not twit_ids:
+        return set
+    wanted = [kind.pair_key(keys.twit_key_from_id(t), userid) for t in twit_ids]
+    reply = pipe.rows(table_name(kind.pairs), wanted, [kind.state])
+
+    def answer() -> set[str]:
+        on = {k[: keys.TWIT_KEY_LEN] for k, d in reply.value if _state(d.get(kind.state))[0]}
+        return {keys.twit_id(k) for k in on}
+
+    return answer
 
 
 def liked(userid: str, twit_ids: list[str]) -> set[str]:

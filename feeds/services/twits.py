@@ -93,20 +93,32 @@ def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Cou
     before writing it; see :func:`storage.rows.decode_twit`) is left out,
     so a list built on other tables' rows (streams, hashtags, replies,
     likes) can drop it."""
+    with ops.pipelined(conn) as pipe:
+        answer = ask_counts(pipe, twit_ids)
+    return answer()
+
+
+_COUNTED = [rows.TEXT, rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS]
+
+
+def ask_counts(pipe: ops.Pipeline, twit_ids: Iterable[str]) -> Callable[[], dict[str, Counts]]:
+    """:func:`counts` as a call in ``pipe``: its answer, once ``pipe`` is
+    sent. A page asks it beside its other lookups, in one round trip."""
     wanted = sorted(set(twit_ids))
     if not wanted:
-        return {}
-    got = conn.table(table_name("twits")).rows(
-        [keys.twit_key_from_id(t) for t in wanted],
-        columns=[rows.TEXT, rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS],
-    )
-    return {
-        keys.twit_id(key): Counts(
-            rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
-        )
-        for key, row in got
-        if rows.TEXT in row
-    }
+        return dict
+    reply = pipe.rows(table_name("twits"), [keys.twit_key_from_id(t) for t in wanted], _COUNTED)
+
+    def answer() -> dict[str, Counts]:
+        return {
+            keys.twit_id(key): Counts(
+                rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
+            )
+            for key, row in reply.value
+            if rows.TEXT in row
+        }
+
+    return answer
 
 
 def twits_of(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Twit]:

@@ -255,13 +255,13 @@ def test_a_reader_who_never_blocked_muted_or_was_blocked_costs_no_lookup(
     services.follow("alice", "bob")
     services.post_twit("bob", "hello @alice")
     asked: list[str] = []
-    real = blocks.shield
+    real = blocks.ask_shield  # what blocks.shield and a page's pipelined lookups ask
 
-    def counted(reader: str, *args: Any, **kwargs: Any) -> blocks.Shield:
+    def counted(conn: Any, pipe: Any, reader: str, *args: Any, **kwargs: Any) -> Any:
         asked.append(reader)
-        return real(reader, *args, **kwargs)
+        return real(conn, pipe, reader, *args, **kwargs)
 
-    monkeypatch.setattr(blocks, "shield", counted)
+    monkeypatch.setattr(blocks, "ask_shield", counted)
     assert home("alice") and kinds("alice")
     assert asked == [], "a page looked up blocks for a reader who has none"
     blocking.mute_word("alice", "tea")

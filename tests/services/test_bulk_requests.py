@@ -518,3 +518,69 @@ def test_several_scans_wait_for_replies_twice_in_all(
     assert [len(rows) for rows in got] == [3, 3, 3]
     turns = [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
     assert turns == ["write", "read", "write", "read"]
+
+
+def test_pipelined_multi_gets_are_happybases_rows_in_one_round_trip(
+    conn: happybase.Connection, way: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pipeline.rows, several of them among other calls, answers what
+    ``Table.rows`` answers (read compiled, or through happybase's objects),
+    each in its Reply, all in one write and one wait for replies; a
+    refused one raises once every reply is read, and the connection goes on."""
+    conn.create_table("t", {"s": {}, "o": {}})
+    conn.create_table("u", {"s": {}})
+    t = conn.table("t")
+    t_name, u_name = conn._table_name("t").decode(), conn._table_name("u").decode()
+    ops.put_rows(conn, t_name, [(b"r%d" % i, {b"s:v": b"%d" % i, b"o:w": b"x"}) for i in range(6)])
+    ops.put_rows(conn, u_name, [(b"a", {b"s:v": b"only"})])
+    asked = [b"r4", b"nope", b"r1", b"r5"]
+    events: list[str] = []
+    write, read = TSocket.write, TSocket.read
+
+    def writing(sock: TSocket, buf: bytes) -> None:
+        events.append("write")
+        write(sock, buf)
+
+    def reading(sock: TSocket, size: int) -> bytes:
+        events.append("read")
+        return bytes(read(sock, size))
+
+    monkeypatch.setattr(TSocket, "write", writing)
+    monkeypatch.setattr(TSocket, "read", reading)
+    pipe = ops.Pipeline(conn)
+    every = pipe.rows(t_name, asked)
+    some = pipe.rows(t_name, asked, [b"s:v"])
+    family = pipe.rows(t_name, asked, [b"o"])
+    pipe.counter_inc(u_name, b"c", b"s:n", 3)
+    other = pipe.rows(u_name, [b"a", b"b"], [b"s:v"])
+    none = pipe.rows(u_name, [b"zz"])
+    with pytest.raises(RuntimeError, match="not been sent"):
+        every.value  # noqa: B018  reading before the send is what is tested
+    results = pipe.send()
+    turns = [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
+    assert turns == ["write", "read"]
+    monkeypatch.undo()
+    assert every.value == t.rows(asked)
+    assert (
+        some.value
+        == t.rows(asked, columns=[b"s:v"])
+        == [
+            (b"r4", {b"s:v": b"4"}),
+            (b"r1", {b"s:v": b"1"}),
+            (b"r5", {b"s:v": b"5"}),
+        ]
+    )
+    assert family.value == t.rows(asked, columns=[b"o"])
+    assert other.value == [(b"a", {b"s:v": b"only"})]
+    assert none.value == []
+    assert results == [every.value, some.value, family.value, 3, other.value, []]
+    # A multi-get the server refuses (a family the table lacks), between
+    # two that it answers: each of those is answered, then the error raises.
+    before = pipe.rows(t_name, [b"r2"])
+    pipe.rows(t_name, [b"r2"], [b"nope:x"])
+    after = pipe.rows(u_name, [b"a"])
+    with pytest.raises(IOError):
+        pipe.send()
+    assert before.value == [(b"r2", {b"s:v": b"2", b"o:w": b"x"})]
+    assert after.value == [(b"a", {b"s:v": b"only"})]
+    assert t.row(b"r3") == {b"s:v": b"3", b"o:w": b"x"}  # in step

@@ -5,15 +5,20 @@ test runs on both servers."""
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from pytest_django.fixtures import Settings
+from thriftpy2.transport.socket import TSocket
 
 from feeds import services
 from feeds.errors import Suspended
+from feeds.services import blocking
 from feeds.types import Page, Twit, User
+from storage.connection import reset_pool
 from tests.helpers import register
 from tests.services.test_model import all_pages
 
@@ -168,3 +173,86 @@ def test_a_twit_deleted_after_its_list_rows_were_written_is_left_out(
     services.delete_twit("alice", twit.id)
     assert services.hydrate(page.items, "bob") == ()
     assert services.tag_twits("gone") == Page((), None)
+
+
+def test_a_home_page_waits_on_the_server_three_times_whatever_it_looks_up(
+    scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stream's scan is two round trips (open; rows and close), and
+    every lookup of the page (suspensions, counts, the reader's likes and
+    reposts, and blocks and mutes for a reader who has some) is one more,
+    pipelined on one connection: before, each lookup was a round trip."""
+    register("dave")
+    blocking.block("bob", "dave")
+    blocking.mute("bob", "charlie")
+    reader = services.get_user("bob")
+    assert set(reader.shields or "") == {"b", "m"}
+    # Once before, for the process's list of large accounts (a scan it
+    # keeps for a while: streams.followed_celebrities), not a page's cost.
+    services.home_stream(reader)
+    events: list[str] = []
+    write, read = TSocket.write, TSocket.read
+
+    def writing(sock: TSocket, buf: bytes) -> None:
+        events.append("write")
+        write(sock, buf)
+
+    def reading(sock: TSocket, size: int) -> bytes:
+        events.append("read")
+        return bytes(read(sock, size))
+
+    monkeypatch.setattr(TSocket, "write", writing)
+    monkeypatch.setattr(TSocket, "read", reading)
+    page = services.home_stream(reader).items
+    monkeypatch.undo()
+    turns = [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
+    assert turns == ["write", "read"] * 3
+    # All of it there: charlie's reply hidden (muted), the twit with its
+    # counts and bob's flags.
+    assert [shown(t) for t in page] == [(scene.twit.id, 1, 2, 1, True, True)]
+
+
+def _like_and_read(reader: str, twit_ids: list[str], rounds: int) -> list[str]:
+    """In a forked child: like each twit and read the home page, unlike and
+    read again, ``rounds`` times, then like each for good; what the reader's
+    next read got wrong, if anything."""
+    reset_pool()  # a forked child must not share its parent's sockets
+    wrong = []
+    for n in range(rounds):
+        for twit_id in twit_ids:
+            services.like(reader, twit_id)
+            (seen,) = [t for t in services.home_stream(reader).items if t.id == twit_id]
+            if not (seen.liked and seen.likes >= 1):
+                wrong.append(f"round {n}: liked, then saw {seen.liked} {seen.likes}")
+            services.unlike(reader, twit_id)
+            (seen,) = [t for t in services.home_stream(reader).items if t.id == twit_id]
+            if seen.liked:
+                wrong.append(f"round {n}: unliked, then saw it liked")
+    for twit_id in twit_ids:
+        services.like(reader, twit_id)
+    return wrong
+
+
+def test_a_like_shows_on_the_likers_next_read_while_others_like_the_same_twits(
+    alice: User, settings: Settings
+) -> None:
+    """Nothing on the page is cached: four processes like and unlike the
+    same twits at once, each reading its home page after each change, and
+    each read shows the reader's own change and a count that includes it;
+    at the end every count is exact."""
+    readers = [f"reader{i}" for i in range(4)]
+    for reader in readers:
+        register(reader)
+        services.follow(reader, "alice")
+    twit_ids = [services.post_twit("alice", f"like me {i}").id for i in range(3)]
+    with multiprocessing.get_context("fork").Pool(len(readers)) as pool:
+        runs: list[Any] = [
+            pool.apply_async(_like_and_read, (reader, twit_ids, 4)) for reader in readers
+        ]
+        wrong = [w for run in runs for w in run.get(timeout=300)]
+    assert wrong == []
+    for reader in readers:
+        page = services.home_stream(reader).items
+        assert sorted((t.id, t.likes, t.liked) for t in page) == sorted(
+            (twit_id, len(readers), True) for twit_id in twit_ids
+        )
