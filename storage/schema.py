@@ -206,3 +206,13 @@ SCHEMA["bookmarks"] = {"b": ONE}
 USER_DATA["bookmarkers"] = "per bookmark found in bookmarks, taken back first; others' "
 USER_DATA["bookmarkers"] += "bookmarks of the user's twits go with the twits"
 USER_DATA["bookmarks"] = "prefix md5(userid)"
+
+
+# -- edits of a twit (feeds/services/twits.py: edit_twit) -------------------------------
+
+# The one family that keeps history: a twit's texts as versions of h:text,
+# the original and each edit (an edit is allowed EDITS_MAX times, within
+# 15 minutes), read back in one get with max_versions. A family of its own
+# so that the twit's counts and marks in "t" keep one version each.
+EDITS_MAX = 5
+SCHEMA["twits"]["h"] = {"max_versions": EDITS_MAX + 1}
