@@ -6,6 +6,7 @@ from .views import (
     account,
     avatars,
     bookmarks,
+    edits,
     home,
     notifications,
     people,
@@ -69,4 +70,10 @@ urlpatterns = [
     path("account/delete", account.delete_account, name="delete_account"),
     path("u/<str:userid>/avatar", avatars.avatar, name="avatar"),
     path("notifications", notifications.notifications, name="notifications"),
+]
+
+# -- edits (feeds/views/edits.py) ---------------------------------------------------------
+urlpatterns += [
+    path("u/<str:userid>/t/<str:twit_id>/edit", edits.edit_twit, name="edit_twit"),
+    path("u/<str:userid>/t/<str:twit_id>/history", edits.twit_history, name="twit_history"),
 ]
