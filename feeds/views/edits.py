@@ -25,7 +25,7 @@ class EditForm(TwitForm):
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["text"].label = "Edit your twit"
+        self.fields["text"].label = "Its new text"
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
