@@ -1,7 +1,8 @@
 """The TwitBase tables and their column families, created by one idempotent call.
 
-Every family keeps one version: TwitBase never reads history, and a single
-version keeps rows small and reads cheap. Names get the environment's prefix
+Every family keeps one version: a single version keeps rows small and
+reads cheap. One exception reads history on purpose: twits' "h", a twit's
+texts as it was edited (the section at the end). Names get the environment's prefix
 (settings.TWITBASE_TABLE_PREFIX), so test runs and deployments never meet.
 """
 
