@@ -213,15 +213,16 @@ def move_tag_rows(
                     b.delete(row)
 
 
-def drop_rows_of(conn: happybase.Connection, key: bytes, texts: list[str]) -> None:
-    """Delete the twit ``key``'s words and tags rows for each of ``texts``
-    (now): an edit that lost a race with the twit's delete takes back what
-    it wrote."""
+def drop_rows_of(conn: happybase.Connection, key: bytes, texts: list[str], ts: int) -> None:
+    """Delete the twit ``key``'s words and tags rows for each of ``texts``,
+    every cell at or before ``ts`` (an edit's time, which may be ahead of
+    the clock by a millisecond or so): an edit that lost a race with the
+    twit's delete takes back what it wrote."""
     for table, doomed in (
         ("hashtags", {keys.tag_key(t, key) for text in texts for t in hashtags(text)}),
         ("twitWords", {keys.word_key(w, key) for text in texts for w in words(text)}),
     ):
         if doomed:
-            with conn.table(table_name(table)).batch() as b:
+            with conn.table(table_name(table)).batch(timestamp=ts) as b:
                 for row in sorted(doomed):
                     b.delete(row)

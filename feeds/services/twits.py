@@ -860,9 +860,11 @@ def _unless_deleted(conn: happybase.Connection, key: bytes, edit: rows.Edit) -> 
     row = conn.table(table_name("twits")).row(key, columns=[rows.AUTHOR, rows.DELETING])
     if rows.AUTHOR in row and rows.DELETING not in row:
         return
-    tagindex.drop_rows_of(conn, key, [edit.prev, edit.text])
+    # At the edit's time or later: a delete marker hides only what is at or before it.
+    ts = max(edit.ts, _clock.now_millis())
+    tagindex.drop_rows_of(conn, key, [edit.prev, edit.text], ts)
     if rows.AUTHOR not in row:
-        conn.table(table_name("twits")).delete(key)
+        conn.table(table_name("twits")).delete(key, timestamp=ts)
 
 
 def _as_twit(key: bytes, row: dict[bytes, bytes]) -> Twit:

@@ -184,3 +184,45 @@ def test_edits_racing_a_delete_leave_no_ghost(alice: User) -> None:
             assert conn.table(table_name("twits")).row(keys.twit_key_from_id(twit.id)) == {}
         assert _raw_index_rows(twit.id, [*accepted, "doomed wz0 #tz0"]) == []
         assert searched("doomed") == []
+
+
+def _delete_first(monkeypatch: pytest.MonkeyPatch, where: str, twit_id: str) -> None:
+    """Make the twit's delete run, once, just before the edit's step
+    ``where`` (a name in services.twits): the interleavings a race can hit
+    only now and then, made certain."""
+    real = getattr(twits, where) if where != "check_and_put" else twits.ops.check_and_put
+    done: list[bool] = []
+
+    def step(*args: object, **kwargs: object) -> object:
+        if not done:
+            done.append(True)
+            services.delete_twit("alice", twit_id)
+        return real(*args, **kwargs)
+
+    if where == "check_and_put":
+        monkeypatch.setattr(twits.ops, "check_and_put", step)
+    else:
+        monkeypatch.setattr(twits, where, step)
+
+
+@pytest.mark.parametrize("where", ["check_and_put", "_apply_edit"])
+@pytest.mark.parametrize("edited_before", [0, 1])
+def test_a_delete_between_the_edits_steps_leaves_no_ghost(
+    alice: User, monkeypatch: pytest.MonkeyPatch, where: str, edited_before: int
+) -> None:
+    twit = services.post_twit("alice", "doomed wz0 #tz0")
+    texts = ["doomed wz0 #tz0"]
+    for n in range(edited_before):
+        texts.append(twits.edit_twit("alice", twit.id, f"doomed again wb{n} #tb{n}").text)
+    # The edit's time is later than the delete's: its cells would outlive
+    # the delete's markers if nothing took them back.
+    ahead = _clock.now_millis() + 60_000
+    monkeypatch.setattr(_clock, "now_millis", lambda: ahead)
+    _delete_first(monkeypatch, where, twit.id)
+    with pytest.raises(NotFound):
+        twits.edit_twit("alice", twit.id, "late edit wl #tl")
+    with pytest.raises(NotFound):
+        services.get_twit(twit.id)
+    with connection() as conn:
+        assert conn.table(table_name("twits")).row(keys.twit_key_from_id(twit.id)) == {}
+    assert _raw_index_rows(twit.id, [*texts, "late edit wl #tl"]) == []
