@@ -14,7 +14,7 @@ import pytest
 
 from feeds import services
 from feeds.errors import Conflict, Forbidden
-from feeds.services import blocking, reactions, search, twitlists
+from feeds.services import blocking, reactions, search, twitlists, twits
 from feeds.services.textparse import words
 from feeds.types import Page
 from storage.rows import NOTIFY_ACTORS
@@ -48,6 +48,7 @@ class Reference:
     mutes: set[tuple[str, str]] = field(default_factory=set)  # (muter, muted)
     words: dict[str, set[str]] = field(default_factory=dict)  # user -> muted tags ("#tea")
     clock: int = 0
+    edited: dict[str, list[str]] = field(default_factory=dict)  # twit id -> its texts, oldest first
 
     def tick(self) -> int:
         self.clock += 1
@@ -197,6 +198,7 @@ def check(ref: Reference) -> None:
         want = {t for t in ref.twits if word in words(ref.texts[t])}
         assert {t.id for t in listed} == want, f"the search for {word!r}"
     check_notifications(ref)
+    check_edits(ref)
 
 
 def check_notifications(ref: Reference) -> None:
@@ -216,6 +218,7 @@ ACTIONS += ["repost", "repost", "unrepost"]
 ACTIONS += ["like", "like", "unlike"]  # for notifications' like groups
 ACTIONS += ["block", "unblock", "mute", "mute_word"]  # blocks and mutes (issue 36)
 ACTIONS += ["bookmark"]  # private reactions (issue 40)
+ACTIONS += ["edit", "edit"]  # edits within 15 minutes (issue 40)
 
 
 def _register(ref: Reference, rng: random.Random) -> None:
@@ -406,6 +409,46 @@ def _mute_word(ref: Reference, rng: random.Random, a: str, b: str) -> None:
         ref.words.get(a, set()).discard(spelling.lower())
 
 
+# -- edits (issue 40) ------------------------------------------------------------------
+
+
+def _edit(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    """Edit a posted twit: its hashtag changes (tag pages and the search
+    follow), its mention stays (an edit notifies nobody)."""
+    posted = sorted(t for t in ref.tags if t in ref.twits)
+    if not posted:
+        return
+    tid = rng.choice(posted)
+    spelling = rng.choice(sorted(TAGS))
+    text = re.sub(r"#\w+$", f"#{spelling}", ref.texts[tid]) + f" e{ref.tick()}"
+    texts = ref.edited.setdefault(tid, [ref.texts[tid]])
+    if ref.twits[tid] != a:
+        with pytest.raises(Forbidden):
+            twits.edit_twit(a, tid, text)
+    elif len(texts) > twits.EDITS_MAX:
+        with pytest.raises(Conflict):
+            twits.edit_twit(a, tid, text)
+    else:
+        assert twits.edit_twit(a, tid, text).text == text
+        texts.append(text)
+        ref.texts[tid] = text
+        ref.tags[tid] = TAGS[spelling]
+
+
+def check_edits(ref: Reference) -> None:
+    """Every list shows each twit's current text, marked edited once it is,
+    and its history is its texts, newest first."""
+    for u in ref.users:
+        shown = all_pages(lambda c, u=u: services.timeline(u, c, limit=3))
+        shown += all_pages(lambda c, u=u: services.home_stream(u, c, limit=3))
+        for t in shown:
+            assert t.text == ref.texts[t.id], "a list shows a text that is not the current one"
+            assert bool(t.edited) == (len(ref.edited.get(t.id, ())) > 1), "the edited mark"
+    for tid in ref.twits:
+        history = [v.text for v in twits.history(tid)]
+        assert history == list(reversed(ref.edited.get(tid, [ref.texts[tid]]))), tid
+
+
 STEPS: dict[str, Step] = {
     "follow": _follow,
     "unfollow": _unfollow,
@@ -421,6 +464,7 @@ STEPS: dict[str, Step] = {
     "mute": _mute,
     "mute_word": _mute_word,
     "bookmark": _bookmark,
+    "edit": _edit,
 }
 
 
