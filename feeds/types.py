@@ -73,6 +73,14 @@ class Twit:
     # it: who (None: the twit itself).
     reposted_by: str | None = None
     reposted_by_name: str = ""
+    # ms of its latest edit (0: never edited): the "edited" mark, see
+    # feeds.services.twits.edit_twit.
+    edited: int = 0
+
+    @property
+    def edited_at(self) -> datetime | None:
+        """When it was last edited (None: never)."""
+        return from_millis(self.edited) if self.edited else None
 
     @property
     def mentions(self) -> list[str]:
@@ -131,6 +139,7 @@ def new_twit(
             "reposted": None,
             "reposted_by": reposted_by,
             "reposted_by_name": reposted_by_name,
+            "edited": 0,
         },
     )
     return twit

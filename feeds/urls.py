@@ -6,6 +6,7 @@ from .views import (
     account,
     avatars,
     bookmarks,
+    edits,
     home,
     lists,
     messages,
@@ -89,4 +90,10 @@ urlpatterns = [
     ),
     path("u/<str:userid>/lists", lists.add_to_list, name="add_to_list"),
     path("u/<str:userid>/lists/<str:list_id>", lists.toggle_member, name="toggle_list_member"),
+]
+
+# -- edits (feeds/views/edits.py) ---------------------------------------------------------
+urlpatterns += [
+    path("u/<str:userid>/t/<str:twit_id>/edit", edits.edit_twit, name="edit_twit"),
+    path("u/<str:userid>/t/<str:twit_id>/history", edits.twit_history, name="twit_history"),
 ]

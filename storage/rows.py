@@ -21,6 +21,7 @@ services that use it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import struct
@@ -332,6 +333,7 @@ class TwitRow:
     created: int  # ms
     reply_to: str | None = None  # the parent's twit id, for a reply
     reply_userid: str = ""  # the parent's author, for a reply
+    edited: int = 0  # ms of its latest edit (0: never edited; a twits row's t:edit)
 
 
 @dataclass(frozen=True)
@@ -392,8 +394,15 @@ def encode_twit(twit: TwitRow) -> dict[bytes, bytes]:
 
 def decode_twit(row: dict[bytes, bytes]) -> TwitRow | None:
     """The twit in a twits row; None when it has no text: what is left of a
-    deleted twit (a fan-out's bookkeeping cell written just after the delete)."""
-    return TWIT_CELLS.decode(row)
+    deleted twit (a fan-out's bookkeeping cell written just after the delete).
+    An edited twit has its latest edit's text (t:edit, see Edit below)."""
+    if AUTHOR not in row:  # an edit's cells left in a row a delete took (services/twits.py)
+        return None
+    twit = TWIT_CELLS.decode(row)
+    edit = decode_edit(row) if twit is not None and EDIT in row else None
+    if edit is not None and twit is not None:
+        twit = dataclasses.replace(twit, text=edit.text, edited=edit.ts)
+    return twit
 
 
 def decode_replies(row: dict[bytes, bytes]) -> int:
@@ -1644,3 +1653,44 @@ USERID_CELLS = USERID_CELLS | {LIST_OWNER, LIST_MEMBER_USERID}
 MILLIS_CELLS = MILLIS_CELLS | {LIST_CREATED}
 COUNTED_CELLS = COUNTED_CELLS | {LIST_MEMBERS}
 OP_CELLS = OP_CELLS | {LIST_MEMBER_OP, LIST_MEMBER_COUNTED}
+# -- edits of a twit's text (feeds/services/twits.py: edit_twit, history) ------------------
+#
+# An edit is decided by one compare-and-set of t:edit, the twit's current
+# edit as JSON ({"n", "ts", "text", "prev"}): the n-th edit, its time, its
+# text and the text it replaced. It sits in the "t" family, so every read of
+# a twit row gets it for nothing and shows the current text (decode_twit).
+# The texts themselves are kept as versions of h:text, one per edit at the
+# edit's time and the original at the twit's: the history is one get with
+# max_versions. t:text follows the edit at the edit's time.
+
+EDIT = b"t:edit"
+HISTORY_FAMILY = b"h"
+HISTORY_TEXT = b"h:text"
+COLUMNS["twits"] = (*COLUMNS["twits"], EDIT, HISTORY_TEXT)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The twit's latest edit, as t:edit holds it."""
+
+    n: int  # the how-manieth edit (1: the first)
+    ts: int  # ms: the edit's time, the timestamp of its cells
+    text: str  # the text it set
+    prev: str  # the text it replaced
+
+
+def encode_edit(edit: Edit) -> bytes:
+    return json.dumps(
+        {"n": edit.n, "ts": edit.ts, "text": edit.text, "prev": edit.prev},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode()
+
+
+def decode_edit(row: dict[bytes, bytes]) -> Edit | None:
+    """The row's latest edit; None for a twit never edited."""
+    cell = row.get(EDIT)
+    if not cell:
+        return None
+    d = json.loads(cell)
+    return Edit(int(d["n"]), int(d["ts"]), str(d["text"]), str(d["prev"]))

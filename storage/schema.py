@@ -1,7 +1,8 @@
 """The TwitBase tables and their column families, created by one idempotent call.
 
-Every family keeps one version: TwitBase never reads history, and a single
-version keeps rows small and reads cheap. Names get the environment's prefix
+Every family keeps one version: a single version keeps rows small and
+reads cheap. One exception reads history on purpose: twits' "h", a twit's
+texts as it was edited (the section at the end). Names get the environment's prefix
 (settings.TWITBASE_TABLE_PREFIX), so test runs and deployments never meet.
 """
 
@@ -234,3 +235,11 @@ USER_DATA["listMembers"] = (
     "the rows of the user's lists (with them), and a scan filtered on m:userid "
     "(the user leaves others' lists, counts corrected)"
 )
+# -- edits of a twit (feeds/services/twits.py: edit_twit) -------------------------------
+
+# The one family that keeps history: a twit's texts as versions of h:text,
+# the original and each edit (an edit is allowed EDITS_MAX times, within
+# 15 minutes), read back in one get with max_versions. A family of its own
+# so that the twit's counts and marks in "t" keep one version each.
+EDITS_MAX = 5
+SCHEMA["twits"]["h"] = {"max_versions": EDITS_MAX + 1}

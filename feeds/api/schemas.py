@@ -271,6 +271,12 @@ class Twit(Answer):
         description="In a stream: the user (one you follow, or you) whose repost "
         "brought it there; null for the twit itself.",
     )
+    edited_at: Annotated[str | None, BeforeValidator(iso)] = Field(
+        default=None,
+        description="When its text was last edited (null: never); "
+        "`GET /api/twits/{twit_id}/history` lists every text it had.",
+        json_schema_extra={"format": "date-time"},
+    )
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."

@@ -89,6 +89,7 @@ class DemoStats:
     most_followed: str = ""  # the userid with max_followers: where to watch a fan-out
     seconds: float = 0.0
     rows_written: dict[str, int] = field(default_factory=dict)
+    edited: int = 0  # twits edited (see _write_edits)
 
 
 def demo_userid(i: int) -> str:
@@ -389,6 +390,7 @@ def load_demo(
         _write_likes(out, demo, report, stats.likes)
         stats.stream_rows += _write_reposts(out, demo, report, stats.reposts)
         _write_messages(out, demo, seed, report)
+        stats.edited = _write_edits(conn, demo)
         # Hashtag index rows and mention notifications belong here too, if
         # those features keep tables of their own: the texts already carry
         # the hashtags and mentions (t.text), the same as a posted twit's.
@@ -682,3 +684,25 @@ def _write_lists(out: _Writer, demo: DemoPlan, report: Progress) -> None:
             out.put_all(lists.list_rows(demo_userid(owner), name, demo.now, refs))
     out.flush()
     report("lists", len(owners), len(owners))
+
+
+# -- edits: a few demo twits show "edited", with a history (services/twits.py) ----------
+
+EDITED_EVERY = 40  # one twit in EDITED_EVERY, the first of them edited twice
+_EDIT_NOTES = ("(edit: fixed a typo)", "(edit: added a link later)")
+
+
+def _write_edits(conn: happybase.Connection, demo: DemoPlan) -> int:
+    """Edit every EDITED_EVERY-th demo twit once, a minute after it was
+    posted (every other one of them twice), as the twits service does:
+    their pages show "edited" and a history. Returns the twits edited."""
+    edited = 0
+    for n in range(0, len(demo.twits), EDITED_EVERY):
+        t = demo.twits[n]
+        times = 2 if (n // EDITED_EVERY) % 2 == 0 else 1
+        texts = [
+            (f"{t.text[: twits_service.TEXT_MAX - 30]} {note}", t.millis + 60_000 * (i + 1))
+            for i, note in enumerate(_EDIT_NOTES[:times])
+        ]
+        edited += bool(twits_service.load_edits(conn, t.key, texts))
+    return edited

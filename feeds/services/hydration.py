@@ -10,7 +10,9 @@ verbs, each one multi-get for the page:
   suspended are left out;
 - ``twits.ask_counts``: replies, likes and reposts, as the twit rows hold
   them; a twit whose row is gone (deleted since its list row was read) is
-  left out;
+  left out; an edited twit gets its current text and "edited" mark from the
+  same cells (t:edit, beside the counts): list rows keep the text as
+  posted, and an edit rewrites none of them (docs/schema.md, "Edits");
 - ``reactions.ask_reacted``: the reader's ``liked`` and ``reposted`` flags;
 - ``blocks.ask_shield``: for a signed-in reader, twits whose author or
   reposter they block or are blocked by are left out, and, with ``muting``
@@ -103,8 +105,7 @@ def hydrate(
             continue
         if shield.hides(t.userid) or shield.hides(t.reposted_by):
             continue
-        if t.userid.lower() != (reader or "").lower() and shield.hides_text(t.text):
-            continue  # a muted word hides others' twits, never one's own
+        text, edited = t.text, t.edited
         if counts is None:
             replies, likes_n, reposts_n = t.replies, t.likes, t.reposts
         else:
@@ -112,8 +113,14 @@ def hydrate(
             if now is None:
                 continue  # deleted since its list row was read
             replies, likes_n, reposts_n = now.replies, now.likes, now.reposts
+            if now.edited:  # the list row's copy may predate the edit
+                text, edited = now.text, now.edited
+        if t.userid.lower() != (reader or "").lower() and shield.hides_text(text):
+            continue  # a muted word hides others' twits, never one's own
         fields = dict(t.__dict__)
         fields.update(
+            text=text,
+            edited=edited,
             replies=replies,
             likes=likes_n,
             reposts=reposts_n,

@@ -181,3 +181,48 @@ def with_words(conn: happybase.Connection, twit_keys: list[bytes], wanted: list[
         got = table.rows([keys.word_key(word, k) for k in sorted(left)], columns=[rows.WORD_MARK])
         left = {keys.twit_key_from_word_key(k) for k, _ in got}
     return left
+
+
+# -- an edit's move of the rows (services/twits.py: edit_twit) -----------------------
+
+
+def move_tag_rows(
+    conn: happybase.Connection, key: bytes, old: rows.TwitRow, new: rows.TwitRow, ts: int
+) -> None:
+    """The twit ``key``'s rows follow an edit from ``old``'s text to ``new``'s,
+    at the edit's time ``ts``: its new words and tags written (tag rows carry
+    the new text), the words and tags it lost deleted. Every cell is at
+    ``ts`` and every delete at ``ts`` (removing what is at or below it), so
+    edits applied in any order, or twice, leave the rows of the latest: a
+    later edit's row outlives an earlier edit's delete of it, and an earlier
+    edit's late put is hidden by a later edit's delete. Trending counts stay
+    as the twit was posted."""
+    for table, found in (("twitWords", word_rows(key, new)), ("hashtags", tag_rows(key, new))):
+        if found:
+            with conn.table(table_name(table)).batch(timestamp=ts) as b:
+                for row, cells in found:
+                    b.put(row, cells)
+    kept_words, kept_tags = set(words(new.text)), set(hashtags(new.text))
+    for table, doomed in (
+        ("hashtags", [keys.tag_key(t, key) for t in hashtags(old.text) if t not in kept_tags]),
+        ("twitWords", [keys.word_key(w, key) for w in words(old.text) if w not in kept_words]),
+    ):
+        if doomed:
+            with conn.table(table_name(table)).batch(timestamp=ts) as b:
+                for row in doomed:
+                    b.delete(row)
+
+
+def drop_rows_of(conn: happybase.Connection, key: bytes, texts: list[str], ts: int) -> None:
+    """Delete the twit ``key``'s words and tags rows for each of ``texts``,
+    every cell at or before ``ts`` (an edit's time, which may be ahead of
+    the clock by a millisecond or so): an edit that lost a race with the
+    twit's delete takes back what it wrote."""
+    for table, doomed in (
+        ("hashtags", {keys.tag_key(t, key) for text in texts for t in hashtags(text)}),
+        ("twitWords", {keys.word_key(w, key) for text in texts for w in words(text)}),
+    ):
+        if doomed:
+            with conn.table(table_name(table)).batch(timestamp=ts) as b:
+                for row in sorted(doomed):
+                    b.delete(row)

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import happybase
 
-from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
+from feeds.errors import Conflict, Forbidden, InvalidInput, NotFound, Suspended
 from feeds.types import Page, Twit, User, from_millis, new_twit
-from storage import keys, ops, rows
+from storage import keys, ops, rows, schema
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
 
@@ -62,7 +62,7 @@ def twit_of(
 ) -> Twit:
     """The twit whose row (or stream row, keyed by the twit's key) holds
     ``stored``; ``reposted_by``: the reposter, for a repost's stream row."""
-    return new_twit(
+    twit = new_twit(
         keys.twit_id(key),
         stored.userid,
         stored.name,
@@ -76,6 +76,9 @@ def twit_of(
         reposted_by,
         reposted_by_name,
     )
+    if stored.edited:
+        object.__setattr__(twit, "edited", stored.edited)
+    return twit
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,10 @@ class Counts:
     replies: int
     likes: int
     reposts: int
+    # Its current text and latest edit's ms (0: never edited): a list row's
+    # copy of the text may predate an edit (see edit_twit).
+    text: str = ""
+    edited: int = 0
 
 
 def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Counts]:
@@ -98,7 +105,7 @@ def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Cou
     return answer()
 
 
-_COUNTED = [rows.TEXT, rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS]
+_COUNTED = [rows.TEXT, rows.EDIT, rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS]
 
 
 def ask_counts(pipe: ops.Pipeline, twit_ids: Iterable[str]) -> Callable[[], dict[str, Counts]]:
@@ -110,15 +117,20 @@ def ask_counts(pipe: ops.Pipeline, twit_ids: Iterable[str]) -> Callable[[], dict
     reply = pipe.rows(table_name("twits"), [keys.twit_key_from_id(t) for t in wanted], _COUNTED)
 
     def answer() -> dict[str, Counts]:
-        return {
-            keys.twit_id(key): Counts(
-                rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
-            )
-            for key, row in reply.value
-            if rows.TEXT in row
-        }
+        return {keys.twit_id(key): _counts_of(row) for key, row in reply.value if rows.TEXT in row}
 
     return answer
+
+
+def _counts_of(row: dict[bytes, bytes]) -> Counts:
+    edit = rows.decode_edit(row)
+    return Counts(
+        rows.decode_replies(row),
+        rows.decode_likes(row),
+        rows.decode_reposts(row),
+        row[rows.TEXT].decode() if edit is None else edit.text,
+        0 if edit is None else edit.ts,
+    )
 
 
 def twits_of(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Twit]:
@@ -761,3 +773,190 @@ def timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     """The twit a twits row read by a timeline scan holds, counts and all
     (None: a row with no twit)."""
     return _timeline_twit(key, row)
+
+
+# -- edits: the text changed within EDIT_WINDOW_MS, kept as cell versions ----------------
+#
+# The twit's row decides: one compare-and-set of its t:edit cell (the latest
+# edit: its number, time, text and the text it replaced; see storage/rows.py)
+# makes an edit, so concurrent edits are put in one order and each accepted
+# once. Everything else follows from that cell and can be written again by
+# whoever finds it unapplied (the editor, or the next edit before its own
+# compare-and-set): the texts as versions of h:text (the history), t:text,
+# and the words and tags rows (tagindex.move_tag_rows). All are written at
+# the edit's time, strictly later than the one before, so late or repeated
+# writes never put an older text back. Readers see the edit at once: a twit
+# row's t:edit is in every read of the row, and the hydrate step takes it
+# from the same multi-get as the counts, so list rows (streams, replies,
+# reposts, tags) keep the text as posted and are never rewritten.
+
+EDIT_WINDOW_MS = 15 * 60 * 1000
+EDITS_MAX = schema.EDITS_MAX
+_EDIT_ATTEMPTS = 50  # compare-and-set rounds before giving up (each loser saw another win)
+
+
+@dataclass(frozen=True)
+class Version:
+    """One text a twit had, and from when (ms)."""
+
+    text: str
+    at: int
+
+
+def edit_twit(userid: str, twit_id: str, text: object) -> Twit:
+    """Change the text of ``userid``'s twit ``twit_id`` (checked as a post's
+    text is) and return the twit as it is now. NotFound if there is none (or
+    its delete has begun); Forbidden if it is someone else's; Conflict once
+    15 minutes have passed since it was posted, or after EDITS_MAX edits.
+    Two editors at once: each edit is accepted or refused whole, in one
+    order; the text is the last accepted one's."""
+    key = _key(twit_id)
+    body = clean_text(text)
+    with connection() as conn:
+        table = conn.table(table_name("twits"))
+        for _ in range(_EDIT_ATTEMPTS):
+            row = table.row(key, columns=[rows.TWIT], include_timestamp=True)
+            cells = {column: value for column, (value, _) in row.items()}
+            stored = rows.decode_twit(cells)
+            if stored is None or rows.DELETING in cells:
+                raise NotFound(f"No twit {twit_id!r}.")
+            if stored.userid.lower() != userid.lower():
+                raise Forbidden("You can edit only your own twits.")
+            last = rows.decode_edit(cells)
+            if last is not None:
+                _apply_edit(conn, key, stored, last)  # a crashed or slow editor's
+            now = _clock.now_millis()
+            if now - stored.created > EDIT_WINDOW_MS:
+                raise Conflict("A twit can be edited only within 15 minutes of posting.")
+            if last is not None and last.n >= EDITS_MAX:
+                raise Conflict(f"A twit can be edited at most {EDITS_MAX} times.")
+            if body == stored.text:
+                return _as_twit(key, cells)  # nothing to change: no edit made
+            # Strictly after the text it replaces, so its cells always win.
+            after = last.ts if last is not None else row[rows.TEXT][1]
+            edit = rows.Edit(
+                1 if last is None else last.n + 1, max(now, after + 1), body, stored.text
+            )
+            # The latest edit is still the one read (the first: still none).
+            expected = None if last is None else cells[rows.EDIT]
+            if ops.check_and_put(
+                conn,
+                table_name("twits"),
+                key,
+                rows.EDIT,
+                expected,
+                rows.EDIT,
+                rows.encode_edit(edit),
+            ):
+                if not _still_there(conn, key):
+                    raise NotFound(f"No twit {twit_id!r}.")
+                _apply_edit(conn, key, stored, edit)
+                _unless_deleted(conn, key, edit)
+                return get_twit(twit_id)
+        raise Conflict("The twit is being edited elsewhere; try again.")
+
+
+def _apply_edit(
+    conn: happybase.Connection, key: bytes, stored: rows.TwitRow, edit: rows.Edit
+) -> None:
+    """Write what the accepted ``edit`` implies (idempotent, at its time):
+    the history's versions, t:text, and the words and tags rows."""
+    table = conn.table(table_name("twits"))
+    if edit.n == 1:  # the original text, as the history's first version
+        table.put(key, {rows.HISTORY_TEXT: edit.prev.encode()}, timestamp=stored.created)
+    table.put(key, {rows.HISTORY_TEXT: edit.text.encode(), rows.TEXT: edit.text.encode()}, edit.ts)
+    before = dataclasses.replace(stored, text=edit.prev)
+    after = dataclasses.replace(stored, text=edit.text)
+    tagindex.move_tag_rows(conn, key, before, after, edit.ts)
+
+
+def _still_there(conn: happybase.Connection, key: bytes) -> bool:
+    """After an edit's compare-and-set: whether the twit is there and no
+    delete of it has begun. A first edit's compare-and-set (t:edit absent)
+    succeeds on a row a delete has just taken too, leaving t:edit alone in
+    it: that cell goes again (a row without its author is no twit to
+    readers, rows.decode_twit, even if this step is never reached)."""
+    table = conn.table(table_name("twits"))
+    row = table.row(key, columns=[rows.AUTHOR, rows.DELETING])
+    if rows.AUTHOR not in row:
+        table.delete(key)
+        return False
+    return rows.DELETING not in row
+
+
+def _unless_deleted(conn: happybase.Connection, key: bytes, edit: rows.Edit) -> None:
+    """An edit accepted just as the twit's delete began takes back what it
+    wrote: the delete read the text before or after it, so the rows of
+    either text may be left; and cells written after the delete took the
+    row would leave a row without a twit."""
+    row = conn.table(table_name("twits")).row(key, columns=[rows.AUTHOR, rows.DELETING])
+    if rows.AUTHOR in row and rows.DELETING not in row:
+        return
+    # At the edit's time or later: a delete marker hides only what is at or before it.
+    ts = max(edit.ts, _clock.now_millis())
+    tagindex.drop_rows_of(conn, key, [edit.prev, edit.text], ts)
+    if rows.AUTHOR not in row:
+        conn.table(table_name("twits")).delete(key, timestamp=ts)
+
+
+def _as_twit(key: bytes, row: dict[bytes, bytes]) -> Twit:
+    found = _timeline_twit(key, row)
+    if found is None:
+        raise NotFound(f"No twit {keys.twit_id(key)!r}.")
+    return found
+
+
+@read_only
+def history(twit_id: str) -> list[Version]:
+    """The texts the twit ``twit_id`` has had, newest first, each with its
+    time (the first: the current text; the last: the text as posted): one
+    get of the twit's cells and of h:text's versions. NotFound if it is gone."""
+    key = _key(twit_id)
+    with connection() as conn:
+        table = conn.table(table_name("twits"))
+        row = table.row(
+            key, columns=[rows.TEXT, rows.AUTHOR, rows.NAME, rows.CREATED, rows.EDIT, rows.DELETING]
+        )
+        stored = rows.decode_twit(row)
+        if stored is None or rows.DELETING in row:
+            raise NotFound(f"No twit {twit_id!r}.")
+        found = table.cells(key, rows.HISTORY_TEXT, versions=EDITS_MAX + 1, include_timestamp=True)
+    texts = {ts: value.decode() for value, ts in found}
+    edit = rows.decode_edit(row)
+    if edit is not None:  # accepted, its versions perhaps not written yet
+        texts[edit.ts] = edit.text
+        if edit.n == 1:
+            texts.setdefault(stored.created, edit.prev)
+    else:
+        texts = {stored.created: stored.text}
+    return [Version(text, at) for at, text in sorted(texts.items(), reverse=True)]
+
+
+def editable(twit: Twit, now_ms: int | None = None) -> bool:
+    """Whether ``twit`` can still be edited (by its author): within the
+    window. The edit itself says when too many edits were made."""
+    now = _clock.now_millis() if now_ms is None else now_ms
+    return now - int(twit.created.timestamp() * 1000) <= EDIT_WINDOW_MS
+
+
+def load_edits(conn: happybase.Connection, key: bytes, texts: list[tuple[str, int]]) -> int:
+    """Edit the twit ``key`` to each of ``texts`` (text, ms: in order, each
+    later than the last and the twit) as :func:`edit_twit` would have at
+    those times, without its checks or its compare-and-set: for the demo
+    loader, whose rows nobody reads yet. The cells are those an accepted
+    edit leaves (:func:`_apply_edit`). Returns the edits made."""
+    row = conn.table(table_name("twits")).row(key, columns=[rows.TWIT])
+    stored = rows.decode_twit(row)
+    if stored is None:
+        return 0
+    last = rows.decode_edit(row)
+    done = 0
+    for text, at in texts[: EDITS_MAX - (0 if last is None else last.n)]:
+        body = clean_text(text)
+        n = 1 if last is None else last.n + 1
+        prev = stored.text if last is None else last.text
+        edit = rows.Edit(n, at, body, prev)
+        conn.table(table_name("twits")).put(key, {rows.EDIT: rows.encode_edit(edit)}, at)
+        _apply_edit(conn, key, dataclasses.replace(stored, text=prev), edit)
+        last, done = edit, done + 1
+    return done

@@ -15,6 +15,7 @@ from feeds import services
 from feeds.errors import InvalidInput, NotFound
 from feeds.forms import ReplyForm
 from feeds.services import reactions
+from feeds.services.twits import editable
 from feeds.types import Twit
 from feeds.viewhelpers import Explain, View, post_only, redirect_to_login, safe_next
 
@@ -71,6 +72,7 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
             "my_reply": my_reply,
             "profiles": profiles_for(t.text for t in shown if t is not None),
             "bookmarked": _bookmarked(request, found.id),
+            "can_edit": editable(thread.twit),  # the author's Edit link
         },
     )
 

@@ -315,3 +315,30 @@ def test_namespaces(t2: Any, t1: Any, made: Callable[..., Any]) -> None:
         f"org.apache.hadoop.hbase.NamespaceNotFoundException: {ns}",
         False,
     )
+
+
+def test_a_family_added_to_a_table_keeps_its_versions(
+    t2: Any, t1: Any, made: Callable[..., Any]
+) -> None:
+    """What createtables relies on to give an existing twits table its
+    history family (storage/upgrade.py, feeds/services/twits.py): a family
+    added through Thrift2 keeps as many versions as it was given, read
+    back newest first with TGet's maxVersions and Thrift1's getVer, while
+    the table's first family still keeps one."""
+    name = made()
+    full = _full(name)
+    t2.addColumnFamily(name, F(name=b"h", maxVersions=3))
+    for ts in (10, 20, 30, 40):
+        cells = [
+            T2.TColumnValue(b"h", b"q", b"v%d" % ts, ts),
+            T2.TColumnValue(b"f", b"q", b"w", ts),
+        ]
+        t2.put(full, T2.TPut(row=b"r", columnValues=cells))
+    got = t2.get(full, T2.TGet(row=b"r", columns=[T2.TColumn(b"h", b"q")], maxVersions=10))
+    assert [(c.value, c.timestamp) for c in got.columnValues] == [
+        (b"v40", 40),
+        (b"v30", 30),
+        (b"v20", 20),
+    ]
+    assert [c.value for c in t1.getVer(full, b"r", b"h:q", 10, {})] == [b"v40", b"v30", b"v20"]
+    assert [c.timestamp for c in t1.getVer(full, b"r", b"f:q", 10, {})] == [40]

@@ -21,6 +21,7 @@ the test posts and deletes them. ``--blocks`` adds blocks and unblocks to
 follows, posts, likes and reposts among its users. ``--messages`` sends
 direct messages among its users; ``--messages-read`` also opens conversations.
 ``--lists OWNER LIST_ID`` adds and removes its users on that list.
+``--edits TWIT_ID AUTHOR`` edits one twit (the exactness test of edits).
 """
 
 from __future__ import annotations
@@ -274,6 +275,26 @@ def list_members(seed: int, budget: Budget, owner: str, list_id: str, users: lis
     return ops
 
 
+def edits(seed: int, budget: Budget, twit_id: str, author: str) -> int:
+    """Edit one twit as its author, each text naming this process and the
+    attempt (a word and a tag of its own); prints each accepted text on a
+    line of its own before the count of accepted edits. A refusal (the
+    edits allowed used up, or the twit deleted meanwhile) is part of the game."""
+    from feeds.errors import Conflict, NotFound
+    from feeds.services import twits
+
+    accepted = 0
+    tries = 0
+    while budget.more(tries):
+        text = f"edit w{seed}x{tries} #t{seed}x{tries}"
+        with contextlib.suppress(Conflict, NotFound):
+            twits.edit_twit(author, twit_id, text)
+            print(f"accepted {text}")
+            accepted += 1
+        tries += 1
+    return accepted
+
+
 def main(seed: int, spec: str, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -293,6 +314,8 @@ def main(seed: int, spec: str, users: list[str]) -> int:
         return reactions(seed, budget, users[1], users[2:])
     if users[0] == "--lists":
         return list_members(seed, budget, users[1], users[2], users[3:])
+    if users[0] == "--edits":
+        return edits(seed, budget, users[1], users[2])
     if users[0] == "--blocks":
         return blocks(seed, budget, users[1:])
     if users[0] in ("--messages", "--messages-read"):

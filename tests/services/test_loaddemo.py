@@ -10,7 +10,8 @@ from django.core.management.base import CommandError
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import bulk
+from feeds.services import bulk, twits
+from feeds.services.search import search_twits
 from feeds.services.streams import CELEBRITIES
 from feeds.types import Twit, User
 from storage import keys, rows
@@ -45,6 +46,8 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(
     assert "loaded 40 users" in out.getvalue()
     assert " replies), " in out.getvalue() and " likes, " in out.getvalue()
     assert " reposts, " in out.getvalue()
+    # Every 40th twit edited (200 twits: 5), every other one twice.
+    assert "5 twits edited" in out.getvalue()
     users = all_pages(lambda c: services.list_users(c, limit=100))
     assert len(users) == 40
     named = re.search(r"post as (user\d+)", out.getvalue())
@@ -69,6 +72,16 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(
             assert {t.id for t in theirs} <= home
     assert len(every) == 200
     assert services.authenticate("user000000", bulk.DEMO_PASSWORD) is not None
+    # The edited ones read as the twits service edits them: the text, the
+    # mark, the history (oldest last), and their words in search.
+    edited = [t for t in every if t.edited]
+    assert len(edited) == 5
+    for twit in edited:
+        history = twits.history(twit.id)
+        assert history[0].text == twit.text and "(edit: " in twit.text
+        assert len(history) in (2, 3) and "(edit:" not in history[-1].text
+    found = all_pages(lambda c: search_twits("edit", c))
+    assert {t.id for t in edited} <= {t.id for t in found}
     _assert_social_rows_agree_with_counts(every)
     _assert_reposts_agree_and_unrepost(users)
     _assert_conversations_agree_and_go_on(users)

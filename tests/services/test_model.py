@@ -14,7 +14,7 @@ import pytest
 
 from feeds import services
 from feeds.errors import Conflict, Forbidden, InvalidInput
-from feeds.services import blocking, messages, reactions, search, twitlists
+from feeds.services import blocking, messages, reactions, search, twitlists, twits
 from feeds.services.textparse import words
 from feeds.types import Page
 from storage.rows import NOTIFY_ACTORS
@@ -52,6 +52,7 @@ class Reference:
     messages: list[tuple[str, str, str]] = field(default_factory=list)
     read_upto: dict[tuple[str, str], int] = field(default_factory=dict)
     clock: int = 0
+    edited: dict[str, list[str]] = field(default_factory=dict)  # twit id -> its texts, oldest first
 
     def conversation(self, a: str, b: str) -> list[tuple[str, str, str]]:
         return [m for m in self.messages if {m[0], m[1]} == {a, b}]
@@ -208,6 +209,7 @@ def check(ref: Reference) -> None:
         want = {t for t in ref.twits if word in words(ref.texts[t])}
         assert {t.id for t in listed} == want, f"the search for {word!r}"
     check_notifications(ref)
+    check_edits(ref)
 
 
 def check_notifications(ref: Reference) -> None:
@@ -227,6 +229,7 @@ ACTIONS += ["repost", "repost", "unrepost"]
 ACTIONS += ["like", "like", "unlike"]  # for notifications' like groups
 ACTIONS += ["block", "unblock", "mute", "mute_word"]  # blocks and mutes (issue 36)
 ACTIONS += ["bookmark"]  # private reactions (issue 40)
+ACTIONS += ["edit", "edit"]  # edits within 15 minutes (issue 40)
 
 
 def _register(ref: Reference, rng: random.Random) -> None:
@@ -466,6 +469,46 @@ def check_messages(ref: Reference) -> None:
                 assert [m.text for m in listed] == [m[2] for m in reversed(ref.conversation(a, b))]
 
 
+# -- edits (issue 40) ------------------------------------------------------------------
+
+
+def _edit(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    """Edit a posted twit: its hashtag changes (tag pages and the search
+    follow), its mention stays (an edit notifies nobody)."""
+    posted = sorted(t for t in ref.tags if t in ref.twits)
+    if not posted:
+        return
+    tid = rng.choice(posted)
+    spelling = rng.choice(sorted(TAGS))
+    text = re.sub(r"#\w+$", f"#{spelling}", ref.texts[tid]) + f" e{ref.tick()}"
+    texts = ref.edited.setdefault(tid, [ref.texts[tid]])
+    if ref.twits[tid] != a:
+        with pytest.raises(Forbidden):
+            twits.edit_twit(a, tid, text)
+    elif len(texts) > twits.EDITS_MAX:
+        with pytest.raises(Conflict):
+            twits.edit_twit(a, tid, text)
+    else:
+        assert twits.edit_twit(a, tid, text).text == text
+        texts.append(text)
+        ref.texts[tid] = text
+        ref.tags[tid] = TAGS[spelling]
+
+
+def check_edits(ref: Reference) -> None:
+    """Every list shows each twit's current text, marked edited once it is,
+    and its history is its texts, newest first."""
+    for u in ref.users:
+        shown = all_pages(lambda c, u=u: services.timeline(u, c, limit=3))
+        shown += all_pages(lambda c, u=u: services.home_stream(u, c, limit=3))
+        for t in shown:
+            assert t.text == ref.texts[t.id], "a list shows a text that is not the current one"
+            assert bool(t.edited) == (len(ref.edited.get(t.id, ())) > 1), "the edited mark"
+    for tid in ref.twits:
+        history = [v.text for v in twits.history(tid)]
+        assert history == list(reversed(ref.edited.get(tid, [ref.texts[tid]]))), tid
+
+
 STEPS: dict[str, Step] = {
     "follow": _follow,
     "unfollow": _unfollow,
@@ -483,6 +526,9 @@ STEPS: dict[str, Step] = {
     "bookmark": _bookmark,
     "message": _message,
     "read_messages": _read_messages,
+
+
+    "edit": _edit,
 }
 
 

@@ -120,6 +120,7 @@ class Command(TwitBaseCommand):
             f"{stats.twits:,} twits ({stats.replies:,} of them replies), "
             f"{stats.likes:,} likes, {stats.reposts:,} reposts, {stats.stream_rows:,} stream rows"
         )
+        self.stdout.write(f"{stats.edited:,} twits edited (they show a history)")
         for table, rows in sorted(stats.rows_written.items()):
             self.stdout.write(f"  {table:<11} {rows:>12,} row{'' if rows == 1 else 's'}")
         self.stdout.write(
