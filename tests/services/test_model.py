@@ -526,8 +526,6 @@ STEPS: dict[str, Step] = {
     "bookmark": _bookmark,
     "message": _message,
     "read_messages": _read_messages,
-
-
     "edit": _edit,
 }
 
