@@ -73,6 +73,11 @@ class Twit:
     # it: who (None: the twit itself).
     reposted_by: str | None = None
     reposted_by_name: str = ""
+    # A quote names the twit it quotes (None: it quotes none); the hydrate
+    # step fills in the card the reader sees of it.
+    quote_of: str | None = None
+    quoted: QuoteCard | None = None
+    quotes: int = 0  # how many twits quote it
 
     @property
     def mentions(self) -> list[str]:
@@ -87,6 +92,20 @@ class Twit:
         from feeds.services.textparse import hashtags
 
         return hashtags(self.text)
+
+
+@dataclass(frozen=True)
+class QuoteCard:
+    """What a quote shows of the twit it quotes, as one reader sees it:
+    ``state`` "shown" (with the twit's author, name and text), "deleted", or
+    "unavailable" (its author is suspended, blocks or is blocked by the
+    reader, or is muted by them; the other fields then empty)."""
+
+    id: str
+    state: str
+    userid: str = ""
+    name: str = ""
+    text: str = ""
 
 
 _new = object.__new__
@@ -106,6 +125,8 @@ def new_twit(
     reposts: int,
     reposted_by: str | None,
     reposted_by_name: str,
+    quote_of: str | None = None,
+    quotes: int = 0,
 ) -> Twit:
     """``Twit(...)`` with these fields (``liked`` and ``reposted`` None), made
     in under half the time: a page makes one per row it shows. The frozen
@@ -131,6 +152,9 @@ def new_twit(
             "reposted": None,
             "reposted_by": reposted_by,
             "reposted_by_name": reposted_by_name,
+            "quote_of": quote_of,
+            "quoted": None,
+            "quotes": quotes,
         },
     )
     return twit

@@ -206,3 +206,14 @@ SCHEMA["bookmarks"] = {"b": ONE}
 USER_DATA["bookmarkers"] = "per bookmark found in bookmarks, taken back first; others' "
 USER_DATA["bookmarkers"] += "bookmarks of the user's twits go with the twits"
 USER_DATA["bookmarks"] = "prefix md5(userid)"
+
+
+# -- quotes (feeds/services/twits.py) ------------------------------------------------------
+
+# A twit's quotes, newest first under its key (keys.quote_key), each carrying
+# the quoting twit as a replies row does, so its page is one prefix scan.
+SCHEMA["quotes"] = {"q": ONE}
+USER_DATA["quotes"] = (
+    "under the user's twits (with them) and the user's quotes (with them, the quoted "
+    "twit's count lowered)"
+)

@@ -343,7 +343,7 @@ class AccountDeletion(BaseModel):
 
 class Notification(Answer):
     id: str = Field(description="Unique in your list (opaque).")
-    type: Literal["mention", "reply", "like", "repost", "follow"]
+    type: Literal["mention", "reply", "like", "repost", "follow", "quote"]
     actors: list[UserRef] = Field(
         description="Who did it, newest first; a like or repost group names its latest few."
     )

@@ -18,7 +18,9 @@ one reply race), for the reply count's exactness test. ``--likes TWIT_ID``
 and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit;
 ``--reactions AUTHOR`` does all four on the author's newest twits while
 the test posts and deletes them. ``--blocks`` adds blocks and unblocks to
-follows, posts, likes and reposts among its users.
+follows, posts, likes and reposts among its users. ``--quotes TWIT_ID``
+quotes that twit and deletes its users' quotes of it (the quote count's
+test, and the race with the quoted twit's delete).
 """
 
 from __future__ import annotations
@@ -228,6 +230,27 @@ def blocks(seed: int, budget: Budget, users: list[str]) -> int:
     return ops
 
 
+def quotes(seed: int, budget: Budget, quoted: str, users: list[str]) -> int:
+    """Quote one twit and delete quotes of it as random users; the twit may
+    be deleted meanwhile (the test does it), and then both are refused."""
+    from feeds import services
+    from feeds.errors import NotFound
+
+    rng = random.Random(seed)
+    ops = 0
+    while budget.more(ops):
+        a = rng.choice(users)
+        with contextlib.suppress(NotFound):  # the quoted twit, or the quote, deleted
+            if rng.random() < 0.65:
+                services.post_twit(a, f"quote {seed} {ops}", quote_of=quoted)
+            else:
+                mine = [t for t in services.quotes(quoted, limit=20).items if t.userid == a]
+                if mine:
+                    services.delete_twit(a, rng.choice(mine).id)
+        ops += 1
+    return ops
+
+
 def main(seed: int, spec: str, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -245,6 +268,8 @@ def main(seed: int, spec: str, users: list[str]) -> int:
         return reposts(seed, budget, users[1], users[2:])
     if users[0] == "--reactions":
         return reactions(seed, budget, users[1], users[2:])
+    if users[0] == "--quotes":
+        return quotes(seed, budget, users[1], users[2:])
     if users[0] == "--blocks":
         return blocks(seed, budget, users[1:])
     rng = random.Random(seed)

@@ -59,6 +59,7 @@ OWNERS = {
     "twitWords": "tagindex",
     "bookmarkers": "reactions",
     "bookmarks": "reactions",
+    "quotes": "twits",
 }
 
 # (module, table) pairs that still open a table they do not own.
