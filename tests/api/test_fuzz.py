@@ -84,7 +84,7 @@ def world(local_twitbase: ServerAddr, settings: Settings) -> World:
         [{"userid": "bob", "twit_id": theirs.id}, {"userid": "alice", "twit_id": mine.id}],
         {
             "/api/login": {"userid": "alice", "password": PASSWORD},
-            "/api/twits": {"text": "a reply", "reply_to": theirs.id},
+            "/api/twits": {"text": "a reply", "reply_to": theirs.id, "quote_of": theirs.id},
         },
     )
 
