@@ -209,3 +209,12 @@ class DeleteAccountForm(SiteForm):
     focus = "password"
 
     password = password_field("Your password", "current-password")
+
+
+class QuoteForm(TwitForm):
+    """A twit that quotes the one on the page (its id is in the URL)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["text"].label = "Your quote"
+        self.fields["text"].widget.attrs["placeholder"] = "Add a comment"

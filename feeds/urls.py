@@ -10,6 +10,7 @@ from .views import (
     notifications,
     people,
     pins,
+    quotes,
     recovery,
     reports,
     safety,
@@ -69,4 +70,10 @@ urlpatterns = [
     path("account/delete", account.delete_account, name="delete_account"),
     path("u/<str:userid>/avatar", avatars.avatar, name="avatar"),
     path("notifications", notifications.notifications, name="notifications"),
+]
+
+# -- quotes (feeds/views/quotes.py) ----------------------------------------------------------
+urlpatterns += [
+    path("u/<str:userid>/t/<str:twit_id>/quote", quotes.quote, name="quote"),
+    path("u/<str:userid>/t/<str:twit_id>/quotes", quotes.quotes, name="quotes"),
 ]
