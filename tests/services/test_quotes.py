@@ -5,13 +5,15 @@ interleave."""
 
 from __future__ import annotations
 
+import io
 import time
 
 import pytest
+from django.core.management import call_command
 
 from feeds import services
 from feeds.errors import Forbidden, NotFound
-from feeds.services import blocking
+from feeds.services import blocking, twits
 from feeds.types import Twit, User
 from storage import keys
 from storage.connection import connection, table_name
@@ -98,6 +100,29 @@ def test_deleting_a_quote_takes_it_out_once_and_deleting_the_quoted_shows_delete
         assert conn.table(table_name("twits")).row(keys.twit_key_from_id(quoted.id)) == {}
 
 
+def test_a_twit_deleted_between_a_quotes_check_and_its_write_keeps_no_row_or_count(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interleaving the processes test can only hope to hit: the quoted
+    twit is checked, then deleted whole, then the quote writes its row and +1."""
+    quoted = services.post_twit("alice", "checked, then gone")
+    found = twits._quoted
+
+    def deleted_right_after(quote_of: object) -> Twit:
+        twit = found(quote_of)
+        services.delete_twit("alice", quoted.id)
+        return twit
+
+    monkeypatch.setattr(twits, "_quoted", deleted_right_after)
+    quote = services.post_twit("bob", "too late", quote_of=quoted.id)
+    assert quote_rows(quoted.id) == []
+    with connection() as conn:
+        assert conn.table(table_name("twits")).row(keys.twit_key_from_id(quoted.id)) == {}
+    assert card(quote.id) == ("deleted", "")
+    services.delete_twit("bob", quote.id)  # and it still deletes cleanly
+    assert services.get_user("bob").twits == 0
+
+
 def test_the_card_is_unavailable_when_its_author_is_suspended_blocks_or_is_muted(
     alice: User, bob: User, charlie: User
 ) -> None:
@@ -180,3 +205,29 @@ def test_quotes_racing_the_quoted_twits_delete_leave_no_ghost(twitbase: ServerAd
     assert quotes, "no quote was posted before the delete"
     assert {t.quoted.state for t in quotes if t.quoted is not None} == {"deleted"}
     assert all(t.quoted is not None for t in quotes)
+
+
+@pytest.mark.fresh_tables  # the demo's twits are from the days before it
+def test_loaddemo_writes_quotes_that_read_and_delete_as_posted_ones(
+    twitbase: ServerAddr,
+) -> None:
+    call_command("loaddemo", users=40, twits=400, stdout=io.StringIO(), stderr=io.StringIO())
+    users = all_pages(lambda c: services.list_users(c, limit=100))
+    every = [t for u in users for t in all_pages(lambda c, u=u: services.timeline(u.userid, c))]
+    quotes = [t for t in every if t.quote_of is not None]
+    assert quotes, "the demo has quote posts"
+    assert all(t.quoted is not None and t.quoted.state == "shown" for t in quotes)
+    by_id = {t.id: t for t in every}
+    for quoted_id in {t.quote_of for t in quotes if t.quote_of}:
+        listed = quotes_of(quoted_id)
+        assert by_id[quoted_id].quotes == len(listed)
+        assert sorted(t.id for t in listed) == sorted(
+            t.id for t in quotes if t.quote_of == quoted_id
+        )
+    # A demo quote deletes as a posted one does: out of the list, counted down once.
+    one = quotes[0]
+    assert one.quote_of is not None
+    before = services.get_twit(one.quote_of).quotes
+    services.delete_twit(one.userid, one.id)
+    assert services.get_twit(one.quote_of).quotes == before - 1
+    assert one.id not in {t.id for t in quotes_of(one.quote_of)}
