@@ -240,3 +240,12 @@ class ListForm(SiteForm):
         help_text="Optional. Lists are public: anyone can see a list and its members.",
         widget=forms.TextInput(attrs={"maxlength": 160}),
     )
+
+
+class QuoteForm(TwitForm):
+    """A twit that quotes the one on the page (its id is in the URL)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["text"].label = "Your quote"
+        self.fields["text"].widget.attrs["placeholder"] = "Add a comment"

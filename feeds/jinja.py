@@ -13,7 +13,8 @@ include the card through ``{% twit_card %}`` and ``{% avatar %}``
 The globals and filters below are the Django ones the card used, by the
 same names where Jinja2 has none: ``url`` (``reverse``, remembered: a
 page names the same few routes for each twit), ``twit_html`` and ``ago``,
-``utc_iso``, ``hue_class``, ``date``, ``pluralize``, ``urlencode``.
+``utc_iso``, ``hue_class``, ``date``, ``pluralize``, ``urlencode``,
+``truncatechars``.
 """
 
 from __future__ import annotations
@@ -54,5 +55,6 @@ def environment(**options: Any) -> jinja2.Environment:
         date=defaultfilters.date,
         pluralize=defaultfilters.pluralize,
         urlencode=defaultfilters.urlencode,
+        truncatechars=defaultfilters.truncatechars,
     )
     return env

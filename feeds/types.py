@@ -82,6 +82,12 @@ class Twit:
         """When it was last edited (None: never)."""
         return from_millis(self.edited) if self.edited else None
 
+    # A quote names the twit it quotes (None: it quotes none); the hydrate
+    # step fills in the card the reader sees of it.
+    quote_of: str | None = None
+    quoted: QuoteCard | None = None
+    quotes: int = 0  # how many twits quote it
+
     @property
     def mentions(self) -> list[str]:
         """The userids its text mentions (lowercased, each once), for the mentions slice."""
@@ -95,6 +101,20 @@ class Twit:
         from feeds.services.textparse import hashtags
 
         return hashtags(self.text)
+
+
+@dataclass(frozen=True)
+class QuoteCard:
+    """What a quote shows of the twit it quotes, as one reader sees it:
+    ``state`` "shown" (with the twit's author, name and text), "deleted", or
+    "unavailable" (its author is suspended, blocks or is blocked by the
+    reader, or is muted by them; the other fields then empty)."""
+
+    id: str
+    state: str
+    userid: str = ""
+    name: str = ""
+    text: str = ""
 
 
 _new = object.__new__
@@ -114,6 +134,8 @@ def new_twit(
     reposts: int,
     reposted_by: str | None,
     reposted_by_name: str,
+    quote_of: str | None = None,
+    quotes: int = 0,
 ) -> Twit:
     """``Twit(...)`` with these fields (``liked`` and ``reposted`` None), made
     in under half the time: a page makes one per row it shows. The frozen
@@ -140,6 +162,9 @@ def new_twit(
             "reposted_by": reposted_by,
             "reposted_by_name": reposted_by_name,
             "edited": 0,
+            "quote_of": quote_of,
+            "quoted": None,
+            "quotes": quotes,
         },
     )
     return twit

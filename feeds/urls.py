@@ -13,6 +13,7 @@ from .views import (
     notifications,
     people,
     pins,
+    quotes,
     recovery,
     reports,
     safety,
@@ -96,4 +97,10 @@ urlpatterns = [
 urlpatterns += [
     path("u/<str:userid>/t/<str:twit_id>/edit", edits.edit_twit, name="edit_twit"),
     path("u/<str:userid>/t/<str:twit_id>/history", edits.twit_history, name="twit_history"),
+]
+
+# -- quotes (feeds/views/quotes.py) ----------------------------------------------------------
+urlpatterns += [
+    path("u/<str:userid>/t/<str:twit_id>/quote", quotes.quote, name="quote"),
+    path("u/<str:userid>/t/<str:twit_id>/quotes", quotes.quotes, name="quotes"),
 ]

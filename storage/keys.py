@@ -257,7 +257,15 @@ NOTIFY_REPLY = b"r"
 NOTIFY_LIKE = b"l"
 NOTIFY_REPOST = b"p"
 NOTIFY_FOLLOW = b"f"
-NOTIFY_KINDS = (NOTIFY_MENTION, NOTIFY_REPLY, NOTIFY_LIKE, NOTIFY_REPOST, NOTIFY_FOLLOW)
+NOTIFY_QUOTE = b"q"  # a quote, to the quoted twit's author (subject: the quote)
+NOTIFY_KINDS = (
+    NOTIFY_MENTION,
+    NOTIFY_REPLY,
+    NOTIFY_LIKE,
+    NOTIFY_REPOST,
+    NOTIFY_FOLLOW,
+    NOTIFY_QUOTE,
+)
 NOTIFY_KEY_LEN = MD5_LEN + RTS_LEN + 1 + TWIT_KEY_LEN
 NOTIFY_GROUP_KEY_LEN = TWIT_KEY_LEN + 1
 
@@ -1042,3 +1050,37 @@ LAYOUTS["userLists"] = (
     ("suffix", "suffix", SUFFIX_LEN),
 )
 LAYOUTS["listMembers"] = (("list", "md5list", MD5_LEN), ("member", "md5", MD5_LEN))
+# -- quotes (feeds/services/twits.py) ---------------------------------------------------
+#
+# A twit's quotes: under the quoted twit's key, the quote's reversed time,
+# then the quoting twit's whole key. Newest first, so the quoted twit's page
+# is one prefix scan; the quoting key at the end names the twit the row
+# shows (its time is in it again: 8 bytes spent so the key needs no
+# reassembly, unlike a reply's).
+
+QUOTE_KEY_LEN = 2 * TWIT_KEY_LEN + RTS_LEN
+
+
+def quote_key(quoted: bytes, quoting: bytes) -> bytes:
+    """The row of the twit ``quoting`` among the quotes of ``quoted``."""
+    split_twit_key(quoted)
+    parts = split_twit_key(quoting)
+    return quoted + reverse_ts(parts.millis) + quoting
+
+
+def twit_key_from_quote_key(key: bytes) -> bytes:
+    """The quoting twit's key, from its row in the quotes table."""
+    if len(key) != QUOTE_KEY_LEN:
+        raise BadKey(f"quote key must be {QUOTE_KEY_LEN} bytes, got {len(key)}")
+    return key[TWIT_KEY_LEN + RTS_LEN :]
+
+
+LAYOUTS["quotes"] = (
+    ("quoted author", "md5", MD5_LEN),
+    ("quoted time", "rts", RTS_LEN),
+    ("quoted suffix", "suffix", SUFFIX_LEN),
+    ("time", "rts", RTS_LEN),
+    ("author", "md5", MD5_LEN),
+    ("quote time", "rts", RTS_LEN),
+    ("suffix", "suffix", SUFFIX_LEN),
+)

@@ -334,6 +334,8 @@ class TwitRow:
     reply_to: str | None = None  # the parent's twit id, for a reply
     reply_userid: str = ""  # the parent's author, for a reply
     edited: int = 0  # ms of its latest edit (0: never edited; a twits row's t:edit)
+    quote_of: str | None = None  # the quoted twit's id, for a quote (twits rows only)
+    quote_userid: str = ""  # the quoted twit's author, for a quote: whom it notifies
 
 
 @dataclass(frozen=True)
@@ -349,6 +351,10 @@ class TwitCells:
     # (a replies row's parent is in its key).
     reply_to: bytes | None = None
     reply_userid: bytes | None = None
+    # Where the row keeps the twit it quotes; None: rows that do not (the
+    # hydrate step reads it from the twit row, see feeds/services/hydration.py).
+    quote_of: bytes | None = None
+    quote_userid: bytes | None = None
 
     def encode(self, twit: TwitRow) -> dict[bytes, bytes]:
         cells = {
@@ -360,6 +366,9 @@ class TwitCells:
         if twit.reply_to is not None and self.reply_to and self.reply_userid:
             cells[self.reply_to] = twit.reply_to.encode()
             cells[self.reply_userid] = twit.reply_userid.encode()
+        if twit.quote_of is not None and self.quote_of and self.quote_userid:
+            cells[self.quote_of] = twit.quote_of.encode()
+            cells[self.quote_userid] = twit.quote_userid.encode()
         return cells
 
     def decode(self, row: dict[bytes, bytes]) -> TwitRow | None:
@@ -368,6 +377,8 @@ class TwitCells:
             return None
         reply_to = row.get(self.reply_to) if self.reply_to else None
         reply_userid = row.get(self.reply_userid, b"") if self.reply_userid else b""
+        quote_of = row.get(self.quote_of) if self.quote_of else None
+        quote_userid = row.get(self.quote_userid, b"") if self.quote_userid else b""
         return TwitRow(
             userid=row[self.userid].decode(),
             name=row[self.name].decode(),
@@ -375,6 +386,8 @@ class TwitCells:
             created=int(row[self.created]),
             reply_to=None if reply_to is None else reply_to.decode(),
             reply_userid=reply_userid.decode(),
+            quote_of=None if quote_of is None else quote_of.decode(),
+            quote_userid=quote_userid.decode(),
         )
 
 
@@ -385,6 +398,8 @@ TWIT_CELLS = TwitCells(
     created=CREATED,
     reply_to=REPLY_TO,
     reply_userid=REPLY_USERID,
+    quote_of=b"t:quote_of",
+    quote_userid=b"t:quote_userid",
 )
 
 
@@ -1694,3 +1709,50 @@ def decode_edit(row: dict[bytes, bytes]) -> Edit | None:
         return None
     d = json.loads(cell)
     return Edit(int(d["n"]), int(d["ts"]), str(d["text"]), str(d["prev"]))
+
+
+# -- quotes: quoted twit's key + rts + quoting twit's key (feeds/services/twits.py) -------
+#
+# The quoting twit's row names what it quotes (t:quote_of, TWIT_CELLS); the
+# quoted twit's row counts its quotes as it counts replies: an apply-once
+# cell, and marks on the quoting row (at its own time) once the count holds
+# it, and once it no longer does. A quotes row carries the quoting twit as
+# a replies row does.
+
+QUOTE_OF = b"t:quote_of"
+QUOTE_USERID = b"t:quote_userid"
+COUNT_QUOTES = b"t:quotes"
+QUOTE_COUNTED = b"t:qcounted"
+QUOTE_UNCOUNTED = b"t:quncounted"
+COLUMNS["twits"] = (
+    *COLUMNS["twits"],
+    QUOTE_OF,
+    QUOTE_USERID,
+    COUNT_QUOTES,
+    QUOTE_COUNTED,
+    QUOTE_UNCOUNTED,
+)
+
+QUOTES_USERID = b"q:userid"
+QUOTES_NAME = b"q:name"
+QUOTES_TEXT = b"q:text"
+QUOTES_CREATED = b"q:created"
+QUOTE_CELLS = TwitCells(
+    userid=QUOTES_USERID, name=QUOTES_NAME, text=QUOTES_TEXT, created=QUOTES_CREATED
+)
+COLUMNS["quotes"] = (QUOTES_USERID, QUOTES_NAME, QUOTES_TEXT, QUOTES_CREATED)
+USERID_CELLS = USERID_CELLS | {QUOTES_USERID, QUOTE_USERID}
+MILLIS_CELLS = MILLIS_CELLS | {QUOTES_CREATED}
+
+
+def encode_quote(twit: TwitRow) -> dict[bytes, bytes]:
+    return QUOTE_CELLS.encode(twit)
+
+
+def decode_quote(row: dict[bytes, bytes]) -> TwitRow | None:
+    return QUOTE_CELLS.decode(row)
+
+
+def decode_quotes(row: dict[bytes, bytes]) -> int:
+    """How many quotes a twits row counts (0 when it counts none)."""
+    return decode_count(row.get(COUNT_QUOTES))

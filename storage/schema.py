@@ -243,3 +243,12 @@ USER_DATA["listMembers"] = (
 # so that the twit's counts and marks in "t" keep one version each.
 EDITS_MAX = 5
 SCHEMA["twits"]["h"] = {"max_versions": EDITS_MAX + 1}
+# -- quotes (feeds/services/twits.py) ------------------------------------------------------
+
+# A twit's quotes, newest first under its key (keys.quote_key), each carrying
+# the quoting twit as a replies row does, so its page is one prefix scan.
+SCHEMA["quotes"] = {"q": ONE}
+USER_DATA["quotes"] = (
+    "under the user's twits (with them) and the user's quotes (with them, the quoted "
+    "twit's count lowered)"
+)

@@ -171,6 +171,13 @@ class NewTwit(BaseModel):
         "Omit (or null) for a twit that replies to none.",
         json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
     )
+    # As reply_to, looked up by the service: a missing twit is a 404 naming it.
+    quote_of: StrictStr | None = Field(
+        default=None,
+        description="The id of the twit this one quotes (shown as a card in it); it must "
+        "exist, and neither of you block the other. Omit (or null) to quote none.",
+        json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
+    )
 
 
 # -- responses ---------------------------------------------------------------------
@@ -242,6 +249,20 @@ class UserRef(Answer):
     name: str
 
 
+class QuoteCard(Answer):
+    id: str = Field(
+        description="The quoted twit's id.", json_schema_extra=dict(pattern=TWIT_ID_PATTERN)
+    )
+    state: Literal["shown", "deleted", "unavailable"] = Field(
+        description="`shown`; `deleted` (the quoted twit is gone); `unavailable` (its "
+        "author is suspended, blocks or is blocked by you, or you mute them): then "
+        "`userid`, `name` and `text` are empty."
+    )
+    userid: str = Field(description="The quoted twit's author (empty unless shown).")
+    name: str = Field(description="Their name (empty unless shown).")
+    text: str = Field(description="The quoted twit's text (empty unless shown).")
+
+
 class Twit(Answer):
     id: str = Field(json_schema_extra=dict(pattern=TWIT_ID_PATTERN))
     userid: Userid
@@ -277,6 +298,17 @@ class Twit(Answer):
         "`GET /api/twits/{twit_id}/history` lists every text it had.",
         json_schema_extra={"format": "date-time"},
     )
+    quote_of: str | None = Field(
+        default=None,
+        description="The id of the twit this one quotes (null if none).",
+        json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
+    )
+    quoted: QuoteCard | None = Field(
+        default=None,
+        description="The card of the twit it quotes, as you may see it (null if it "
+        "quotes none, or in an answer that does not read it: a twit just posted).",
+    )
+    quotes: Count = Field(default=0, description="How many twits quote it.")
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."
@@ -349,7 +381,7 @@ class AccountDeletion(BaseModel):
 
 class Notification(Answer):
     id: str = Field(description="Unique in your list (opaque).")
-    type: Literal["mention", "reply", "like", "repost", "follow"]
+    type: Literal["mention", "reply", "like", "repost", "follow", "quote"]
     actors: list[UserRef] = Field(
         description="Who did it, newest first; a like or repost group names its latest few."
     )

@@ -337,9 +337,9 @@ IdempotencyKey = Annotated[
         descriptions={
             201: "The twit, with its id; with an Idempotency-Key seen before, the twit it "
             "posted then (and `Idempotent-Replayed: true`).",
-            403: "The author of the twit you reply to blocks you, or you block them.",
-            404: "The twit you reply to is gone, or the twit this Idempotency-Key posted "
-            "is deleted.",
+            403: "The author of the twit you reply to (or quote) blocks you, or you block them.",
+            404: "The twit you quote is gone or its author suspended, or the twit this "
+            "Idempotency-Key posted is deleted.",
             409: "A twit with this Idempotency-Key is still being posted: send it again "
             "in a moment.",
         },
@@ -355,9 +355,11 @@ def post_twit(
 ) -> Status[Twit]:
     author = caller(request).user
     if idempotency_key is None:
-        twit = services.post_twit(author, new.text, reply_to=new.reply_to)
+        twit = services.post_twit(author, new.text, reply_to=new.reply_to, quote_of=new.quote_of)
     else:
-        twit, first = idempotency.post_twit_once(author, new.text, idempotency_key, new.reply_to)
+        twit, first = idempotency.post_twit_once(
+            author, new.text, idempotency_key, new.reply_to, new.quote_of
+        )
         if not first:
             response["Idempotent-Replayed"] = "true"
     # A twit just posted: nobody, its author included, has liked or reposted it.

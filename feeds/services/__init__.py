@@ -69,7 +69,7 @@ from .tokens import (
     token_user,
 )
 from .twitdeletion import delete_twit
-from .twitlists import replies, thread, timeline, user_likes
+from .twitlists import quotes, replies, thread, timeline, user_likes
 from .twits import (
     THREAD_DEPTH,
     TWIT_ID_LEN,
@@ -127,6 +127,7 @@ __all__ = [
     "profiles_among",
     "public_twit",
     "public_user",
+    "quotes",
     "register",
     "remove_avatar",
     "replies",

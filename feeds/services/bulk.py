@@ -146,6 +146,8 @@ class _PlannedTwit:
     replies: int = 0
     likers: list[tuple[int, int]] = field(default_factory=list)  # (user, like ms)
     reposters: list[tuple[int, int]] = field(default_factory=list)  # (user, repost ms)
+    quoted: int | None = None  # the index of the twit it quotes
+    quotes: int = 0
 
 
 @dataclass
@@ -211,6 +213,8 @@ def plan_demo(users: int, twits: int, *, seed: int, mean_follows: int, now: int)
     # A generator of its own, so the reposts leave the rest of a seed's
     # demo (graph, twits, likes) as it was before reposts.
     _plan_reposts(planned, followers, random.Random(seed * 7919 + 1), now)
+    # The quotes too: a seed's twits, replies and reposts stay as they were.
+    _plan_quotes(planned, graph, random.Random(seed * 7919 + 2))
     names = [demo_name(i) for i in range(users)]
     return DemoPlan(
         users=users,
@@ -294,8 +298,32 @@ def _plan_reposts(
             t.reposters.append((user, min(latest, t.millis + 1 + rng.randrange(REPOST_WITHIN_MS))))
 
 
+# -- quotes (feeds/services/twits.py: twit_rows writes a quote's rows) -------------------
+
+QUOTE_SHARE = 0.05  # of the twits that reply to none: they quote a followee's recent twit
+
+
+def _plan_quotes(plan: list[_PlannedTwit], graph: list[list[int]], rng: random.Random) -> None:
+    """Make a share of the twits that reply to none quote one of the last
+    few twits (earlier: times are sorted) of someone their author follows,
+    each counted on the quoted twit."""
+    recent: dict[int, list[int]] = {}
+    for n, t in enumerate(plan):
+        followees = graph[t.author]
+        if t.parent is None and followees and rng.random() < QUOTE_SHARE:
+            theirs = recent.get(rng.choice(followees))
+            if theirs:
+                t.quoted = rng.choice(theirs)
+                plan[t.quoted].quotes += 1
+        mine = recent.setdefault(t.author, [])
+        mine.append(n)
+        if len(mine) > RECENT:
+            del mine[0]
+
+
 def _twit_row(t: _PlannedTwit, plan: list[_PlannedTwit], names: list[str]) -> rows.TwitRow:
     parent = None if t.parent is None else plan[t.parent]
+    quoted = None if t.quoted is None else plan[t.quoted]
     return rows.TwitRow(
         demo_userid(t.author),
         names[t.author],
@@ -303,6 +331,8 @@ def _twit_row(t: _PlannedTwit, plan: list[_PlannedTwit], names: list[str]) -> ro
         t.millis,
         reply_to=None if parent is None else keys.twit_id(parent.key),
         reply_userid="" if parent is None else demo_userid(parent.author),
+        quote_of=None if quoted is None else keys.twit_id(quoted.key),
+        quote_userid="" if quoted is None else demo_userid(quoted.author),
     )
 
 
@@ -506,6 +536,8 @@ def _write_twits(part: range) -> Part:
                     replies=t.replies,
                     likes=len(t.likers),
                     reposts=len(t.reposters),
+                    quoted=None if t.quoted is None else plan[t.quoted].key,
+                    quotes=t.quotes,
                 )
             )
             # All demo stream rows carry the demo edges' generation (see fanout).

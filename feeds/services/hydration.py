@@ -18,6 +18,15 @@ verbs, each one multi-get for the page:
   reposter they block or are blocked by are left out, and, with ``muting``
   (their home stream), those of accounts they mute or with a word they mute.
 
+Then, only for a page with quotes, the cards of the twits they quote:
+``twits.cards_of`` (one multi-get), then the cards' authors' suspensions
+and the reader's shield against them, muting included (one pipelined round
+trip). The card is looked up at read time rather than copied into the
+quote's rows: the quoted twit can be deleted, edited, or its author
+suspended or blocked long after the quote was fanned out to thousands of
+streams, and a copy would have to follow each change (docs/schema.md,
+"quotes").
+
 Those multi-gets go out together, pipelined on one connection
 (storage.ops.Pipeline): one round trip for them all (:func:`_page`). They
 were one round trip each, run side by side on threads, which on the local
@@ -49,7 +58,7 @@ from typing import Any, TypeVar
 
 from django.conf import settings
 
-from feeds.types import Twit
+from feeds.types import QuoteCard, Twit
 from storage import ops
 from storage.connection import connection
 
@@ -108,11 +117,13 @@ def hydrate(
         text, edited = t.text, t.edited
         if counts is None:
             replies, likes_n, reposts_n = t.replies, t.likes, t.reposts
+            quotes_n, quote_of = t.quotes, t.quote_of
         else:
             now = counts.get(t.id)
             if now is None:
                 continue  # deleted since its list row was read
             replies, likes_n, reposts_n = now.replies, now.likes, now.reposts
+            quotes_n, quote_of = now.quotes, now.quote_of
             if now.edited:  # the list row's copy may predate the edit
                 text, edited = now.text, now.edited
         if t.userid.lower() != (reader or "").lower() and shield.hides_text(text):
@@ -126,9 +137,46 @@ def hydrate(
             reposts=reposts_n,
             liked=None if liked is None else t.id in liked,
             reposted=None if mine is None else t.id in mine,
+            quotes=quotes_n,
+            quote_of=quote_of,
         )
-        shown.append(_twit(fields))
-    return tuple(shown)
+        shown.append(fields)
+    if any(f["quote_of"] for f in shown):
+        _add_cards(shown, reader, shields)
+    return tuple(_twit(fields) for fields in shown)
+
+
+def _add_cards(shown: list[dict[str, Any]], reader: str | None, shields: str | None) -> None:
+    """Set ``quoted`` in each of ``shown`` (a page's twits' fields) that
+    quotes a twit: the card the reader sees of it (types.QuoteCard)."""
+    wanted = {f["quote_of"] for f in shown if f["quote_of"]}
+    with connection() as conn:
+        found: dict[str, Twit] = twits.cards_of(conn, wanted)
+        authors = {t.userid for t in found.values()}
+        pipe = ops.Pipeline(conn)
+        asked: dict[str, Callable[[], Any]] = {}
+        if authors:
+            asked["suspended"] = accounts.ask_suspended(pipe, authors)
+            if reader is not None and blocks.needs_shield(shields, muting=True):
+                asked["shield"] = blocks.ask_shield(
+                    conn, pipe, reader, authors, muting=True, marks=shields
+                )
+        pipe.send()
+    got = {name: answer() for name, answer in asked.items()}
+    hidden: frozenset[str] = got.get("suspended", NOBODY)
+    shield: blocks.Shield = got.get("shield", blocks.NOTHING_HIDDEN)
+    for fields in shown:
+        quote_of = fields["quote_of"]
+        if not quote_of:
+            continue
+        quoted = found.get(quote_of)
+        if quoted is None:
+            card = QuoteCard(quote_of, "deleted")
+        elif quoted.userid.lower() in hidden or shield.hides(quoted.userid):
+            card = QuoteCard(quote_of, "unavailable")
+        else:
+            card = QuoteCard(quote_of, "shown", quoted.userid, quoted.name, quoted.text)
+        fields["quoted"] = card
 
 
 def _twit(fields: dict[str, Any]) -> Twit:

@@ -57,12 +57,19 @@ def check_key(key: object) -> str:
     return key
 
 
-def _fingerprint(text: object, reply_to: str | None) -> bytes:
-    return hashlib.md5(json.dumps([text, reply_to], default=repr).encode()).digest()
+def _fingerprint(text: object, reply_to: str | None, quote_of: str | None = None) -> bytes:
+    # A quote's id joins the request only when there is one: the keys of
+    # twits that quote nothing keep the fingerprint they always had.
+    request = [text, reply_to] if quote_of is None else [text, reply_to, quote_of]
+    return hashlib.md5(json.dumps(request, default=repr).encode()).digest()
 
 
 def post_twit_once(
-    author: User | str, text: object, key: str, reply_to: str | None = None
+    author: User | str,
+    text: object,
+    key: str,
+    reply_to: str | None = None,
+    quote_of: str | None = None,
 ) -> tuple[Twit, bool]:
     """:func:`posting.post_twit` at most once per ``key`` of ``author`` in a
     day: (the twit, True) when this call posted it, (the twit the key posted
@@ -72,7 +79,7 @@ def post_twit_once(
     """
     author = accounts.loaded(author)
     key = check_key(key)
-    request = _fingerprint(text, reply_to)
+    request = _fingerprint(text, reply_to, quote_of)
     row = keys.idempotency_key(author.userid, key)
     table = table_name("idempotency")
     deadline = time.monotonic() + WAIT_S
@@ -86,7 +93,7 @@ def post_twit_once(
                 if check_and_put(
                     conn, table, row, rows.IDEMPOTENCY_CLAIM, None, rows.IDEMPOTENCY_CLAIM, cell
                 ):
-                    return _post(author, text, reply_to, row, mine), True
+                    return _post(author, text, reply_to, row, mine, quote_of), True
                 continue  # another request claimed it first: read its claim
         if claim.request != request:
             raise InvalidInput(
@@ -106,7 +113,7 @@ def post_twit_once(
             try:
                 twit = twits.get_twit(twit_id)
             except NotFound:
-                return _post(author, text, reply_to, row, claim.twit_key), False
+                return _post(author, text, reply_to, row, claim.twit_key, quote_of), False
             _mark_posted(row)
             return twit, False
         if time.monotonic() >= deadline:
@@ -114,12 +121,21 @@ def post_twit_once(
         time.sleep(_POLL_S)
 
 
-def _post(author: User, text: object, reply_to: str | None, row: bytes, twit_key: bytes) -> Twit:
+def _post(
+    author: User,
+    text: object,
+    reply_to: str | None,
+    row: bytes,
+    twit_key: bytes,
+    quote_of: str | None = None,
+) -> Twit:
     """Post the claimed twit at ``twit_key``, then mark the claim posted; a
     refusal (nothing written) gives the claim back."""
     parts = keys.split_twit_key(twit_key)
     try:
-        twit = posting.post_twit(author, text, reply_to, at=(parts.millis, parts.suffix))
+        twit = posting.post_twit(
+            author, text, reply_to, at=(parts.millis, parts.suffix), quote_of=quote_of
+        )
     except ServiceError:
         with connection() as conn:
             conn.table(table_name("idempotency")).delete(row)

@@ -51,6 +51,7 @@ KIND_NAMES = {
     keys.NOTIFY_LIKE: "like",
     keys.NOTIFY_REPOST: "repost",
     keys.NOTIFY_FOLLOW: "follow",
+    keys.NOTIFY_QUOTE: "quote",
 }
 
 
@@ -112,6 +113,34 @@ def notify_twit(conn: happybase.Connection, key: bytes, twit: rows.TwitRow) -> N
         _put(conn, keys.user_hash(replied), millis, keys.NOTIFY_REPLY, key, row)
     for userid in accounts.enabled(conn, [u for u in mentioned if u in allowed]):
         _put(conn, keys.user_hash(userid), millis, keys.NOTIFY_MENTION, key, row)
+    notify_quote(conn, key, twit, row)
+
+
+def notify_quote(
+    conn: happybase.Connection, key: bytes, twit: rows.TwitRow, row: rows.NotificationRow
+) -> None:
+    """A quote's notification to the quoted twit's author: not one's own
+    quote, nor across a block or a mute (as a reply's). Idempotent."""
+    quoted = twit.quote_userid.lower()
+    if not twit.quote_of or not quoted or quoted == twit.userid.lower():
+        return
+    if not blocks.unshielded(conn, twit.userid, [quoted]):
+        return
+    if not accounts.enabled(conn, [quoted]):
+        return
+    millis = keys.split_twit_key(key).millis
+    _put(conn, keys.user_hash(quoted), millis, keys.NOTIFY_QUOTE, key, row)
+
+
+def forget_quote(conn: happybase.Connection, key: bytes, author: str, quoted: str) -> None:
+    """Delete the notification the quote ``key`` by ``author`` sent the
+    author of the twit it quotes, ``quoted`` (none: nothing). Safe to repeat."""
+    if not quoted or quoted.lower() == author.lower():
+        return
+    millis = keys.split_twit_key(key).millis
+    conn.table(table_name("notifications")).delete(
+        keys.notification_key(keys.user_hash(quoted.lower()), millis, keys.NOTIFY_QUOTE, key)
+    )
 
 
 def forget_twit(

@@ -27,6 +27,7 @@ def post_twit(
     reply_to: str | None = None,
     *,
     at: tuple[int, bytes] | None = None,
+    quote_of: str | None = None,
 ) -> Twit:
     """Store a twit by ``author`` (a profile loaded already, or a userid), count
     it, and queue its fan-out to followers' streams.
@@ -38,8 +39,12 @@ def post_twit(
     Idempotency-Key's claim, see :mod:`feeds.services.idempotency`). Posting
     the same text again at the same ``at`` writes the same rows, counted
     once: it finishes that twit rather than making another.
+
+    With ``quote_of`` (a twit id), the twit quotes that twit: listed among
+    its quotes and counted in its quote count (NotFound when it is gone,
+    Forbidden across a block).
     """
-    user, new = twits.new_twit_row(author, text, reply_to, at=at)
+    user, new = twits.new_twit_row(author, text, reply_to, at=at, quote_of=quote_of)
     lease = pending.new_lease()
     with connection() as conn:
         pending.add_to_index(conn, new.key, user.userid)

@@ -92,3 +92,17 @@ def user_bookmarks(userid: str, cursor: str | None = None, limit: int = 20) -> P
         found = twits.twits_of(conn, page.items)
     listed = tuple(found[i] for i in page.items if i in found)
     return Page(hydrate(listed, userid, counted=True), page.next_cursor)
+
+
+@read_only
+def quotes(
+    twit_id: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+) -> Page[Twit]:
+    """The twits that quote ``twit_id``, newest first, as ``reader`` sees
+    them: one prefix scan of the quotes table under the twit's key, then the
+    hydrate step (which drops deleted quotes and those ``reader`` may not
+    see). NotFound, Suspended, Forbidden as :func:`replies`."""
+    quoted = twits.public_twit(twit_id)
+    blocks.refuse_if_blocked_by(quoted.userid, reader)
+    page = twits.quotes_page(quoted, cursor, limit)
+    return Page(hydrate(page.items, reader), page.next_cursor)

@@ -59,6 +59,7 @@ def twit_of(
     reposts: int = 0,
     reposted_by: str | None = None,
     reposted_by_name: str = "",
+    quotes: int = 0,
 ) -> Twit:
     """The twit whose row (or stream row, keyed by the twit's key) holds
     ``stored``; ``reposted_by``: the reposter, for a repost's stream row."""
@@ -75,6 +76,8 @@ def twit_of(
         reposts,
         reposted_by,
         reposted_by_name,
+        stored.quote_of,
+        quotes,
     )
     if stored.edited:
         object.__setattr__(twit, "edited", stored.edited)
@@ -83,7 +86,8 @@ def twit_of(
 
 @dataclass(frozen=True)
 class Counts:
-    """A twit's counts as its twits row holds them."""
+    """A twit's counts as its twits row holds them, and the twit it quotes
+    (a stream row does not carry it: see hydration)."""
 
     replies: int
     likes: int
@@ -92,6 +96,8 @@ class Counts:
     # copy of the text may predate an edit (see edit_twit).
     text: str = ""
     edited: int = 0
+    quotes: int = 0
+    quote_of: str | None = None
 
 
 def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Counts]:
@@ -105,7 +111,15 @@ def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Cou
     return answer()
 
 
-_COUNTED = [rows.TEXT, rows.EDIT, rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS]
+_COUNTED = [
+    rows.TEXT,
+    rows.EDIT,
+    rows.COUNT_REPLIES,
+    rows.COUNT_LIKES,
+    rows.COUNT_REPOSTS,
+    rows.COUNT_QUOTES,
+    rows.QUOTE_OF,
+]
 
 
 def ask_counts(pipe: ops.Pipeline, twit_ids: Iterable[str]) -> Callable[[], dict[str, Counts]]:
@@ -124,12 +138,15 @@ def ask_counts(pipe: ops.Pipeline, twit_ids: Iterable[str]) -> Callable[[], dict
 
 def _counts_of(row: dict[bytes, bytes]) -> Counts:
     edit = rows.decode_edit(row)
+    quote_of = row.get(rows.QUOTE_OF)
     return Counts(
         rows.decode_replies(row),
         rows.decode_likes(row),
         rows.decode_reposts(row),
         row[rows.TEXT].decode() if edit is None else edit.text,
         0 if edit is None else edit.ts,
+        rows.decode_quotes(row),
+        None if quote_of is None else quote_of.decode(),
     )
 
 
@@ -172,6 +189,7 @@ class NewTwit:
     key: bytes
     stored: rows.TwitRow
     parent: bytes | None  # the key of the twit it replies to
+    quoted: bytes | None = None  # the key of the twit it quotes
 
     @property
     def twit(self) -> Twit:
@@ -184,6 +202,7 @@ def new_twit_row(
     reply_to: str | None = None,
     *,
     at: tuple[int, bytes] | None = None,
+    quote_of: str | None = None,
 ) -> tuple[User, NewTwit]:
     """A twit by ``author`` (a profile loaded already, or a userid), checked
     (its text, its parent, a block between them, the author's post rate)
@@ -191,14 +210,19 @@ def new_twit_row(
 
     ``at``: the twit's millisecond and key suffix, chosen by the caller (an
     Idempotency-Key's claim, see :mod:`feeds.services.idempotency`); None:
-    now, and a new suffix.
+    now, and a new suffix. ``quote_of``: the id of a twit it quotes (see
+    :func:`_quoted` for what is refused).
     """
     author = accounts.loaded(author)
     body = clean_text(text)
     parent = None if reply_to is None else _parent(reply_to)
-    if parent is not None:
+    quoted = None if quote_of is None else _quoted(quote_of)
+    if parent is not None or quoted is not None:
         with connection() as conn:
-            blocks.refuse_blocked(conn, author.userid, parent.userid, "reply to them")
+            if parent is not None:
+                blocks.refuse_blocked(conn, author.userid, parent.userid, "reply to them")
+            if quoted is not None:
+                blocks.refuse_blocked(conn, author.userid, quoted.userid, "quote them")
     check_post_rate(author.userid)
     # Later than any twit this process made before: two posts in one
     # millisecond still list newest first (see _clock).
@@ -211,9 +235,14 @@ def new_twit_row(
         millis,
         reply_to=None if parent is None else parent.id,
         reply_userid="" if parent is None else parent.userid,
+        quote_of=None if quoted is None else quoted.id,
+        quote_userid="" if quoted is None else quoted.userid,
     )
     return author, NewTwit(
-        key, stored, None if parent is None else keys.twit_key_from_id(parent.id)
+        key,
+        stored,
+        None if parent is None else keys.twit_key_from_id(parent.id),
+        None if quoted is None else keys.twit_key_from_id(quoted.id),
     )
 
 
@@ -241,6 +270,8 @@ def store_new(conn: happybase.Connection, new: NewTwit, lease: bytes) -> None:
             keys.reply_key(new.parent, key), rows.encode_reply(stored), timestamp=stored.created
         )
         count_reply_once(conn, key, new.parent, counted=False)
+    if new.quoted is not None:
+        quote_into(conn, key, new.quoted, stored)
 
 
 def count_once(
@@ -297,6 +328,123 @@ def count_reply_once(
     change.settle()
 
 
+# -- quotes -------------------------------------------------------------------------------
+
+
+def _quoted(quote_of: object) -> Twit:
+    """The twit a quote quotes: it must exist (NotFound, naming it, if not),
+    its author not be suspended."""
+    if not isinstance(quote_of, str):
+        raise InvalidInput("quote_of", "quote_of must be a twit id.")
+    try:
+        return public_twit(quote_of)
+    except Suspended:
+        raise NotFound("The author of the twit you quote is suspended.") from None
+    except NotFound:
+        raise NotFound("The twit you quote does not exist: it may have been deleted.") from None
+
+
+def quote_into(conn: happybase.Connection, key: bytes, quoted: bytes, stored: rows.TwitRow) -> None:
+    """List the twit ``key`` among the quotes of ``quoted`` and count it
+    there, once (as a reply in its parent's). Then, if the quoted twit's
+    delete has begun meanwhile, take both back: the delete may have dropped
+    its quotes before this row came, and an increment after the delete
+    would leave a count in a row that holds no twit. The delete marks the
+    row before it drops the quotes, so one of the two always sees the other.
+    Repeatable (the same rows, counted once)."""
+    conn.table(table_name("quotes")).put(
+        keys.quote_key(quoted, key), rows.encode_quote(stored), timestamp=stored.created
+    )
+    count_quote_once(conn, key, quoted, counted=False)
+    if not alive(conn, quoted):
+        conn.table(table_name("quotes")).delete(keys.quote_key(quoted, key))
+        conn.table(table_name("twits")).delete(quoted, columns=[rows.COUNT_QUOTES])
+
+
+def count_quote_once(
+    conn: happybase.Connection, key: bytes, quoted: bytes, counted: bool | None = None
+) -> None:
+    """Put the quote ``key`` in the quoted twit's quote count, once (as
+    :func:`count_reply_once`; the quote row's ``t:qcounted`` marks it done)."""
+    twits = conn.table(table_name("twits"))
+    if counted is None:
+        counted = rows.QUOTE_COUNTED in twits.row(key, columns=[rows.QUOTE_COUNTED])
+    if counted:
+        return
+    change = MarkedChange(conn, _unmarked(twits, key, rows.QUOTE_COUNTED))
+    change.count(table_name("twits"), quoted, rows.COUNT_QUOTES, 1, op_id(b"quote", key))
+    twits.put(key, {rows.QUOTE_COUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+    change.settle()
+
+
+def _leave_quoted(conn: happybase.Connection, key: bytes, quoted: bytes) -> None:
+    """Take the quote ``key`` out of the quoted twit's quotes and count, once
+    however often retried (as :func:`_leave_parent`: ``t:quncounted`` marks
+    the -1 done). A quoted twit deleted already keeps no count to lower."""
+    twits = conn.table(table_name("twits"))
+    quote = twits.row(key, columns=[rows.TEXT, rows.QUOTE_COUNTED, rows.QUOTE_UNCOUNTED])
+    if rows.TEXT in quote and rows.QUOTE_UNCOUNTED not in quote and alive(conn, quoted):
+        count_quote_once(conn, key, quoted, counted=rows.QUOTE_COUNTED in quote)
+        change = MarkedChange(conn, _unmarked(twits, key, rows.QUOTE_UNCOUNTED))
+        change.count(table_name("twits"), quoted, rows.COUNT_QUOTES, -1, op_id(b"unquote", key))
+        twits.put(key, {rows.QUOTE_UNCOUNTED: b"1"}, timestamp=keys.split_twit_key(key).millis)
+        change.settle()
+        if not alive(conn, quoted):
+            # Its delete took the row while this -1 was on its way in.
+            twits.delete(quoted, columns=[rows.COUNT_QUOTES])
+    conn.table(table_name("quotes")).delete(keys.quote_key(quoted, key))
+
+
+def _quoted_author(conn: happybase.Connection, key: bytes) -> str:
+    """The author of the twit the twit ``key`` quotes, as its row names it."""
+    row: dict[bytes, bytes] = conn.table(table_name("twits")).row(key, columns=[rows.QUOTE_USERID])
+    return row.get(rows.QUOTE_USERID, b"").decode()
+
+
+def cards_of(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Twit]:
+    """The quoted twits among ``twit_ids`` still there (no delete begun), by
+    id: one multi-get, for the hydrate step's cards."""
+    wanted = sorted(set(twit_ids))
+    if not wanted:
+        return {}
+    got = conn.table(table_name("twits")).rows(
+        [keys.twit_key_from_id(t) for t in wanted],
+        columns=[rows.AUTHOR, rows.NAME, rows.TEXT, rows.CREATED, rows.DELETING],
+    )
+    found = {}
+    for key, row in got:
+        stored = rows.decode_twit(row)
+        if stored is not None and rows.DELETING not in row:
+            found[keys.twit_id(key)] = twit_of(key, stored)
+    return found
+
+
+def _quote_decoder(quoted: Twit) -> Callable[[bytes, dict[bytes, bytes]], Twit | None]:
+    def decode(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
+        stored = rows.decode_quote(row)
+        if stored is None:
+            return None
+        stored = dataclasses.replace(stored, quote_of=quoted.id, quote_userid=quoted.userid)
+        return twit_of(keys.twit_key_from_quote_key(key), stored)
+
+    return decode
+
+
+def quotes_page(quoted: Twit, cursor: str | None, limit: int) -> Page[Twit]:
+    """The twits that quote ``quoted``, newest first, without their counts:
+    one prefix scan of the quotes table under its key
+    (feeds.services.twitlists.quotes hydrates it)."""
+    with connection() as conn:
+        return scan_page(
+            conn.table(table_name("quotes")),
+            _key(quoted.id),
+            keys.QUOTE_KEY_LEN,
+            cursor,
+            limit,
+            _quote_decoder(quoted),
+        )
+
+
 def _key(twit_id: str) -> bytes:
     try:
         return keys.twit_key_from_id(twit_id)
@@ -313,7 +461,12 @@ def get_twit(twit_id: str) -> Twit:
     if stored is None or rows.DELETING in row:
         raise NotFound(f"No twit {twit_id!r}.")
     return twit_of(
-        key, stored, rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
+        key,
+        stored,
+        rows.decode_replies(row),
+        rows.decode_likes(row),
+        rows.decode_reposts(row),
+        quotes=rows.decode_quotes(row),
     )
 
 
@@ -408,6 +561,11 @@ def leave_thread(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
     if twit.reply_to is not None:
         _leave_parent(conn, key, keys.twit_key_from_id(twit.reply_to))
     _drop_reply_entries(conn, key)
+    # Quotes as replies: a quote leaves the quoted twit's list and count; the
+    # twit's own quotes stay, their cards showing it deleted.
+    if twit.quote_of is not None:
+        _leave_quoted(conn, key, keys.twit_key_from_id(twit.quote_of))
+    _drop_entries(conn, "quotes", key)
 
 
 def erase(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
@@ -423,6 +581,8 @@ def erase(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
     accounts.count_change(deleted, twit.userid, rows.COUNT_TWITS, -1, op_id(b"delete", key))
     # The notifications it caused, while its row (what finds them) is there.
     notify.forget_twit(conn, key, twit.userid, twit.text, twit.reply_userid)
+    if twit.quote_of is not None:
+        notify.forget_quote(conn, key, twit.userid, _quoted_author(conn, key))
     # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
     tagindex.drop_tag_rows(
         conn, key, twit.text, int(time.time() * 1000), lambda: _claim_tags_uncounted(conn, key)
@@ -462,7 +622,13 @@ def _leave_parent(conn: happybase.Connection, key: bytes, parent: bytes) -> None
 def _drop_reply_entries(conn: happybase.Connection, key: bytes) -> None:
     """Delete the replies-table entries under the twit ``key`` (its replies'
     own twits stay). Keys only, in batches."""
-    table = conn.table(table_name("replies"))
+    _drop_entries(conn, "replies", key)
+
+
+def _drop_entries(conn: happybase.Connection, table_of: str, key: bytes) -> None:
+    """Delete the entries of ``table_of`` (replies or quotes) under the twit
+    ``key``: keys only, in batches."""
+    table = conn.table(table_name(table_of))
     found = [k for k, _ in table.scan(row_prefix=key, filter=ops.KEYS_ONLY, batch_size=500)]
     with table.batch(batch_size=500) as b:
         for k in found:
@@ -476,7 +642,12 @@ def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     if stored is None:
         return None
     return twit_of(
-        key, stored, rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
+        key,
+        stored,
+        rows.decode_replies(row),
+        rows.decode_likes(row),
+        rows.decode_reposts(row),
+        quotes=rows.decode_quotes(row),
     )
 
 
@@ -621,6 +792,8 @@ def twit_rows(
     replies: int = 0,
     likes: int = 0,
     reposts: int = 0,
+    quoted: bytes | None = None,
+    quotes: int = 0,
 ) -> list[LoadRow]:
     """The rows of the twit ``key`` as a finished post leaves them, with
     these counts, for the bulk loader (nothing is written): its twits row,
@@ -633,6 +806,7 @@ def twit_rows(
         (rows.COUNT_REPLIES, replies),
         (rows.COUNT_LIKES, likes),
         (rows.COUNT_REPOSTS, reposts),
+        (rows.COUNT_QUOTES, quotes),
     ):
         if count:
             cells[column] = rows.encode_count(count)
@@ -640,6 +814,10 @@ def twit_rows(
     if parent is not None:
         cells[rows.REPLY_COUNTED] = b"1"
         found.append(("replies", keys.reply_key(parent, key), rows.encode_reply(twit), None))
+    if quoted is not None:
+        # ``twit`` names it (quote_of); ``quotes`` on the quoted twit's rows counts it.
+        cells[rows.QUOTE_COUNTED] = b"1"
+        found.append(("quotes", keys.quote_key(quoted, key), rows.encode_quote(twit), None))
     found.append(("twits", key, cells, None))
     return found + tagindex.load_rows(key, twit)
 

@@ -206,3 +206,10 @@ def avatar(
     """``{% avatar userid name big version %}``: templates/jinja2/_avatar.html."""
     values = {"userid": userid, "name": name, "big": big, "version": version}
     return _jinja("_avatar.html", context, values)
+
+
+@register.simple_tag(takes_context=True)
+def quote_card(context: Context, card: object) -> SafeString:
+    """``{% quote_card card %}``: templates/jinja2/_quote_card.html, the card
+    of a quoted twit (types.QuoteCard) as the twit card shows it."""
+    return _jinja("_quote_card.html", context, {"card": card})

@@ -22,6 +22,8 @@ from feeds.viewhelpers import Explain, View, post_only, redirect_to_login, safe_
 from ._common import FormPage, here, in_place, login_required, me, not_found, reader, service_errors
 from .mentions import profiles_for
 
+QUOTES_SHOWN = 3  # on a twit's page; the rest on its quotes page (views/quotes.py)
+
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @service_errors
@@ -61,7 +63,19 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
     # The twit, its chain and its replies, hydrated in one step.
     thread = services.thread(found, cursor, reader(request))
     my_reply = _my_reply(request, found, thread.replies.items)
-    shown = [thread.twit, *thread.chain, *thread.replies.items, my_reply]
+    # The newest quotes, for a twit that has some (its count says so at no cost).
+    quotes = (
+        services.quotes(found.id, None, QUOTES_SHOWN, reader(request))
+        if thread.twit.quotes
+        else None
+    )
+    shown = [
+        thread.twit,
+        *thread.chain,
+        *thread.replies.items,
+        my_reply,
+        *(quotes.items if quotes else ()),
+    ]
     return page.render(
         "twit.html",
         {
@@ -73,6 +87,7 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
             "profiles": profiles_for(t.text for t in shown if t is not None),
             "bookmarked": _bookmarked(request, found.id),
             "can_edit": editable(thread.twit),  # the author's Edit link
+            "quotes": quotes,
         },
     )
 

@@ -90,7 +90,7 @@ def world(local_twitbase: ServerAddr, settings: Settings) -> World:
         ],
         {
             "/api/login": {"userid": "alice", "password": PASSWORD},
-            "/api/twits": {"text": "a reply", "reply_to": theirs.id},
+            "/api/twits": {"text": "a reply", "reply_to": theirs.id, "quote_of": theirs.id},
             "/api/lists": {"name": "a list", "description": "of people"},
         },
     )

@@ -22,6 +22,8 @@ follows, posts, likes and reposts among its users. ``--messages`` sends
 direct messages among its users; ``--messages-read`` also opens conversations.
 ``--lists OWNER LIST_ID`` adds and removes its users on that list.
 ``--edits TWIT_ID AUTHOR`` edits one twit (the exactness test of edits).
+``--quotes TWIT_ID`` quotes that twit and deletes its users' quotes of it
+(the quote count's test, and the race with the quoted twit's delete).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import django
@@ -275,6 +278,27 @@ def list_members(seed: int, budget: Budget, owner: str, list_id: str, users: lis
     return ops
 
 
+def quotes(seed: int, budget: Budget, quoted: str, users: list[str]) -> int:
+    """Quote one twit and delete quotes of it as random users; the twit may
+    be deleted meanwhile (the test does it), and then both are refused."""
+    from feeds import services
+    from feeds.errors import NotFound
+
+    rng = random.Random(seed)
+    ops = 0
+    while budget.more(ops):
+        a = rng.choice(users)
+        with contextlib.suppress(NotFound):  # the quoted twit, or the quote, deleted
+            if rng.random() < 0.65:
+                services.post_twit(a, f"quote {seed} {ops}", quote_of=quoted)
+            else:
+                mine = [t for t in services.quotes(quoted, limit=20).items if t.userid == a]
+                if mine:
+                    services.delete_twit(a, rng.choice(mine).id)
+        ops += 1
+    return ops
+
+
 def edits(seed: int, budget: Budget, twit_id: str, author: str) -> int:
     """Edit one twit as its author, each text naming this process and the
     attempt (a word and a tag of its own); prints each accepted text on a
@@ -295,6 +319,22 @@ def edits(seed: int, budget: Budget, twit_id: str, author: str) -> int:
     return accepted
 
 
+# The modes other than the default (follows, posts and deletes among the
+# users): the mode's flag, then what it does with the arguments after it.
+MODES: dict[str, Callable[[int, Budget, list[str]], int]] = {
+    "--replies": lambda seed, budget, a: replies(seed, budget, a[0], a[1:]),
+    "--likes": lambda seed, budget, a: likes(seed, budget, a[0], a[1:]),
+    "--reposts": lambda seed, budget, a: reposts(seed, budget, a[0], a[1:]),
+    "--reactions": lambda seed, budget, a: reactions(seed, budget, a[0], a[1:]),
+    "--lists": lambda seed, budget, a: list_members(seed, budget, a[0], a[1], a[2:]),
+    "--edits": lambda seed, budget, a: edits(seed, budget, a[0], a[1]),
+    "--quotes": lambda seed, budget, a: quotes(seed, budget, a[0], a[1:]),
+    "--blocks": lambda seed, budget, a: blocks(seed, budget, a),
+    "--messages": lambda seed, budget, a: messages(seed, budget, a, False),
+    "--messages-read": lambda seed, budget, a: messages(seed, budget, a, True),
+}
+
+
 def main(seed: int, spec: str, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -304,22 +344,9 @@ def main(seed: int, spec: str, users: list[str]) -> int:
     from feeds import services
     from feeds.errors import NotFound
 
-    if users[0] == "--replies":
-        return replies(seed, budget, users[1], users[2:])
-    if users[0] == "--likes":
-        return likes(seed, budget, users[1], users[2:])
-    if users[0] == "--reposts":
-        return reposts(seed, budget, users[1], users[2:])
-    if users[0] == "--reactions":
-        return reactions(seed, budget, users[1], users[2:])
-    if users[0] == "--lists":
-        return list_members(seed, budget, users[1], users[2], users[3:])
-    if users[0] == "--edits":
-        return edits(seed, budget, users[1], users[2])
-    if users[0] == "--blocks":
-        return blocks(seed, budget, users[1:])
-    if users[0] in ("--messages", "--messages-read"):
-        return messages(seed, budget, users[1:], users[0] == "--messages-read")
+    mode = MODES.get(users[0])
+    if mode is not None:
+        return mode(seed, budget, users[1:])
     rng = random.Random(seed)
     ops = 0
     while budget.more(ops):

@@ -122,6 +122,8 @@ def test_a_stream_row_is_one_cell_and_a_repost_row_reads_back_as_one(
     assert rows.decode_stream_item(repost) == (twit, (twit_id, by, by_name))
     # The page's fast path: the same fields, no TwitRow (but "edited": a
     # stream row keeps the twit as posted, the hydrate step reads the edit).
+    # (A stream row carries the first six: what a twit quotes is read from its
+    # twits row by the hydrate step.)
     fields = dataclasses.astuple(twit)[:6]
     assert rows.packed_stream_item(own) == (*fields, None, None, "")
     assert rows.packed_stream_item(repost) == (*fields, twit_id, by, by_name)

@@ -64,6 +64,7 @@ OWNERS = {
     "inboxState": "messages",
     "userLists": "lists",
     "listMembers": "lists",
+    "quotes": "twits",
 }
 
 # (module, table) pairs that still open a table they do not own.

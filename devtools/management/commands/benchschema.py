@@ -7,7 +7,8 @@ a conversation page against raw scans of their rows, (with ``--lists N``) a
 list's timeline against a raw read of the same rows and a fanned-out stream,
 and (with ``--writes N``) what a post,
 a like, a repost, a follow and their undoing cost, against one raw put and
-one raw checkAndPut."""
+one raw checkAndPut; (with ``--quotes N``) a twit page and its quotes
+page against a raw scan of the same quotes rows."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any
 from bench import homepage as bench_homepage
 from bench import lists as bench_lists
 from bench import messages as bench_messages
+from bench import quotes as bench_quotes
 from bench import schema as bench_schema
 from bench import search as bench_search
 from bench import threads as bench_threads
@@ -81,6 +83,12 @@ class Command(TwitBaseCommand):
             help="twits each of a list's 20 members posts for the benchmarked list "
             "timeline (default 0: skip it; 25 is the documented run)",
         )
+        parser.add_argument(
+            "--quotes",
+            type=int,
+            default=0,
+            help="quotes of the benchmarked twit (default 0: skip it; 100 is the documented run)",
+        )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
         parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
@@ -124,6 +132,11 @@ class Command(TwitBaseCommand):
                 host, port, o["lists"], o["reads"], progress=ProgressBar(self.stderr._out)
             )
             self.stdout.write("\n" + bench_lists.format_table(listed))
+        if o["quotes"] > 0:
+            quoted = bench_quotes.run(
+                host, port, o["quotes"], o["reads"], progress=ProgressBar(self.stderr._out)
+            )
+            self.stdout.write("\n" + bench_quotes.format_table(quoted))
         if o["writes"] > 0:
             writes = bench_writes.run(
                 host, port, o["writes"], progress=ProgressBar(self.stderr._out)
