@@ -70,3 +70,9 @@ urlpatterns = [
     path("u/<str:userid>/avatar", avatars.avatar, name="avatar"),
     path("notifications", notifications.notifications, name="notifications"),
 ]
+
+# -- images in twits (feeds/views/media.py) ----------------------------------------------
+
+from .views import media  # noqa: E402  (its own block: other branches add to the list above)
+
+urlpatterns += [path("media/<str:media_id>", media.image, name="media")]

@@ -84,14 +84,34 @@ def create_tables(conn: happybase.Connection, names: Iterable[str] | None = None
     todo = [(name, table_name(name)) for name in names or SCHEMA]
     todo = [(name, full) for name, full in todo if full not in existing]
     splits = {name: split_keys(name, regions) for name, _ in todo}
+    thrift2 = {name for name, _ in todo if splits[name] or (mob(name) and _has_thrift2())}
     client: Any
-    with thrift2_client() if any(splits.values()) else nullcontext() as client:
+    with thrift2_client() if thrift2 else nullcontext() as client:
         for name, full in todo:
-            if splits[name]:
+            if name in thrift2:
                 create_presplit(client, full, SCHEMA[name], splits[name])
             else:
-                conn.create_table(full, SCHEMA[name])
+                conn.create_table(full, _thrift1_families(name))
     return [full for _, full in todo]
+
+
+def mob(name: str) -> list[str]:
+    """The families of ``name`` that are MOB families (a ``mob_threshold``)."""
+    return [family for family, options in SCHEMA[name].items() if "mob_threshold" in options]
+
+
+def _has_thrift2() -> bool:
+    return bool(settings.TWITBASE_HBASE_THRIFT2_PORT)
+
+
+def _thrift1_families(name: str) -> dict[str, dict[str, int]]:
+    """SCHEMA's families of ``name`` as happybase takes them: Thrift1 can
+    make no MOB family, so without a Thrift2 server one is a plain family
+    (the same cells, in HBase's ordinary store files)."""
+    return {
+        family: {k: v for k, v in options.items() if k != "mob_threshold"}
+        for family, options in SCHEMA[name].items()
+    }
 
 
 def drop_tables(conn: happybase.Connection) -> list[str]:
@@ -206,3 +226,20 @@ SCHEMA["bookmarks"] = {"b": ONE}
 USER_DATA["bookmarkers"] = "per bookmark found in bookmarks, taken back first; others' "
 USER_DATA["bookmarkers"] += "bookmarks of the user's twits go with the twits"
 USER_DATA["bookmarks"] = "prefix md5(userid)"
+
+
+# -- images in twits (feeds/services/media.py) ---------------------------------------------
+
+# An uploaded image: md5(uploader) + reversed ms + suffix, so a user's
+# images are one prefix scan (account deletion, the sweep of unattached
+# ones) and spread over the regions by uploader. "i": what a page needs
+# (owner, alt text, size, the twit it belongs to); "m": the re-encoded
+# image itself, in a MOB family (HBase 2's medium objects): cells of at
+# least MEDIA_MOB_THRESHOLD bytes go to MOB files, outside the store files
+# that compactions rewrite, so 100 KB images do not make every compaction
+# of the region copy them again. Tens of KB is where the HBase book starts
+# calling a cell medium; the images we keep (at most 1600 px, WebP) are
+# mostly above it.
+MEDIA_MOB_THRESHOLD = 64 * 1024
+SCHEMA["media"] = {"i": ONE, "m": {"max_versions": 1, "mob_threshold": MEDIA_MOB_THRESHOLD}}
+USER_DATA["media"] = "prefix md5(userid): attached images go with their twits, the rest here"

@@ -171,6 +171,14 @@ class NewTwit(BaseModel):
         "Omit (or null) for a twit that replies to none.",
         json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
     )
+    # The service refuses, naming images, a list it cannot take (a fifth,
+    # someone else's, one used already): the limits here are only shown.
+    images: list[StrictStr] | None = Field(
+        default=None,
+        description="Ids from `POST /api/media`: at most 4, each your own upload, used by "
+        "no other twit. Omit (or null) for none.",
+        json_schema_extra=dict(maxItems=4),
+    )
 
 
 # -- responses ---------------------------------------------------------------------
@@ -242,6 +250,14 @@ class UserRef(Answer):
     name: str
 
 
+class TwitImage(Answer):
+    id: str = Field(json_schema_extra=dict(pattern="^[0-9a-f]{56}$"))
+    alt: str = Field(description="Alt text (may be empty).")
+    width: int = Field(description="Width in px.")
+    height: int = Field(description="Height in px.")
+    url: str = Field(description="Where the image is served (cacheable for good).")
+
+
 class Twit(Answer):
     id: str = Field(json_schema_extra=dict(pattern=TWIT_ID_PATTERN))
     userid: Userid
@@ -271,6 +287,7 @@ class Twit(Answer):
         description="In a stream: the user (one you follow, or you) whose repost "
         "brought it there; null for the twit itself.",
     )
+    images: list[TwitImage] = Field(default=[], description="Its images, in order (at most 4).")
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."

@@ -355,9 +355,11 @@ def post_twit(
 ) -> Status[Twit]:
     author = caller(request).user
     if idempotency_key is None:
-        twit = services.post_twit(author, new.text, reply_to=new.reply_to)
+        twit = services.post_twit(author, new.text, reply_to=new.reply_to, images=new.images)
     else:
-        twit, first = idempotency.post_twit_once(author, new.text, idempotency_key, new.reply_to)
+        twit, first = idempotency.post_twit_once(
+            author, new.text, idempotency_key, new.reply_to, new.images
+        )
         if not first:
             response["Idempotent-Replayed"] = "true"
     # A twit just posted: nobody, its author included, has liked or reposted it.

@@ -8,7 +8,7 @@ verbs, each one multi-get for the page:
 
 - ``accounts.suspended``: twits whose author, or whose reposter, is
   suspended are left out;
-- ``twits.counts``: replies, likes and reposts, as the twit rows hold them;
+- ``twits.counts``: replies, likes, reposts and images, as the twit rows hold them;
   a twit whose row is gone (deleted since its list row was read) is left out;
 - ``reactions.liked`` and ``reactions.reposted``: the reader's flags;
 - ``blocks.shield``: for a signed-in reader, twits whose author or reposter
@@ -101,17 +101,19 @@ def hydrate(
         if t.userid.lower() != (reader or "").lower() and shield.hides_text(t.text):
             continue  # a muted word hides others' twits, never one's own
         if counts is None:
-            replies, likes_n, reposts_n = t.replies, t.likes, t.reposts
+            replies, likes_n, reposts_n, images = t.replies, t.likes, t.reposts, t.images
         else:
             now = counts.get(t.id)
             if now is None:
                 continue  # deleted since its list row was read
             replies, likes_n, reposts_n = now.replies, now.likes, now.reposts
+            images = now.images  # the twit row's: a list's own rows carry none
         fields = dict(t.__dict__)
         fields.update(
             replies=replies,
             likes=likes_n,
             reposts=reposts_n,
+            images=images,
             liked=None if liked is None else t.id in liked,
             reposted=None if mine is None else t.id in mine,
         )

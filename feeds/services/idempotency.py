@@ -57,12 +57,18 @@ def check_key(key: object) -> str:
     return key
 
 
-def _fingerprint(text: object, reply_to: str | None) -> bytes:
-    return hashlib.md5(json.dumps([text, reply_to], default=repr).encode()).digest()
+def _fingerprint(text: object, reply_to: str | None, images: object = None) -> bytes:
+    # Images only when sent: a key's fingerprint from before images is unchanged.
+    request = [text, reply_to] if images is None else [text, reply_to, images]
+    return hashlib.md5(json.dumps(request, default=repr).encode()).digest()
 
 
 def post_twit_once(
-    author: User | str, text: object, key: str, reply_to: str | None = None
+    author: User | str,
+    text: object,
+    key: str,
+    reply_to: str | None = None,
+    images: object = None,
 ) -> tuple[Twit, bool]:
     """:func:`posting.post_twit` at most once per ``key`` of ``author`` in a
     day: (the twit, True) when this call posted it, (the twit the key posted
@@ -72,7 +78,7 @@ def post_twit_once(
     """
     author = accounts.loaded(author)
     key = check_key(key)
-    request = _fingerprint(text, reply_to)
+    request = _fingerprint(text, reply_to, images)
     row = keys.idempotency_key(author.userid, key)
     table = table_name("idempotency")
     deadline = time.monotonic() + WAIT_S
@@ -86,7 +92,7 @@ def post_twit_once(
                 if check_and_put(
                     conn, table, row, rows.IDEMPOTENCY_CLAIM, None, rows.IDEMPOTENCY_CLAIM, cell
                 ):
-                    return _post(author, text, reply_to, row, mine), True
+                    return _post(author, text, reply_to, row, mine, images), True
                 continue  # another request claimed it first: read its claim
         if claim.request != request:
             raise InvalidInput(
@@ -106,7 +112,7 @@ def post_twit_once(
             try:
                 twit = twits.get_twit(twit_id)
             except NotFound:
-                return _post(author, text, reply_to, row, claim.twit_key), False
+                return _post(author, text, reply_to, row, claim.twit_key, images), False
             _mark_posted(row)
             return twit, False
         if time.monotonic() >= deadline:
@@ -114,12 +120,21 @@ def post_twit_once(
         time.sleep(_POLL_S)
 
 
-def _post(author: User, text: object, reply_to: str | None, row: bytes, twit_key: bytes) -> Twit:
+def _post(
+    author: User,
+    text: object,
+    reply_to: str | None,
+    row: bytes,
+    twit_key: bytes,
+    images: object = None,
+) -> Twit:
     """Post the claimed twit at ``twit_key``, then mark the claim posted; a
     refusal (nothing written) gives the claim back."""
     parts = keys.split_twit_key(twit_key)
     try:
-        twit = posting.post_twit(author, text, reply_to, at=(parts.millis, parts.suffix))
+        twit = posting.post_twit(
+            author, text, reply_to, at=(parts.millis, parts.suffix), images=images
+        )
     except ServiceError:
         with connection() as conn:
             conn.table(table_name("idempotency")).delete(row)

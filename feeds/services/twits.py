@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound, Suspended
-from feeds.types import Page, Twit, User, from_millis, new_twit
+from feeds.types import Page, Twit, TwitImage, User, from_millis, new_twit
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
@@ -75,7 +75,13 @@ def twit_of(
         reposts,
         reposted_by,
         reposted_by_name,
+        images_of(stored.images),
     )
+
+
+def images_of(refs: tuple[rows.ImageRef, ...]) -> tuple[TwitImage, ...]:
+    """A twit row's images, as a Twit carries them."""
+    return tuple(TwitImage(r.id, r.alt, r.width, r.height) for r in refs)
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,7 @@ class Counts:
     replies: int
     likes: int
     reposts: int
+    images: tuple[TwitImage, ...] = ()  # read with them: a list's rows do not carry images
 
 
 def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Counts]:
@@ -98,11 +105,20 @@ def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Cou
         return {}
     got = conn.table(table_name("twits")).rows(
         [keys.twit_key_from_id(t) for t in wanted],
-        columns=[rows.TEXT, rows.COUNT_REPLIES, rows.COUNT_LIKES, rows.COUNT_REPOSTS],
+        columns=[
+            rows.TEXT,
+            rows.COUNT_REPLIES,
+            rows.COUNT_LIKES,
+            rows.COUNT_REPOSTS,
+            rows.TWIT_IMAGES,
+        ],
     )
     return {
         keys.twit_id(key): Counts(
-            rows.decode_replies(row), rows.decode_likes(row), rows.decode_reposts(row)
+            rows.decode_replies(row),
+            rows.decode_likes(row),
+            rows.decode_reposts(row),
+            images_of(rows.decode_images(row.get(rows.TWIT_IMAGES))),
         )
         for key, row in got
         if rows.TEXT in row
