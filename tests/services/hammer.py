@@ -17,8 +17,10 @@ replies of its users instead (two processes share each user, so deletes of
 one reply race), for the reply count's exactness test. ``--likes TWIT_ID``
 and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit;
 ``--reactions AUTHOR`` does all four on the author's newest twits while
-the test posts and deletes them. ``--blocks`` adds blocks and unblocks to
-follows, posts, likes and reposts among its users.
+the test posts and deletes them. ``--images AUTHOR MEDIA_ID...`` posts
+twits naming pairs of the same uploads, racing for each image.
+``--blocks`` adds blocks and unblocks to follows, posts, likes and reposts
+among its users.
 """
 
 from __future__ import annotations
@@ -228,6 +230,22 @@ def blocks(seed: int, budget: Budget, users: list[str]) -> int:
     return ops
 
 
+def images(seed: int, budget: Budget, author: str, media_ids: list[str]) -> int:
+    """Post twits as ``author`` naming random pairs of the same few uploads,
+    so posts race for each image: a post that finds one used is refused
+    (InvalidInput), which is part of the game."""
+    from feeds import services
+    from feeds.errors import InvalidInput
+
+    rng = random.Random(seed)
+    ops = 0
+    while budget.more(ops):
+        with contextlib.suppress(InvalidInput):
+            services.post_twit(author, f"images {seed} {ops}", images=rng.sample(media_ids, 2))
+        ops += 1
+    return ops
+
+
 def main(seed: int, spec: str, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -247,6 +265,8 @@ def main(seed: int, spec: str, users: list[str]) -> int:
         return reactions(seed, budget, users[1], users[2:])
     if users[0] == "--blocks":
         return blocks(seed, budget, users[1:])
+    if users[0] == "--images":
+        return images(seed, budget, users[1], users[2:])
     rng = random.Random(seed)
     ops = 0
     while budget.more(ops):
