@@ -170,7 +170,7 @@ class ImageTwitForm(TwitForm):
                 widget=forms.TextInput(
                     attrs={
                         "maxlength": 1000,
-                        "placeholder": "Describe it for people who can't see it",
+                        "placeholder": "Alt text: describe it",
                     }
                 ),
             )
