@@ -2,9 +2,10 @@
 a permalink with 100 replies against a raw scan of the same rows, (with
 ``--home N``) a home page with reposts against a raw scan of its stream rows,
 (with ``--search N``) a search of twits by one and two words against a raw
-read of the same index and twit rows, and (with ``--writes N``) what a post,
-a like, a repost, a follow and their undoing cost, against one raw put and
-one raw checkAndPut."""
+read of the same index and twit rows, (with ``--media N``) image twits
+against plain ones, each beside a raw put or read of the same rows, and
+(with ``--writes N``) what a post, a like, a repost, a follow and their
+undoing cost, against one raw put and one raw checkAndPut."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import homepage as bench_homepage
+from bench import media as bench_media
 from bench import schema as bench_schema
 from bench import search as bench_search
 from bench import threads as bench_threads
@@ -62,6 +64,20 @@ class Command(TwitBaseCommand):
             help="twits posted for the benchmarked search of twits by their words "
             "(default 0: skip it; 2000 is the documented run)",
         )
+        parser.add_argument(
+            "--media",
+            type=int,
+            default=0,
+            help="plain twits and image twits each posted and read, timed (default 0: skip "
+            "it; 100 is the documented run)",
+        )
+        parser.add_argument(
+            "--thrift2-port",
+            type=int,
+            default=0,
+            help="with --host: its Thrift2 port, so --media's tables are made as deployed "
+            "(pre-split, the images in a MOB family)",
+        )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
         parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
@@ -76,7 +92,9 @@ class Command(TwitBaseCommand):
                 tempfile.TemporaryDirectory() as tmp,
                 LocalHBaseProcess(Path(tmp) / "data") as server,
             ):
-                self._run(server.host, server.port, sizes, o)
+                self._run(
+                    server.host, server.port, sizes, {**o, "thrift2_port": server.thrift2_port}
+                )
 
     def _run(self, host: str, port: int, sizes: tuple[int, ...], o: dict[str, Any]) -> None:
         if sizes:
@@ -95,6 +113,16 @@ class Command(TwitBaseCommand):
                 host, port, o["search"], o["reads"], progress=ProgressBar(self.stderr._out)
             )
             self.stdout.write("\n" + bench_search.format_table(found))
+        if o["media"] > 0:
+            found_media = bench_media.run(
+                host,
+                port,
+                o["media"],
+                o["reads"],
+                thrift2_port=o["thrift2_port"],
+                progress=ProgressBar(self.stderr._out),
+            )
+            self.stdout.write("\n" + bench_media.format_table(found_media))
         if o["writes"] > 0:
             writes = bench_writes.run(
                 host, port, o["writes"], progress=ProgressBar(self.stderr._out)
