@@ -80,13 +80,12 @@ def thrift2_client() -> Iterator[Any]:
         client.close()
 
 
-def _family(name: str, options: Mapping[str, int]) -> Any:
+def _family(name: str, options: Mapping[str, int], mob: int | None = None) -> Any:
     """A family as happybase's options say, with HBase's own defaults for the
     rest (a row bloom filter and the block cache on, as a table made in the
-    HBase shell gets); ``mob_threshold`` makes it a MOB family (see
+    HBase shell gets); with ``mob``, a MOB family of that threshold (see
     :func:`mob_attributes`)."""
     ttl = options.get("time_to_live")
-    mob = options.get("mob_threshold")
     return T2.TColumnFamilyDescriptor(
         name=name.encode(),
         maxVersions=options.get("max_versions", 1),
@@ -162,12 +161,19 @@ def modify_family(
 
 
 def create_presplit(
-    client: Any, full_name: str, families: Mapping[str, Mapping[str, int]], splits: list[bytes]
+    client: Any,
+    full_name: str,
+    families: Mapping[str, Mapping[str, int]],
+    splits: list[bytes],
+    mob: Mapping[str, int] | None = None,
 ) -> None:
-    """Create ``full_name`` with ``families`` (SCHEMA's shape), split at ``splits``."""
+    """Create ``full_name`` with ``families`` (SCHEMA's shape), split at
+    ``splits``; the families in ``mob`` (MOB_FAMILIES' shape) as MOB families."""
     desc = T2.TTableDescriptor(
         tableName=T2.TTableName(qualifier=full_name.encode()),
-        columns=[_family(name, options) for name, options in families.items()],
+        columns=[
+            _family(name, options, (mob or {}).get(name)) for name, options in families.items()
+        ],
     )
     client.createTable(desc, splits)
 

@@ -19,6 +19,10 @@ from .connection import table_name
 
 ONE = {"max_versions": 1}
 
+# table -> family -> MOB threshold (bytes), for the families that are HBase 2
+# MOB families (storage/admin.py's mob_attributes); see "media" below.
+MOB_FAMILIES: dict[str, dict[str, int]] = {}
+
 SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # Row keys are in storage/keys.py, cells in storage/rows.py (rows.COLUMNS
     # lists each table's); what each table is for, in docs/schema.md.
@@ -84,34 +88,25 @@ def create_tables(conn: happybase.Connection, names: Iterable[str] | None = None
     todo = [(name, table_name(name)) for name in names or SCHEMA]
     todo = [(name, full) for name, full in todo if full not in existing]
     splits = {name: split_keys(name, regions) for name, _ in todo}
-    thrift2 = {name for name, _ in todo if splits[name] or (mob(name) and _has_thrift2())}
+    # A MOB family can only be made through Thrift2: without a Thrift2
+    # server it is a plain family (the same cells, in ordinary store files).
+    thrift2 = {
+        name for name, _ in todo if splits[name] or (name in MOB_FAMILIES and _has_thrift2())
+    }
     client: Any
     with thrift2_client() if thrift2 else nullcontext() as client:
         for name, full in todo:
             if name in thrift2:
-                create_presplit(client, full, SCHEMA[name], splits[name])
+                create_presplit(
+                    client, full, SCHEMA[name], splits[name], MOB_FAMILIES.get(name, {})
+                )
             else:
-                conn.create_table(full, _thrift1_families(name))
+                conn.create_table(full, SCHEMA[name])
     return [full for _, full in todo]
-
-
-def mob(name: str) -> list[str]:
-    """The families of ``name`` that are MOB families (a ``mob_threshold``)."""
-    return [family for family, options in SCHEMA[name].items() if "mob_threshold" in options]
 
 
 def _has_thrift2() -> bool:
     return bool(settings.TWITBASE_HBASE_THRIFT2_PORT)
-
-
-def _thrift1_families(name: str) -> dict[str, dict[str, int]]:
-    """SCHEMA's families of ``name`` as happybase takes them: Thrift1 can
-    make no MOB family, so without a Thrift2 server one is a plain family
-    (the same cells, in HBase's ordinary store files)."""
-    return {
-        family: {k: v for k, v in options.items() if k != "mob_threshold"}
-        for family, options in SCHEMA[name].items()
-    }
 
 
 def drop_tables(conn: happybase.Connection) -> list[str]:
@@ -241,5 +236,8 @@ USER_DATA["bookmarks"] = "prefix md5(userid)"
 # calling a cell medium; the images we keep (at most 1600 px, WebP) are
 # mostly above it.
 MEDIA_MOB_THRESHOLD = 64 * 1024
-SCHEMA["media"] = {"i": ONE, "m": {"max_versions": 1, "mob_threshold": MEDIA_MOB_THRESHOLD}}
+SCHEMA["media"] = {"i": ONE, "m": ONE}
+# Apart from SCHEMA, whose families are happybase's options (and so Thrift1's,
+# which has no MOB): the families made MOB families when made through Thrift2.
+MOB_FAMILIES["media"] = {"m": MEDIA_MOB_THRESHOLD}
 USER_DATA["media"] = "prefix md5(userid): attached images go with their twits, the rest here"

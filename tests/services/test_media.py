@@ -104,3 +104,14 @@ def test_the_sweep_deletes_what_no_twit_used_within_a_day(alice: User) -> None:
     with pytest.raises(NotFound):
         media.get_image(waiting.id)
     assert media.get_image(used.id).image
+
+
+def test_the_media_table_keeps_its_images_in_a_mob_family(twitbase: ServerAddr) -> None:
+    """As made by storage.schema.create_tables through Thrift2 (on HBase, read
+    back from the master: the MOB attributes are what HBase kept)."""
+    from storage.admin import is_mob, table_descriptors, thrift2_client
+    from storage.schema import MEDIA_MOB_THRESHOLD
+
+    with thrift2_client() as client:
+        (desc,) = table_descriptors(client, [table_name("media")])
+    assert {cd.name: is_mob(cd) for cd in desc.columns} == {b"i": None, b"m": MEDIA_MOB_THRESHOLD}
