@@ -116,6 +116,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.messages.context_processors.messages",
                 "feeds.viewhelpers.unread_notifications",
+                "feeds.viewhelpers.unread_messages",
             ]
         },
     },

@@ -34,6 +34,7 @@ from . import (
     blocks,
     follows,
     idempotency,
+    messages,
     notify,
     pending,
     ratelimit,
@@ -122,6 +123,7 @@ def erase_account(userid: str, created: int) -> bool:
     _erase_edges(userid)
     streams.forget_user(userid)
     notify.forget_user(userid)
+    messages.forget_user(userid)
     reports.forget_user(userid)
     blocks.forget_user(userid)
     tokens.forget_user(userid)

@@ -59,6 +59,9 @@ OWNERS = {
     "twitWords": "tagindex",
     "bookmarkers": "reactions",
     "bookmarks": "reactions",
+    "messages": "messages",
+    "inbox": "messages",
+    "inboxState": "messages",
 }
 
 # (module, table) pairs that still open a table they do not own.
