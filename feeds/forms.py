@@ -250,3 +250,16 @@ class DeleteAccountForm(SiteForm):
     focus = "password"
 
     password = password_field("Your password", "current-password")
+
+
+class MessageForm(SiteForm):
+    """A direct message; as a twit's text, checked by the service."""
+
+    text = forms.CharField(
+        label="Write a message",
+        strip=False,
+        widget=forms.Textarea(
+            attrs={"rows": 2, "maxlength": 280, "placeholder": "Write a message"}
+        ),
+        error_messages={"required": "Write something to send."},
+    )

@@ -192,3 +192,26 @@ class Notification:
     twit_id: str | None  # the twit it is about (None for a follow)
     text: str  # the start of that twit's text ("" for likes, reposts, follows)
     created: datetime
+
+
+@dataclass(frozen=True)
+class Message:
+    """One direct message as a conversation shows it."""
+
+    id: str  # opaque, unique in the conversation
+    userid: str  # who sent it
+    text: str
+    created: datetime
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One row of a user's inbox: the other participant, the latest message
+    (who sent it, its start, when) and how many of theirs are unread."""
+
+    userid: str
+    name: str
+    last_from: str
+    text: str
+    updated: datetime
+    unread: int

@@ -7,6 +7,7 @@ from .views import (
     avatars,
     bookmarks,
     home,
+    messages,
     notifications,
     people,
     pins,
@@ -69,6 +70,12 @@ urlpatterns = [
     path("account/delete", account.delete_account, name="delete_account"),
     path("u/<str:userid>/avatar", avatars.avatar, name="avatar"),
     path("notifications", notifications.notifications, name="notifications"),
+    # direct messages (feeds/views/messages.py)
+    path("messages", messages.inbox, name="messages"),
+    # "-" is in no userid: this is never a conversation.
+    path("messages/-/unread", messages.unread_new, name="messages_new"),
+    path("messages/<str:userid>", messages.conversation, name="conversation"),
+    path("messages/<str:userid>/new", messages.conversation_new, name="conversation_new"),
 ]
 
 # -- images in twits (feeds/views/media.py) ----------------------------------------------

@@ -3,6 +3,7 @@ redirects, the visitor, and the 405 page of a POST-only URL."""
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -14,6 +15,7 @@ from django.shortcuts import redirect, render, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from . import auth, services
+from .services import messages
 
 
 def safe_next(request: HttpRequest, default: str, param: str = "next") -> str:
@@ -126,3 +128,21 @@ def unread_notifications(request: HttpRequest) -> dict[str, object]:
             return None
 
     return {"unread_notifications": count}
+
+
+def unread_messages(request: HttpRequest) -> dict[str, object]:
+    """A context processor: ``unread_messages``, the signed-in user's unread
+    direct messages for the top bar, read as ``unread_notifications`` is,
+    once a page however often the page shows it (the header and its menu)."""
+
+    @functools.cache
+    def count() -> int | None:
+        user = visitor(request)
+        if not isinstance(user, auth.SessionUser):
+            return None
+        try:
+            return messages.unread_total(user.userid)
+        except services.StorageUnavailable:
+            return None
+
+    return {"unread_messages": count}

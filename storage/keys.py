@@ -957,3 +957,75 @@ LAYOUTS["media"] = (
     ("time", "rts", RTS_LEN),
     ("suffix", "suffix", SUFFIX_LEN),
 )
+
+
+# -- direct messages (feeds/services/messages.py) ---------------------------------------
+#
+#    messages    md5(low) + md5(high) + rts + suffix               44 bytes
+#    inbox       md5(owner) + rts(latest message) + md5(other)     40 bytes
+#    inboxState  md5(owner) + md5(other)                           32 bytes
+#                md5(owner)                                        16 bytes (the total)
+#
+# ``low``/``high``: the two participants' md5s in byte order, the seeds'
+# MD5(a)MD5(b) relation key made symmetric, so both see one conversation
+# and each message is written once. Under it the messages run newest first.
+
+MESSAGE_KEY_LEN = 2 * MD5_LEN + RTS_LEN + SUFFIX_LEN
+INBOX_KEY_LEN = MD5_LEN + RTS_LEN + MD5_LEN
+
+
+def conversation_key_for_hashes(one: bytes, other: bytes) -> bytes:
+    """The conversation of the users hashed ``one`` and ``other``: the same
+    32 bytes whichever of them asks."""
+    if len(one) != MD5_LEN or len(other) != MD5_LEN:
+        raise BadKey("a conversation is keyed by two 16-byte md5s")
+    return min(one, other) + max(one, other)
+
+
+def conversation_key(a: str, b: str) -> bytes:
+    return conversation_key_for_hashes(user_hash(a), user_hash(b))
+
+
+def message_key(conversation: bytes, millis: int, suffix: bytes) -> bytes:
+    """A message in ``conversation``: newest first under the conversation's key."""
+    if len(conversation) != EDGE_KEY_LEN or len(suffix) != SUFFIX_LEN:
+        raise BadKey("a message key is a conversation key, a time and a 4-byte suffix")
+    return conversation + reverse_ts(millis) + suffix
+
+
+def message_millis(key: bytes) -> int:
+    return millis_from_rts(key[EDGE_KEY_LEN : EDGE_KEY_LEN + RTS_LEN])
+
+
+def inbox_key_for_hashes(owner: bytes, millis: int, other: bytes) -> bytes:
+    """``owner``'s inbox row of the conversation with ``other``, placed by its
+    latest message: the inbox is one prefix scan, latest conversation first."""
+    return owner + reverse_ts(millis) + other
+
+
+def inbox_key(owner: str, millis: int, other: str) -> bytes:
+    return inbox_key_for_hashes(user_hash(owner), millis, user_hash(other))
+
+
+def inbox_state_key(owner: str, other: str) -> bytes:
+    """Where ``owner``'s inbox row for ``other`` is, and its unread count."""
+    return user_hash(owner) + user_hash(other)
+
+
+def unread_total_key(owner: str) -> bytes:
+    """``owner``'s unread messages in all: the 16-byte head of their state rows."""
+    return user_hash(owner)
+
+
+LAYOUTS["messages"] = (
+    ("one participant", "md5", MD5_LEN),
+    ("other participant", "md5", MD5_LEN),
+    ("time", "rts", RTS_LEN),
+    ("suffix", "suffix", SUFFIX_LEN),
+)
+LAYOUTS["inbox"] = (
+    ("owner", "md5", MD5_LEN),
+    ("latest", "rts", RTS_LEN),
+    ("other", "md5", MD5_LEN),
+)
+LAYOUTS["inboxState"] = (("owner", "md5", MD5_LEN), ("other", "md5", MD5_LEN))

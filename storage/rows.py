@@ -1550,3 +1550,104 @@ def decode_media(row: dict[bytes, bytes]) -> MediaRow | None:
 COLUMNS["media"] = (MEDIA_OWNER, MEDIA_ALT, MEDIA_WIDTH, MEDIA_HEIGHT, MEDIA_TWIT, MEDIA_IMAGE)
 COLUMNS["twits"] = (*COLUMNS["twits"], TWIT_IMAGES)
 USERID_CELLS = USERID_CELLS | {MEDIA_OWNER}
+
+
+# -- direct messages (feeds/services/messages.py) -----------------------------------------
+#
+# A message: who sent it and its text (its time is in the key). An inbox row:
+# the other participant and the latest message's sender and start, what the
+# inbox shows without opening the conversation. A state row: where the inbox
+# row is (JSON, moved by checkAndPut) and the unread count (an HBase counter,
+# counter_inc); the total row holds only the counter.
+
+MESSAGE_FROM = b"m:from"
+MESSAGE_TEXT = b"m:text"
+INBOX_USERID = b"i:userid"
+INBOX_FROM = b"i:from"
+INBOX_TEXT = b"i:text"
+INBOX_PLACE = b"s:place"
+INBOX_UNREAD = b"s:unread"
+INBOX_SNIPPET = 100  # characters of the latest message an inbox row keeps
+
+
+@dataclass(frozen=True)
+class MessageRow:
+    sender: str
+    text: str
+
+
+def encode_message(row: MessageRow) -> dict[bytes, bytes]:
+    return {MESSAGE_FROM: row.sender.encode(), MESSAGE_TEXT: row.text.encode()}
+
+
+def decode_message(data: dict[bytes, bytes]) -> MessageRow | None:
+    if MESSAGE_FROM not in data:
+        return None
+    return MessageRow(data[MESSAGE_FROM].decode(), data.get(MESSAGE_TEXT, b"").decode())
+
+
+@dataclass(frozen=True)
+class InboxRow:
+    other: str
+    sender: str
+    text: str
+
+
+def encode_inbox(row: InboxRow) -> dict[bytes, bytes]:
+    return {
+        INBOX_USERID: row.other.encode(),
+        INBOX_FROM: row.sender.encode(),
+        INBOX_TEXT: row.text[:INBOX_SNIPPET].encode(),
+    }
+
+
+def decode_inbox(data: dict[bytes, bytes]) -> InboxRow | None:
+    if INBOX_USERID not in data:
+        return None
+    return InboxRow(
+        data[INBOX_USERID].decode(),
+        data.get(INBOX_FROM, b"").decode(),
+        data.get(INBOX_TEXT, b"").decode(),
+    )
+
+
+@dataclass(frozen=True)
+class InboxPlace:
+    """Where an inbox row is: ``top`` (ms of its latest message; 0: none),
+    the one before it (a row a crashed mover may have left), and the
+    generation that wrote it, the cell timestamp of its put and deletes."""
+
+    top: int = 0
+    was: int = 0
+    gen: int = 0
+
+
+def encode_inbox_place(place: InboxPlace) -> bytes:
+    return orjson.dumps([place.top, place.was, place.gen])
+
+
+def decode_inbox_place(cell: bytes | None) -> InboxPlace:
+    if not cell:
+        return InboxPlace()
+    top, was, gen = orjson.loads(cell)
+    return InboxPlace(int(top), int(was), int(gen))
+
+
+def encode_message_claim(millis: int, suffix: bytes, request: bytes) -> bytes:
+    """An Idempotency-Key's claim for a message (idempotency's family): the
+    message's time and suffix, then the md5 of the request; 28 bytes, never
+    the 44 of a twit's claim."""
+    return struct.pack(">q", millis) + suffix + request
+
+
+def decode_message_claim(cell: bytes | None) -> tuple[int, bytes, bytes] | None:
+    if cell is None or len(cell) != 8 + 4 + MD5_LEN:
+        return None
+    return struct.unpack(">q", cell[:8])[0], cell[8:12], cell[12:]
+
+
+COLUMNS["messages"] = (MESSAGE_FROM, MESSAGE_TEXT)
+COLUMNS["inbox"] = (INBOX_USERID, INBOX_FROM, INBOX_TEXT)
+COLUMNS["inboxState"] = (INBOX_PLACE, INBOX_UNREAD)
+USERID_CELLS = USERID_CELLS | {MESSAGE_FROM, INBOX_USERID, INBOX_FROM}
+COUNTER_CELLS = COUNTER_CELLS | {INBOX_UNREAD}

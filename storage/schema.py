@@ -241,3 +241,18 @@ SCHEMA["media"] = {"i": ONE, "m": ONE}
 # which has no MOB): the families made MOB families when made through Thrift2.
 MOB_FAMILIES["media"] = {"m": MEDIA_MOB_THRESHOLD}
 USER_DATA["media"] = "prefix md5(userid): attached images go with their twits, the rest here"
+
+
+# -- direct messages (feeds/services/messages.py) ---------------------------------------
+
+# A conversation's messages under its two participants' md5s (in byte order),
+# newest first; each user's inbox, one row per conversation placed by its
+# latest message; and per conversation where that row is and its unread
+# count, with the user's total unread in their 16-byte row.
+SCHEMA["messages"] = {"m": ONE}
+SCHEMA["inbox"] = {"i": ONE}
+SCHEMA["inboxState"] = {"s": ONE}
+USER_DATA["messages"] = "every conversation of the user, both sides' messages (prefix of the pair)"
+USER_DATA["inbox"] = "prefix md5(userid), and the partners' rows for the user's conversations"
+USER_DATA["inboxState"] = "prefix md5(userid) (total included), and the partners' rows "
+USER_DATA["inboxState"] += "for the user (their unread taken off their totals)"

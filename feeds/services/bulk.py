@@ -48,7 +48,7 @@ import happybase
 from django.conf import settings
 from django.contrib.auth.hashers import make_password
 
-from feeds.services import accounts, follows, reactions, streams
+from feeds.services import accounts, follows, messages, reactions, streams
 from feeds.services import twits as twits_service
 from feeds.services.demotext import demo_name, reply_text, twit_text
 from storage import keys, rows
@@ -387,6 +387,7 @@ def load_demo(
         out.rows = rows_written
         _write_likes(out, demo, report, stats.likes)
         stats.stream_rows += _write_reposts(out, demo, report, stats.reposts)
+        _write_messages(out, demo, seed, report)
         # Hashtag index rows and mention notifications belong here too, if
         # those features keep tables of their own: the texts already carry
         # the hashtags and mentions (t.text), the same as a posted twit's.
@@ -660,3 +661,51 @@ def post_image_twits(users: int, count: int, *, seed: int = 42) -> int:
         ]
         posting.post_twit(author, IMAGE_TWIT_TEXTS[n % len(IMAGE_TWIT_TEXTS)], images=ids)
     return count
+
+
+# -- direct messages: their rows as services/messages.py builds them.
+
+DEMO_CONVERSATIONS = 200  # at most; among the first users and whom they follow
+DEMO_LINES = (
+    "Did you see the region split last night?",
+    "Ha, yes. Sixteen regions and not one hotspot.",
+    "Coffee later?",
+    "Sure, 3 pm works.",
+    "Thanks for the follow!",
+    "Loved your twit about row keys.",
+    "Which key would you use for this?",
+    "md5 first, then the reversed time.",
+    "Are you coming to the meetup on Thursday?",
+    "Wouldn't miss it.",
+    "Can you send me the slides?",
+    "Sent. Tell me what you think.",
+)
+
+
+def _write_messages(out: _Writer, demo: DemoPlan, seed: int, report: Progress) -> None:
+    """Some conversations, so the demo's inboxes are not empty: each of the
+    first users writes with a few of those they follow, a handful of lines
+    over the last two days. A generator of its own, so the rest of a seed's
+    demo stays as it was before messages."""
+    rng = random.Random(seed * 7919 + 2)
+    planned: list[tuple[str, str, list[tuple[bool, str, int, bytes]]]] = []
+    seen: set[tuple[int, int]] = set()
+    for a in range(demo.users):
+        for b in demo.graph[a][:3]:
+            pair = (min(a, b), max(a, b))
+            if a == b or pair in seen or len(planned) >= DEMO_CONVERSATIONS:
+                continue
+            seen.add(pair)
+            # Each line a minute to an hour after the one before, the last
+            # before the load: strictly increasing, so the latest is last.
+            ms = demo.now - 7 * 3_600_000 - rng.randrange(2 * 24 * 3_600_000)
+            said = []
+            for step in range(rng.randint(2, 6)):
+                ms += rng.randrange(60_000, 3_600_000)
+                said.append((step % 2 == 0 or rng.random() < 0.3, rng.choice(DEMO_LINES), ms))
+            with_suffix = [(by_a, text, ms, rng.randbytes(4)) for by_a, text, ms in said]
+            planned.append((demo_userid(a), demo_userid(b), with_suffix))
+    report("messages", 0, len(planned))
+    out.put_all(messages.load_rows(planned))
+    out.flush()
+    report("messages", len(planned), len(planned))

@@ -35,6 +35,7 @@ from . import (
     follows,
     idempotency,
     media,
+    messages,
     notify,
     pending,
     ratelimit,
@@ -123,6 +124,7 @@ def erase_account(userid: str, created: int) -> bool:
     _erase_edges(userid)
     streams.forget_user(userid)
     notify.forget_user(userid)
+    messages.forget_user(userid)
     reports.forget_user(userid)
     blocks.forget_user(userid)
     tokens.forget_user(userid)

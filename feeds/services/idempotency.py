@@ -28,12 +28,12 @@ import json
 import time
 
 from feeds.errors import Conflict, InvalidInput, NotFound, ServiceError
-from feeds.types import Twit, User
+from feeds.types import Message, Twit, User
 from storage import keys, rows
 from storage.connection import connection, table_name
 from storage.ops import check_and_put, delete_prefix
 
-from . import _clock, accounts, posting, twits
+from . import _clock, accounts, messages, posting, twits
 
 HEADER = "Idempotency-Key"
 MAX_LEN = 255
@@ -153,3 +153,61 @@ def forget_user(userid: str) -> int:
     returns how many there were."""
     with connection() as conn:
         return delete_prefix(conn, table_name("idempotency"), keys.user_hash(userid))
+
+
+# -- direct messages (feeds/services/messages.py) ---------------------------------------
+#
+# ``POST /api/conversations/{userid}`` takes an Idempotency-Key too. Its claim
+# is a row of its own, md5(userid) + md5("\0message " + key): no twit's key
+# (printable ASCII) hashes to it. The claim holds the message's time and
+# suffix, chosen first; a retry returns that message, or sends it at that
+# key if the first request died before writing it. A first request that died
+# after writing its message and before counting it unread leaves it uncounted:
+# the retry finds the message and does not count it twice.
+
+
+def send_message_once(
+    sender: User | str, userid: str, text: object, key: str
+) -> tuple[Message, bool]:
+    """:func:`messages.send` at most once per ``key`` of ``sender`` in a day:
+    (the message, True) when this call sent it, (the one the key sent, False)
+    when an earlier request did. InvalidInput when the key came with another
+    request; Conflict while the first request is still sending."""
+    sender = accounts.loaded(sender)
+    key = check_key(key)
+    request = _fingerprint(text, userid.lower() if isinstance(userid, str) else userid)
+    row = keys.idempotency_key(sender.userid, "\0message " + key)
+    table = table_name("idempotency")
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        with connection() as conn:
+            cell = conn.table(table).row(row).get(rows.IDEMPOTENCY_CLAIM)
+            claim = rows.decode_message_claim(cell)
+            if claim is None:
+                millis, suffix = _clock.now_millis(), keys.new_suffix()
+                mine = rows.encode_message_claim(millis, suffix, request)
+                if check_and_put(
+                    conn, table, row, rows.IDEMPOTENCY_CLAIM, None, rows.IDEMPOTENCY_CLAIM, mine
+                ):
+                    try:
+                        return messages.send(sender, userid, text, at=(millis, suffix)), True
+                    except ServiceError:
+                        conn.table(table).delete(row)
+                        raise
+                continue
+        millis, suffix, fingerprint = claim
+        if fingerprint != request:
+            raise InvalidInput(
+                HEADER,
+                f"This {HEADER} was sent with another message: use a new key for a new one.",
+            )
+        found = messages.sent(sender.userid, userid, millis, suffix)
+        if found is not None:
+            return found, False
+        if time.time() * 1000 - millis >= TAKEOVER_S * 1000:
+            return messages.send(sender, userid, text, at=(millis, suffix)), False
+        if time.monotonic() >= deadline:
+            raise Conflict(
+                f"A message with this {HEADER} is being sent; send it again in a moment."
+            )
+        time.sleep(_POLL_S)

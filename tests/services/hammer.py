@@ -17,10 +17,11 @@ replies of its users instead (two processes share each user, so deletes of
 one reply race), for the reply count's exactness test. ``--likes TWIT_ID``
 and ``--reposts TWIT_ID`` like/unlike or repost/un-repost that twit;
 ``--reactions AUTHOR`` does all four on the author's newest twits while
-the test posts and deletes them. ``--images AUTHOR MEDIA_ID...`` posts
-twits naming pairs of the same uploads, racing for each image.
-``--blocks`` adds blocks and unblocks to follows, posts, likes and reposts
-among its users.
+the test posts and deletes them. ``--blocks`` adds blocks and unblocks to
+follows, posts, likes and reposts among its users. ``--messages`` sends
+direct messages among its users; ``--messages-read`` also opens conversations.
+``--images AUTHOR MEDIA_ID...`` posts twits naming pairs of the same
+uploads, racing for each image.
 """
 
 from __future__ import annotations
@@ -246,6 +247,36 @@ def images(seed: int, budget: Budget, author: str, media_ids: list[str]) -> int:
     return ops
 
 
+def message_plan(
+    seed: int, ops: int, users: list[str], reads: bool
+) -> list[tuple[str, str, str | None]]:
+    """What the ``--messages`` hammer of ``seed`` does in ``ops`` operations:
+    (from, to, text) for a send, (reader, other, None) for an opening of
+    the conversation (only with ``reads``). Texts name the seed and the step,
+    so each is unique: the test replays the plan to know every message sent."""
+    rng = random.Random(seed)
+    plan: list[tuple[str, str, str | None]] = []
+    for step in range(ops):
+        a, b = rng.sample(users, 2)
+        opens = reads and rng.random() < 0.2
+        plan.append((a, b, None if opens else f"m {seed} {step} {a}"))
+    return plan
+
+
+def messages(seed: int, budget: Budget, users: list[str], reads: bool) -> int:
+    """Send direct messages among ``users`` and open conversations (which
+    marks them read), as :func:`message_plan` says; an ``ops=N`` budget only."""
+    from feeds.services import messages as dm
+
+    assert budget.ops is not None, "the messages hammer runs a number of operations"
+    for a, b, text in message_plan(seed, budget.ops, users, reads):
+        if text is None:
+            dm.conversation(a, b, limit=1)
+        else:
+            dm.send(a, b, text)
+    return budget.ops
+
+
 def main(seed: int, spec: str, users: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
@@ -267,6 +298,8 @@ def main(seed: int, spec: str, users: list[str]) -> int:
         return blocks(seed, budget, users[1:])
     if users[0] == "--images":
         return images(seed, budget, users[1], users[2:])
+    if users[0] in ("--messages", "--messages-read"):
+        return messages(seed, budget, users[1:], users[0] == "--messages-read")
     rng = random.Random(seed)
     ops = 0
     while budget.more(ops):

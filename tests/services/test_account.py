@@ -11,6 +11,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import InvalidInput, NotFound
+from feeds.services import messages
 from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
@@ -128,6 +129,8 @@ def test_deleting_an_account_leaves_nothing_behind_and_fixes_others_counts(
     services.repost("alice", theirs.id)  # reaches charlie's stream, who follows alice
     services.repost("bob", mine.id)
     tagged = services.post_twit("alice", "gone with her #farewell")
+    messages.send("bob", "alice", "hello alice")  # conversations, both ways
+    messages.send("alice", "charlie", "hello charlie")
     assert services.search_users("alic").items and services.tag_twits("farewell").items
     assert services.get_twit(theirs.id).reposts == 1
     assert services.get_twit(theirs.id).replies == 1
@@ -170,6 +173,7 @@ def test_deleting_an_account_leaves_nothing_behind_and_fixes_others_counts(
     in_bobs = [t for t in services.home_stream("bob", limit=100).items if t.id == their_reply.id]
     assert [(t.text, t.reply_to) for t in in_bobs] == [("bob answers alice", None)]
     assert their_reply.id not in {t.id for t in services.home_stream("charlie", limit=100).items}
+    assert messages.inbox("bob").items == () and messages.unread_total("charlie") == 0
     # What others wrote about her is theirs: the mention stays.
     assert services.get_twit(mention.id).text == "hello @alice"
 

@@ -71,6 +71,30 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(
     assert services.authenticate("user000000", bulk.DEMO_PASSWORD) is not None
     _assert_social_rows_agree_with_counts(every)
     _assert_reposts_agree_and_unrepost(users)
+    _assert_conversations_agree_and_go_on(users)
+
+
+def _assert_conversations_agree_and_go_on(users: list[User]) -> None:
+    """Demo conversations exist; each inbox row is at its conversation's
+    latest message, the unread total is the sum of the rows' counts, and the
+    services carry a demo conversation on as one of their own."""
+    from feeds.services import messages
+
+    found = 0
+    for user in users:
+        inbox = all_pages(lambda c, u=user.userid: messages.inbox(u, c, limit=100))
+        found += len(inbox)
+        assert messages.unread_total(user.userid) == sum(c.unread for c in inbox)
+        for c in inbox:
+            latest = messages.conversation(user.userid, c.userid, limit=1)
+            assert [(m.text, m.created) for m in latest[1].items] == [(c.text, c.updated)]
+    assert found > 0, "the demo has conversations"
+    first = next(u for u in users if messages.inbox(u.userid).items)
+    other = messages.inbox(first.userid).items[0].userid
+    messages.send(other, first.userid, "and one more")
+    again = messages.inbox(first.userid).items[0]
+    assert (again.userid, again.text, again.unread) == (other, "and one more", 1)
+    assert messages.unread_total(first.userid) == 1
 
 
 def _assert_social_rows_agree_with_counts(every: list[Twit]) -> None:

@@ -13,8 +13,8 @@ from typing import TypeVar
 import pytest
 
 from feeds import services
-from feeds.errors import Conflict, Forbidden
-from feeds.services import blocking, reactions, search, twitlists
+from feeds.errors import Conflict, Forbidden, InvalidInput
+from feeds.services import blocking, messages, reactions, search, twitlists
 from feeds.services.textparse import words
 from feeds.types import Page
 from storage.rows import NOTIFY_ACTORS
@@ -47,7 +47,18 @@ class Reference:
     blocks: set[tuple[str, str]] = field(default_factory=set)  # (blocker, blocked)
     mutes: set[tuple[str, str]] = field(default_factory=set)  # (muter, muted)
     words: dict[str, set[str]] = field(default_factory=dict)  # user -> muted tags ("#tea")
+    # Direct messages, in the order sent (sender, recipient, text), and how
+    # many of each conversation's messages each side had when they last read it.
+    messages: list[tuple[str, str, str]] = field(default_factory=list)
+    read_upto: dict[tuple[str, str], int] = field(default_factory=dict)
     clock: int = 0
+
+    def conversation(self, a: str, b: str) -> list[tuple[str, str, str]]:
+        return [m for m in self.messages if {m[0], m[1]} == {a, b}]
+
+    def unread(self, owner: str, other: str) -> int:
+        said = self.conversation(owner, other)
+        return sum(1 for m in said[self.read_upto.get((owner, other), 0) :] if m[0] == other)
 
     def tick(self) -> int:
         self.clock += 1
@@ -406,6 +417,55 @@ def _mute_word(ref: Reference, rng: random.Random, a: str, b: str) -> None:
         ref.words.get(a, set()).discard(spelling.lower())
 
 
+def _message(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    text = f"message {ref.tick()} from {a}"
+    if a == b:
+        with pytest.raises(InvalidInput):
+            messages.send(a, b, text)
+    elif ref.blocked(a, b):
+        with pytest.raises(Forbidden):
+            messages.send(a, b, text)
+    else:
+        messages.send(a, b, text)
+        ref.messages.append((a, b, text))
+        # One's own message: what came before it is read (the send box is
+        # on the conversation's page), and it is not unread to its sender.
+        ref.read_upto.setdefault((a, b), 0)
+
+
+def _read_messages(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    if a == b:
+        return
+    messages.conversation(a, b, limit=1)
+    ref.read_upto[(a, b)] = len(ref.conversation(a, b))
+
+
+def check_messages(ref: Reference) -> None:
+    for u in ref.users:
+        inbox = all_pages(lambda c, u=u: messages.inbox(u, c, limit=2))
+        partners = {o for m in ref.messages for o in m[:2] if u in m[:2]} - {u}
+        assert {c.userid for c in inbox} == partners
+        assert [c.updated for c in inbox] == sorted((c.updated for c in inbox), reverse=True)
+        for c in inbox:
+            said = ref.conversation(u, c.userid)
+            assert (c.last_from, c.text) == said[-1][::2]
+            assert c.unread == ref.unread(u, c.userid), (u, c.userid)
+        assert messages.unread_total(u) == sum(ref.unread(u, o) for o in partners)
+    for a in ref.users:
+        for b in ref.users:
+            if a < b:
+                # Paged by cursor; the first page (no cursor) marks it read for a.
+                listed, cursor = [], None
+                while True:
+                    page = messages.conversation(a, b, cursor, limit=2)[1]
+                    listed += page.items
+                    cursor = page.next_cursor
+                    if cursor is None:
+                        break
+                ref.read_upto[(a, b)] = len(ref.conversation(a, b))
+                assert [m.text for m in listed] == [m[2] for m in reversed(ref.conversation(a, b))]
+
+
 STEPS: dict[str, Step] = {
     "follow": _follow,
     "unfollow": _unfollow,
@@ -421,10 +481,17 @@ STEPS: dict[str, Step] = {
     "mute": _mute,
     "mute_word": _mute_word,
     "bookmark": _bookmark,
+    "message": _message,
+    "read_messages": _read_messages,
 }
 
 
-def run_sequence(rng: random.Random, steps: int, actions: list[str] = ACTIONS) -> None:
+def run_sequence(
+    rng: random.Random,
+    steps: int,
+    actions: list[str] = ACTIONS,
+    checks: Callable[[Reference], None] = check,
+) -> None:
     ref = Reference()
     for _ in range(steps):
         action = rng.choice(actions)
@@ -434,7 +501,7 @@ def run_sequence(rng: random.Random, steps: int, actions: list[str] = ACTIONS) -
         users = sorted(ref.users)
         a, b = rng.choice(users), rng.choice(users)
         STEPS[action](ref, rng, a, b)
-        check(ref)
+        checks(ref)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -458,3 +525,14 @@ def test_random_sequences_with_blocks_and_mutes_match_the_reference(
     if twitbase.kind == "hbase" and seed > 5:
         pytest.skip("two seeds on HBase, for the test run's time; the local server runs four")
     run_sequence(random.Random(seed), steps, SHIELD_ACTIONS)
+
+
+# Direct messages among a few users, with reads and blocks between them.
+MESSAGE_ACTIONS = ["register", "register", "message", "message", "message", "message"]
+MESSAGE_ACTIONS += ["read_messages", "read_messages", "block", "unblock"]
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_random_message_sequences_match_the_reference(twitbase: ServerAddr, seed: int) -> None:
+    steps = 60 if twitbase.kind == "local" else 25
+    run_sequence(random.Random(seed), steps, MESSAGE_ACTIONS, check_messages)

@@ -59,6 +59,9 @@ OWNERS = {
     "twitWords": "tagindex",
     "bookmarkers": "reactions",
     "bookmarks": "reactions",
+    "messages": "messages",
+    "inbox": "messages",
+    "inboxState": "messages",
 }
 OWNERS["media"] = "media"  # images in twits
 

@@ -82,13 +82,13 @@ def test_the_header_is_one_row_with_a_usable_search_box_for_staff_at_every_width
                 problems.append(f"{userid} at {width}px: tab bar {_tab_bar(ui)}")
             if width in (1000, 999, 700, 699):  # either side of the breakpoints
                 ui.screenshot(f"nav-{userid}-home-{width}")
-        # On a phone Account, Console and Log out are in the account menu.
+        # On a phone Account, Messages, Console and Log out are in the account menu.
         browser.set_window_size(390, 844)
         menu = ui.driver.find_element(By.CSS_SELECTOR, ".nav-menu-list")
         assert not menu.is_displayed()
         ui.driver.find_element(By.CSS_SELECTOR, ".nav-menu summary").click()
         staff = ["Console"] if userid == "alice" else []
-        assert menu.text.split("\n") == ["Account", *staff, "Log out"]
+        assert menu.text.split("\n") == ["Account", "Messages", *staff, "Log out"]
         ui.screenshot(f"nav-{userid}-menu-390")
         browser.set_window_size(1280, 900)
         if userid == "alice":

@@ -2,10 +2,11 @@
 a permalink with 100 replies against a raw scan of the same rows, (with
 ``--home N``) a home page with reposts against a raw scan of its stream rows,
 (with ``--search N``) a search of twits by one and two words against a raw
-read of the same index and twit rows, (with ``--media N``) image twits
-against plain ones, each beside a raw put or read of the same rows, and
-(with ``--writes N``) what a post, a like, a repost, a follow and their
-undoing cost, against one raw put and one raw checkAndPut."""
+read of the same index and twit rows, (with ``--messages N``) an inbox and
+a conversation page against raw scans of their rows, (with ``--media N``)
+image twits against plain ones, each beside a raw put or read of the same
+rows, and (with ``--writes N``) what a post, a like, a repost, a follow and
+their undoing cost, against one raw put and one raw checkAndPut."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import Any
 
 from bench import homepage as bench_homepage
 from bench import media as bench_media
+from bench import messages as bench_messages
 from bench import schema as bench_schema
 from bench import search as bench_search
 from bench import threads as bench_threads
@@ -78,6 +80,13 @@ class Command(TwitBaseCommand):
             help="with --host: its Thrift2 port, so --media's tables are made as deployed "
             "(pre-split, the images in a MOB family)",
         )
+        parser.add_argument(
+            "--messages",
+            type=int,
+            default=0,
+            help="conversations of the benchmarked inbox's reader (default 0: skip it; "
+            "60 is the documented run)",
+        )
         parser.add_argument("--users", type=int, default=5)
         parser.add_argument("--reads", type=int, default=50)
         parser.add_argument("--host", help="an existing Thrift server instead of a fresh one")
@@ -123,6 +132,11 @@ class Command(TwitBaseCommand):
                 progress=ProgressBar(self.stderr._out),
             )
             self.stdout.write("\n" + bench_media.format_table(found_media))
+        if o["messages"] > 0:
+            inbox = bench_messages.run(
+                host, port, o["messages"], o["reads"], progress=ProgressBar(self.stderr._out)
+            )
+            self.stdout.write("\n" + bench_messages.format_table(inbox))
         if o["writes"] > 0:
             writes = bench_writes.run(
                 host, port, o["writes"], progress=ProgressBar(self.stderr._out)

@@ -63,7 +63,8 @@
     update();
   }
 
-  document.querySelectorAll(".composer form").forEach(wire);
+  // The home and reply composers, and a conversation's send box.
+  document.querySelectorAll(".composer form, form.chat-send").forEach(wire);
 
   // A Reply link (…#reply), or "n" from another page (/#compose), lands here
   // ready to type, from another page or this one.

@@ -2,6 +2,8 @@
 // twits arrived above the newest one on the page (GET /stream/new?since=id)
 // and, when there are some, shows "N new twits" as a link that reloads the
 // top of the stream. Without JavaScript the page simply has no banner.
+// The messages pages use it too, with their own URL and words
+// (data-one, data-many: "new message", "new messages").
 //
 // Polls every data-poll-ms milliseconds; backs off while the tab is hidden
 // (and checks at once when it shows again) and after a failed request
@@ -15,6 +17,8 @@
   var link = slot.querySelector(".live-new-link");
   var url = slot.getAttribute("data-live-url");
   var since = slot.getAttribute("data-since") || "";
+  var one = slot.getAttribute("data-one") || "new twit";
+  var many = slot.getAttribute("data-many") || "new twits";
   var base = Math.max(Number(slot.getAttribute("data-poll-ms")) || 20000, 100);
   var HIDDEN_FACTOR = 6;
   var MAX_DELAY = 5 * 60 * 1000;
@@ -33,7 +37,7 @@
       return;
     }
     var n = more ? count + "+" : String(count);
-    link.textContent = "Show " + n + (count === 1 && !more ? " new twit" : " new twits");
+    link.textContent = "Show " + n + " " + (count === 1 && !more ? one : many);
     link.hidden = false;
     slot.classList.add("live-new-shown");
   }
