@@ -148,6 +148,47 @@ class TwitForm(SiteForm):
     )
 
 
+class ImageTwitForm(TwitForm):
+    """The home page's composer: a twit with up to four images, each with its
+    alt text (checked by the service, feeds/services/media.py: the form
+    only carries them)."""
+
+    SLOTS = (1, 2, 3, 4)
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        for n in self.SLOTS:
+            self.fields[f"image{n}"] = forms.FileField(
+                label=f"Image {n}",
+                required=False,
+                widget=forms.ClearableFileInput(attrs={"accept": "image/*"}),
+            )
+            self.fields[f"alt{n}"] = forms.CharField(
+                label=f"Alt text for image {n}",
+                required=False,
+                strip=False,
+                widget=forms.TextInput(
+                    attrs={
+                        "maxlength": 1000,
+                        "placeholder": "Alt text: describe it",
+                    }
+                ),
+            )
+
+    def image_slots(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        """(file field, alt field) of each slot, for the template."""
+        return [(self[f"image{n}"], self[f"alt{n}"]) for n in self.SLOTS]
+
+    def uploads(self) -> list[tuple[int, bytes, str]]:
+        """(slot, file's bytes, alt text) of each slot given a file, in order."""
+        found = []
+        for n in self.SLOTS:
+            upload = self.cleaned_data.get(f"image{n}")
+            if upload:
+                found.append((n, upload.read(), self.cleaned_data.get(f"alt{n}") or ""))
+        return found
+
+
 class ReplyForm(TwitForm):
     """A twit that replies to the one on the page (its id is in the URL)."""
 

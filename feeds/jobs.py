@@ -200,6 +200,15 @@ class SendPasswordResetsTo(_Job):
     site: str
 
 
+@dataclass(frozen=True)
+class SweepUnattachedMedia(_Job):
+    """Delete uploaded images no twit used within a day (media.sweep_unattached;
+    Celery beat runs it)."""
+
+    # Beat sends it again at its next tick.
+    requeued_if_lost: ClassVar[bool] = True
+
+
 Job = (
     FanOutChunk
     | BackfillStream
@@ -214,6 +223,7 @@ Job = (
     | WithdrawReactions
     | SendPasswordReset
     | SendPasswordResetsTo
+    | SweepUnattachedMedia
 )
 
 Dispatcher = Callable[[Job], None]

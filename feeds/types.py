@@ -55,6 +55,21 @@ class UserRef:
 
 
 @dataclass(frozen=True)
+class TwitImage:
+    """An image of a twit: its media id (its URL's), alt text and size in px."""
+
+    id: str
+    alt: str
+    width: int
+    height: int
+
+    @property
+    def url(self) -> str:
+        """Where the image is served (one image for good: cached for good)."""
+        return f"/media/{self.id}"
+
+
+@dataclass(frozen=True)
 class Twit:
     id: str
     userid: str
@@ -87,6 +102,7 @@ class Twit:
     quote_of: str | None = None
     quoted: QuoteCard | None = None
     quotes: int = 0  # how many twits quote it
+    images: tuple[TwitImage, ...] = ()  # up to four, in the order posted
 
     @property
     def mentions(self) -> list[str]:
@@ -136,10 +152,11 @@ def new_twit(
     reposted_by_name: str,
     quote_of: str | None = None,
     quotes: int = 0,
+    images: tuple[TwitImage, ...] = (),
 ) -> Twit:
     """``Twit(...)`` with these fields (``liked`` and ``reposted`` None), made
     in under half the time: a page makes one per row it shows. The frozen
-    dataclass's ``__init__`` sets its 14 fields one ``object.__setattr__``
+    dataclass's ``__init__`` sets its 15 fields one ``object.__setattr__``
     at a time; this sets its ``__dict__`` whole.
     tests/unit/test_types.py holds the two equal, every field included."""
     twit = _new(Twit)
@@ -165,6 +182,7 @@ def new_twit(
             "quote_of": quote_of,
             "quoted": None,
             "quotes": quotes,
+            "images": images,
         },
     )
     return twit

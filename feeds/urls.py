@@ -104,3 +104,9 @@ urlpatterns += [
     path("u/<str:userid>/t/<str:twit_id>/quote", quotes.quote, name="quote"),
     path("u/<str:userid>/t/<str:twit_id>/quotes", quotes.quotes, name="quotes"),
 ]
+
+# -- images in twits (feeds/views/media.py) ----------------------------------------------
+
+from .views import media  # noqa: E402  (its own block: other branches add to the list above)
+
+urlpatterns += [path("media/<str:media_id>", media.image, name="media")]

@@ -149,6 +149,11 @@ class FamilyDescriptor:
     bloom_filter_vector_size: int = 0
     bloom_filter_nb_hashes: int = 0
     block_cache_enabled: bool = False
+    # HBase 2's MOB settings (Thrift2 attributes IS_MOB, MOB_THRESHOLD, ...),
+    # kept as sent (latin-1 text) and reported back; the store keeps a MOB
+    # family's cells as any other's: MOB changes where HBase files them, not
+    # what a read returns.
+    mob: dict[str, str] = field(default_factory=dict)
 
     @property
     def ttl_ms(self) -> int | None:

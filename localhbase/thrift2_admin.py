@@ -69,6 +69,12 @@ _MASTER_ERRORS = java_names(
 _BLOOM = ("NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH")
 _COMPRESSION = ("LZO", "GZ", "NONE", "SNAPPY", "LZ4", "BZIP2", "ZSTD")
 _SYSTEM_TABLES = (b"hbase:meta", b"hbase:namespace")
+# A family's MOB settings: HBase 2.6's TColumnFamilyDescriptor has no fields
+# for them, so a client sets them as attributes, which HBase's thrift2
+# server copies into the family verbatim (ThriftUtilities'
+# columnFamilyDescriptorFromThrift: builder.setValue) and reports back in
+# the same map (columnFamilyDescriptorFromHBase: getValues).
+_MOB_KEYS = (b"IS_MOB", b"MOB_THRESHOLD", b"MOB_COMPACT_PARTITION_POLICY")
 # A RegionServer's start code is the time it started, in ms.
 START_CODE = time.time_ns() // 1_000_000
 
@@ -105,8 +111,10 @@ def _family(cd: Any) -> FamilyDescriptor:
     ttl = cd.timeToLive if cd.timeToLive is not None else FOREVER
     bloom = cd.bloomnFilterType if cd.bloomnFilterType is not None else 1
     compression = cd.compressionType if cd.compressionType is not None else 2
+    sent = cd.attributes or {}
     return FamilyDescriptor(
         name=cd.name,
+        mob={k.decode("latin-1"): sent[k].decode("latin-1") for k in _MOB_KEYS if k in sent},
         max_versions=cd.maxVersions if cd.maxVersions is not None else 1,
         time_to_live=-1 if ttl <= 0 or ttl >= FOREVER else ttl,
         compression=_COMPRESSION[compression],
@@ -133,6 +141,7 @@ def _family_out(fd: FamilyDescriptor) -> Any:
         b"REPLICATION_SCOPE": b"0",
         b"IN_MEMORY": str(fd.in_memory).lower().encode(),
         b"COMPRESSION": compression.encode(),
+        **{k.encode("latin-1"): v.encode("latin-1") for k, v in fd.mob.items()},
     }
     return T2.TColumnFamilyDescriptor(
         name=fd.name,

@@ -80,16 +80,45 @@ def thrift2_client() -> Iterator[Any]:
         client.close()
 
 
-def _family(name: str, options: Mapping[str, int]) -> Any:
+def _family(name: str, options: Mapping[str, int], mob: int | None = None) -> Any:
     """A family as happybase's options say, with HBase's own defaults for the
     rest (a row bloom filter and the block cache on, as a table made in the
-    HBase shell gets)."""
+    HBase shell gets); with ``mob``, a MOB family of that threshold (see
+    :func:`mob_attributes`)."""
     ttl = options.get("time_to_live")
     return T2.TColumnFamilyDescriptor(
         name=name.encode(),
         maxVersions=options.get("max_versions", 1),
         timeToLive=ttl if ttl is not None else None,
+        attributes=mob_attributes(mob) if mob is not None else None,
     )
+
+
+def mob_attributes(threshold: int) -> dict[bytes, bytes]:
+    """The family attributes that turn on HBase 2's MOB (medium object)
+    storage for cells of at least ``threshold`` bytes.
+
+    HBase 2.6's Thrift2 TColumnFamilyDescriptor has no MOB fields: its
+    ThriftUtilities.columnFamilyDescriptorFromThrift copies the
+    ``attributes`` map into the family with ColumnFamilyDescriptorBuilder's
+    ``setValue``, and ``IS_MOB``/``MOB_THRESHOLD`` are the keys the
+    builder's own ``setMobEnabled``/``setMobThreshold`` write, with the
+    values as their ``String.valueOf`` (``true``, a decimal number). The
+    descriptor read back (columnFamilyDescriptorFromHBase) reports them in
+    the same map.
+    """
+    if threshold < 0:
+        raise ValueError(f"mob_threshold must be at least 0, got {threshold}")
+    return {b"IS_MOB": b"true", b"MOB_THRESHOLD": str(threshold).encode()}
+
+
+def is_mob(descriptor: Any) -> int | None:
+    """The MOB threshold of a TColumnFamilyDescriptor as HBase reports it,
+    None if the family is not a MOB family."""
+    attributes = descriptor.attributes or {}
+    if attributes.get(b"IS_MOB", b"").lower() != b"true":
+        return None
+    return int(attributes.get(b"MOB_THRESHOLD", b"102400"))
 
 
 def table_descriptors(client: Any, full_names: list[str]) -> list[Any]:
@@ -132,12 +161,19 @@ def modify_family(
 
 
 def create_presplit(
-    client: Any, full_name: str, families: Mapping[str, Mapping[str, int]], splits: list[bytes]
+    client: Any,
+    full_name: str,
+    families: Mapping[str, Mapping[str, int]],
+    splits: list[bytes],
+    mob: Mapping[str, int] | None = None,
 ) -> None:
-    """Create ``full_name`` with ``families`` (SCHEMA's shape), split at ``splits``."""
+    """Create ``full_name`` with ``families`` (SCHEMA's shape), split at
+    ``splits``; the families in ``mob`` (MOB_FAMILIES' shape) as MOB families."""
     desc = T2.TTableDescriptor(
         tableName=T2.TTableName(qualifier=full_name.encode()),
-        columns=[_family(name, options) for name, options in families.items()],
+        columns=[
+            _family(name, options, (mob or {}).get(name)) for name, options in families.items()
+        ],
     )
     client.createTable(desc, splits)
 

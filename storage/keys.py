@@ -925,6 +925,48 @@ LAYOUTS["bookmarks"] = (
 )
 
 
+# -- media: an uploaded image (feeds/services/media.py) -----------------------------------
+
+MEDIA_KEY_LEN = MD5_LEN + RTS_LEN + SUFFIX_LEN
+
+
+def media_key(uploader: str, millis: int, suffix: bytes) -> bytes:
+    """md5(uploader) + reversed ms + suffix: a user's images are one prefix
+    scan, newest first, and the key says whose an image is without a read."""
+    if len(suffix) != SUFFIX_LEN:
+        raise BadKey(f"suffix must be {SUFFIX_LEN} bytes, got {len(suffix)}")
+    return user_hash(uploader) + reverse_ts(millis) + suffix
+
+
+def media_id(key: bytes) -> str:
+    """The public id of an image: its row key in lower-case hex (56 characters)."""
+    if len(key) != MEDIA_KEY_LEN:
+        raise BadKey(f"media key must be {MEDIA_KEY_LEN} bytes, got {len(key)}")
+    return key.hex()
+
+
+_MEDIA_ID = re.compile(f"[0-9a-f]{{{2 * MEDIA_KEY_LEN}}}")
+
+
+def media_key_from_id(mid: str) -> bytes:
+    """The row key of a media id; only the exact form media_id() gives is accepted."""
+    if not isinstance(mid, str) or not _MEDIA_ID.fullmatch(mid):
+        raise BadKey(f"not a media id: {mid!r}")
+    return bytes.fromhex(mid)
+
+
+def media_millis(key: bytes) -> int:
+    """When the image of ``key`` was uploaded (ms)."""
+    return LONG_MAX - int.from_bytes(key[MD5_LEN : MD5_LEN + RTS_LEN], "big")
+
+
+LAYOUTS["media"] = (
+    ("uploader", "md5", MD5_LEN),
+    ("time", "rts", RTS_LEN),
+    ("suffix", "suffix", SUFFIX_LEN),
+)
+
+
 # -- direct messages (feeds/services/messages.py) ---------------------------------------
 #
 #    messages    md5(low) + md5(high) + rts + suffix               44 bytes

@@ -336,6 +336,7 @@ class TwitRow:
     edited: int = 0  # ms of its latest edit (0: never edited; a twits row's t:edit)
     quote_of: str | None = None  # the quoted twit's id, for a quote (twits rows only)
     quote_userid: str = ""  # the quoted twit's author, for a quote: whom it notifies
+    images: tuple[ImageRef, ...] = ()  # its images (twits rows only; see "media" below)
 
 
 @dataclass(frozen=True)
@@ -355,6 +356,7 @@ class TwitCells:
     # hydrate step reads it from the twit row, see feeds/services/hydration.py).
     quote_of: bytes | None = None
     quote_userid: bytes | None = None
+    images: bytes | None = None  # None: rows that do not carry images (hydration adds them)
 
     def encode(self, twit: TwitRow) -> dict[bytes, bytes]:
         cells = {
@@ -369,6 +371,8 @@ class TwitCells:
         if twit.quote_of is not None and self.quote_of and self.quote_userid:
             cells[self.quote_of] = twit.quote_of.encode()
             cells[self.quote_userid] = twit.quote_userid.encode()
+        if twit.images and self.images:
+            cells[self.images] = encode_images(twit.images)
         return cells
 
     def decode(self, row: dict[bytes, bytes]) -> TwitRow | None:
@@ -388,6 +392,7 @@ class TwitCells:
             reply_userid=reply_userid.decode(),
             quote_of=None if quote_of is None else quote_of.decode(),
             quote_userid=quote_userid.decode(),
+            images=decode_images(row.get(self.images)) if self.images else (),
         )
 
 
@@ -400,6 +405,7 @@ TWIT_CELLS = TwitCells(
     reply_userid=REPLY_USERID,
     quote_of=b"t:quote_of",
     quote_userid=b"t:quote_userid",
+    images=b"t:images",
 )
 
 
@@ -1496,6 +1502,78 @@ BOOKMARK_MARK = b"b:x"
 COLUMNS["bookmarkers"] = (BOOKMARKER_USERID, BOOKMARKER_NAME, BOOKMARK_STATE)
 COLUMNS["bookmarks"] = (BOOKMARK_MARK,)
 USERID_CELLS = USERID_CELLS | {BOOKMARKER_USERID}
+
+
+# -- media: md5(uploader) + reversed ms + suffix (feeds/services/media.py) ------------------
+
+MEDIA_OWNER = b"i:owner"  # the uploader's userid
+MEDIA_ALT = b"i:alt"  # the alt text, UTF-8
+MEDIA_WIDTH = b"i:width"
+MEDIA_HEIGHT = b"i:height"
+MEDIA_TWIT = b"i:twit"  # the twit it is attached to (an id); absent: not attached yet
+MEDIA_IMAGE = b"m:image"  # the image as served (WebP), in the MOB family
+TWIT_IMAGES = TWIT_CELLS.images or b""  # a twits row's images: ImageRefs, JSON
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """An image as a twit shows it: its media id, alt text and size (px)."""
+
+    id: str
+    alt: str
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class MediaRow:
+    """A media row's "i" family: who uploaded it, as what, where it is used."""
+
+    owner: str
+    alt: str
+    width: int
+    height: int
+    twit: str | None  # the twit id it is attached to; None while unattached
+
+
+def encode_images(images: tuple[ImageRef, ...]) -> bytes:
+    return _PACK([[i.id, i.alt, i.width, i.height] for i in images]).encode()
+
+
+def decode_images(cell: bytes | None) -> tuple[ImageRef, ...]:
+    """The images a twits row lists; () for none (a cell never written)."""
+    if not cell:
+        return ()
+    return tuple(ImageRef(str(i), str(a), int(w), int(h)) for i, a, w, h in orjson.loads(cell))
+
+
+def encode_media(owner: str, alt: str, width: int, height: int, image: bytes) -> dict[bytes, bytes]:
+    return {
+        MEDIA_OWNER: owner.encode(),
+        MEDIA_ALT: alt.encode(),
+        MEDIA_WIDTH: b"%d" % width,
+        MEDIA_HEIGHT: b"%d" % height,
+        MEDIA_IMAGE: image,
+    }
+
+
+def decode_media(row: dict[bytes, bytes]) -> MediaRow | None:
+    """The "i" cells of a media row; None for no row."""
+    if MEDIA_OWNER not in row:
+        return None
+    twit = row.get(MEDIA_TWIT)
+    return MediaRow(
+        row[MEDIA_OWNER].decode(),
+        row.get(MEDIA_ALT, b"").decode(),
+        int(row.get(MEDIA_WIDTH, b"0")),
+        int(row.get(MEDIA_HEIGHT, b"0")),
+        twit.decode() if twit else None,
+    )
+
+
+COLUMNS["media"] = (MEDIA_OWNER, MEDIA_ALT, MEDIA_WIDTH, MEDIA_HEIGHT, MEDIA_TWIT, MEDIA_IMAGE)
+COLUMNS["twits"] = (*COLUMNS["twits"], TWIT_IMAGES)
+USERID_CELLS = USERID_CELLS | {MEDIA_OWNER}
 
 
 # -- direct messages (feeds/services/messages.py) -----------------------------------------

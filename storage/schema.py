@@ -20,6 +20,10 @@ from .connection import table_name
 
 ONE = {"max_versions": 1}
 
+# table -> family -> MOB threshold (bytes), for the families that are HBase 2
+# MOB families (storage/admin.py's mob_attributes); see "media" below.
+MOB_FAMILIES: dict[str, dict[str, int]] = {}
+
 SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     # Row keys are in storage/keys.py, cells in storage/rows.py (rows.COLUMNS
     # lists each table's); what each table is for, in docs/schema.md.
@@ -85,14 +89,25 @@ def create_tables(conn: happybase.Connection, names: Iterable[str] | None = None
     todo = [(name, table_name(name)) for name in names or SCHEMA]
     todo = [(name, full) for name, full in todo if full not in existing]
     splits = {name: split_keys(name, regions) for name, _ in todo}
+    # A MOB family can only be made through Thrift2: without a Thrift2
+    # server it is a plain family (the same cells, in ordinary store files).
+    thrift2 = {
+        name for name, _ in todo if splits[name] or (name in MOB_FAMILIES and _has_thrift2())
+    }
     client: Any
-    with thrift2_client() if any(splits.values()) else nullcontext() as client:
+    with thrift2_client() if thrift2 else nullcontext() as client:
         for name, full in todo:
-            if splits[name]:
-                create_presplit(client, full, SCHEMA[name], splits[name])
+            if name in thrift2:
+                create_presplit(
+                    client, full, SCHEMA[name], splits[name], MOB_FAMILIES.get(name, {})
+                )
             else:
                 conn.create_table(full, SCHEMA[name])
     return [full for _, full in todo]
+
+
+def _has_thrift2() -> bool:
+    return bool(settings.TWITBASE_HBASE_THRIFT2_PORT)
 
 
 def drop_tables(conn: happybase.Connection) -> list[str]:
@@ -207,6 +222,26 @@ SCHEMA["bookmarks"] = {"b": ONE}
 USER_DATA["bookmarkers"] = "per bookmark found in bookmarks, taken back first; others' "
 USER_DATA["bookmarkers"] += "bookmarks of the user's twits go with the twits"
 USER_DATA["bookmarks"] = "prefix md5(userid)"
+
+
+# -- images in twits (feeds/services/media.py) ---------------------------------------------
+
+# An uploaded image: md5(uploader) + reversed ms + suffix, so a user's
+# images are one prefix scan (account deletion, the sweep of unattached
+# ones) and spread over the regions by uploader. "i": what a page needs
+# (owner, alt text, size, the twit it belongs to); "m": the re-encoded
+# image itself, in a MOB family (HBase 2's medium objects): cells of at
+# least MEDIA_MOB_THRESHOLD bytes go to MOB files, outside the store files
+# that compactions rewrite, so 100 KB images do not make every compaction
+# of the region copy them again. Tens of KB is where the HBase book starts
+# calling a cell medium; the images we keep (at most 1600 px, WebP) are
+# mostly above it.
+MEDIA_MOB_THRESHOLD = 64 * 1024
+SCHEMA["media"] = {"i": ONE, "m": ONE}
+# Apart from SCHEMA, whose families are happybase's options (and so Thrift1's,
+# which has no MOB): the families made MOB families when made through Thrift2.
+MOB_FAMILIES["media"] = {"m": MEDIA_MOB_THRESHOLD}
+USER_DATA["media"] = "prefix md5(userid): attached images go with their twits, the rest here"
 
 
 # -- direct messages (feeds/services/messages.py) ---------------------------------------

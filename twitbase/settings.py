@@ -314,6 +314,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "worker.tasks.sweep_pending_fanouts",
         "schedule": float(TWITBASE_SWEEP_EVERY_S),
     },
+    # Images uploaded for a twit that never came (feeds/services/media.py).
+    "sweep-unattached-media": {
+        "task": "worker.tasks.sweep_unattached_media",
+        "schedule": 3600.0,
+    },
     "refresh-table-stats": {
         "task": "worker.tasks.refresh_table_stats",
         # Often, but each table only when due: see console.refresh_stats.

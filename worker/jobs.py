@@ -30,6 +30,7 @@ from feeds.jobs import (
     SendPasswordReset,
     SendPasswordResetsTo,
     SweepPendingFanouts,
+    SweepUnattachedMedia,
     TrimStream,
     WithdrawReactions,
 )
@@ -55,6 +56,7 @@ TASKS: dict[type[Job], Task[Any, Any]] = {
     WithdrawReactions: tasks.withdraw_reactions,
     SendPasswordReset: tasks.send_password_reset,
     SendPasswordResetsTo: tasks.send_password_resets_to,
+    SweepUnattachedMedia: tasks.sweep_unattached_media,
 }
 
 

@@ -173,3 +173,12 @@ def _failed(
     sender: Task[Any, Any] | None = None, exception: BaseException | None = None, **kwargs: Any
 ) -> None:
     metrics.record_failure(getattr(sender, "name", "?"), repr(exception))
+
+
+@retrying
+def sweep_unattached_media() -> int:
+    """Delete images no twit used within a day (run by Celery beat, hourly);
+    running it twice deletes nothing twice."""
+    from feeds.services import media
+
+    return media.sweep_unattached()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import blocks, bookmarks, edits, lists, messages, quotes, recovery, reports  # noqa: F401  (register their operations before the document)
+from . import blocks, bookmarks, edits, lists, media, messages, quotes, recovery, reports  # noqa: F401  (register their operations before the document)
 from .views import document
 
 SCHEMA: dict[str, Any] = document()

@@ -178,6 +178,14 @@ class NewTwit(BaseModel):
         "exist, and neither of you block the other. Omit (or null) to quote none.",
         json_schema_extra=dict(pattern=TWIT_ID_PATTERN),
     )
+    # The service refuses, naming images, a list it cannot take (a fifth,
+    # someone else's, one used already): the limits here are only shown.
+    images: list[StrictStr] | None = Field(
+        default=None,
+        description="Ids from `POST /api/media`: at most 4, each your own upload, used by "
+        "no other twit. Omit (or null) for none.",
+        json_schema_extra=dict(maxItems=4),
+    )
 
 
 # -- responses ---------------------------------------------------------------------
@@ -263,6 +271,14 @@ class QuoteCard(Answer):
     text: str = Field(description="The quoted twit's text (empty unless shown).")
 
 
+class TwitImage(Answer):
+    id: str = Field(json_schema_extra=dict(pattern="^[0-9a-f]{56}$"))
+    alt: str = Field(description="Alt text (may be empty).")
+    width: int = Field(description="Width in px.")
+    height: int = Field(description="Height in px.")
+    url: str = Field(description="Where the image is served (cacheable for good).")
+
+
 class Twit(Answer):
     id: str = Field(json_schema_extra=dict(pattern=TWIT_ID_PATTERN))
     userid: Userid
@@ -309,6 +325,7 @@ class Twit(Answer):
         "quotes none, or in an answer that does not read it: a twit just posted).",
     )
     quotes: Count = Field(default=0, description="How many twits quote it.")
+    images: list[TwitImage] = Field(default=[], description="Its images, in order (at most 4).")
 
 
 NEXT_CURSOR = "Pass as `cursor` for the next page; null on the last page."

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path, re_path
 
-from . import blocks, bookmarks, edits, lists, messages, quotes, recovery, reports, views  # noqa: F401  (registers the operations on the api)
+from . import blocks, bookmarks, edits, lists, media, messages, quotes, recovery, reports, views  # noqa: F401  (registers the operations on the api)
 from .docs import docs
 from .endpoint import api, json_refusals, not_found
 

@@ -355,10 +355,12 @@ def post_twit(
 ) -> Status[Twit]:
     author = caller(request).user
     if idempotency_key is None:
-        twit = services.post_twit(author, new.text, reply_to=new.reply_to, quote_of=new.quote_of)
+        twit = services.post_twit(
+            author, new.text, reply_to=new.reply_to, quote_of=new.quote_of, images=new.images
+        )
     else:
         twit, first = idempotency.post_twit_once(
-            author, new.text, idempotency_key, new.reply_to, new.quote_of
+            author, new.text, idempotency_key, new.reply_to, new.quote_of, new.images
         )
         if not first:
             response["Idempotent-Replayed"] = "true"

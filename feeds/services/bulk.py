@@ -647,6 +647,58 @@ def add_star(
     return fans
 
 
+# -- image twits (feeds/services/media.py) ------------------------------------------------
+
+IMAGE_TWIT_TEXTS = (
+    "Evening light over the harbour",
+    "Tried the new trail this morning",
+    "Today's sky, no filter",
+    "Whiteboard from the schema review: tall and narrow wins",
+)
+
+
+def demo_picture(rng: random.Random, width: int = 960, height: int = 640) -> bytes:
+    """A generated landscape (sky, hills, a sun) as PNG: no downloads."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    def colour() -> tuple[int, int, int]:
+        return (rng.randrange(256), rng.randrange(256), rng.randrange(256))
+
+    image = Image.new("RGB", (width, height), colour())
+    draw = ImageDraw.Draw(image)
+    sun = rng.randrange(width // 8, width * 7 // 8)
+    draw.ellipse((sun - 60, 80, sun + 60, 200), fill=colour())
+    for layer in range(3):
+        top = height // 2 + layer * height // 8
+        points = [(0, height)] + [
+            (x, top + rng.randrange(-40, 40)) for x in range(0, width + 1, width // 6)
+        ]
+        draw.polygon([*points, (width, height)], fill=colour())
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()
+
+
+def post_image_twits(users: int, count: int, *, seed: int = 42) -> int:
+    """Post ``count`` twits with one to four generated images each, by the
+    first demo users in turn, through the same verbs as a person's post
+    (media.upload, posting.post_twit): each image re-encoded, stored in the
+    MOB family and fanned out as any twit. How many were posted."""
+    from feeds.services import media, posting
+
+    rng = random.Random(seed)
+    for n in range(count):
+        author = demo_userid(n % users)
+        ids = [
+            media.upload(author, demo_picture(rng), f"A generated landscape, picture {i + 1}").id
+            for i in range(rng.randint(1, media.MAX_IMAGES))
+        ]
+        posting.post_twit(author, IMAGE_TWIT_TEXTS[n % len(IMAGE_TWIT_TEXTS)], images=ids)
+    return count
+
+
 # -- direct messages: their rows as services/messages.py builds them.
 
 DEMO_CONVERSATIONS = 200  # at most; among the first users and whom they follow

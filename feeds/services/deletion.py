@@ -35,6 +35,7 @@ from . import (
     follows,
     idempotency,
     lists,
+    media,
     messages,
     notify,
     pending,
@@ -133,6 +134,7 @@ def erase_account(userid: str, created: int) -> bool:
     idempotency.forget_user(userid)
     follows.forget_user(userid)
     avatars.forget_user(userid)
+    media.forget_user(userid)  # images of no twit; the rest went with the twits
     with connection() as conn:
         streams.forget_celebrity(conn, userid)
         userindex.forget_user(conn, userid, stored.name, stored.email)

@@ -8,8 +8,8 @@ verbs, each one multi-get for the page:
 
 - ``accounts.ask_suspended``: twits whose author, or whose reposter, is
   suspended are left out;
-- ``twits.ask_counts``: replies, likes and reposts, as the twit rows hold
-  them; a twit whose row is gone (deleted since its list row was read) is
+- ``twits.ask_counts``: replies, likes, reposts and images, as the twit
+  rows hold them; a twit whose row is gone (deleted since its list row was read) is
   left out; an edited twit gets its current text and "edited" mark from the
   same cells (t:edit, beside the counts): list rows keep the text as
   posted, and an edit rewrites none of them (docs/schema.md, "Edits");
@@ -116,13 +116,14 @@ def hydrate(
             continue
         text, edited = t.text, t.edited
         if counts is None:
-            replies, likes_n, reposts_n = t.replies, t.likes, t.reposts
+            replies, likes_n, reposts_n, images = t.replies, t.likes, t.reposts, t.images
             quotes_n, quote_of = t.quotes, t.quote_of
         else:
             now = counts.get(t.id)
             if now is None:
                 continue  # deleted since its list row was read
             replies, likes_n, reposts_n = now.replies, now.likes, now.reposts
+            images = now.images  # the twit row's: a list's own rows carry none
             quotes_n, quote_of = now.quotes, now.quote_of
             if now.edited:  # the list row's copy may predate the edit
                 text, edited = now.text, now.edited
@@ -135,6 +136,7 @@ def hydrate(
             replies=replies,
             likes=likes_n,
             reposts=reposts_n,
+            images=images,
             liked=None if liked is None else t.id in liked,
             reposted=None if mine is None else t.id in mine,
             quotes=quotes_n,

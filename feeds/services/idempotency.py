@@ -57,10 +57,16 @@ def check_key(key: object) -> str:
     return key
 
 
-def _fingerprint(text: object, reply_to: str | None, quote_of: str | None = None) -> bytes:
-    # A quote's id joins the request only when there is one: the keys of
-    # twits that quote nothing keep the fingerprint they always had.
-    request = [text, reply_to] if quote_of is None else [text, reply_to, quote_of]
+def _fingerprint(
+    text: object, reply_to: str | None, quote_of: str | None = None, images: object = None
+) -> bytes:
+    # A quote's id and images join the request only when sent: the keys of
+    # twits with neither keep the fingerprint they always had.
+    request = [text, reply_to]
+    if quote_of is not None:
+        request.append(quote_of)
+    if images is not None:
+        request.append(images)
     return hashlib.md5(json.dumps(request, default=repr).encode()).digest()
 
 
@@ -70,6 +76,7 @@ def post_twit_once(
     key: str,
     reply_to: str | None = None,
     quote_of: str | None = None,
+    images: object = None,
 ) -> tuple[Twit, bool]:
     """:func:`posting.post_twit` at most once per ``key`` of ``author`` in a
     day: (the twit, True) when this call posted it, (the twit the key posted
@@ -79,7 +86,7 @@ def post_twit_once(
     """
     author = accounts.loaded(author)
     key = check_key(key)
-    request = _fingerprint(text, reply_to, quote_of)
+    request = _fingerprint(text, reply_to, quote_of, images)
     row = keys.idempotency_key(author.userid, key)
     table = table_name("idempotency")
     deadline = time.monotonic() + WAIT_S
@@ -93,7 +100,7 @@ def post_twit_once(
                 if check_and_put(
                     conn, table, row, rows.IDEMPOTENCY_CLAIM, None, rows.IDEMPOTENCY_CLAIM, cell
                 ):
-                    return _post(author, text, reply_to, row, mine, quote_of), True
+                    return _post(author, text, reply_to, row, mine, quote_of, images), True
                 continue  # another request claimed it first: read its claim
         if claim.request != request:
             raise InvalidInput(
@@ -113,7 +120,7 @@ def post_twit_once(
             try:
                 twit = twits.get_twit(twit_id)
             except NotFound:
-                return _post(author, text, reply_to, row, claim.twit_key, quote_of), False
+                return _post(author, text, reply_to, row, claim.twit_key, quote_of, images), False
             _mark_posted(row)
             return twit, False
         if time.monotonic() >= deadline:
@@ -128,13 +135,19 @@ def _post(
     row: bytes,
     twit_key: bytes,
     quote_of: str | None = None,
+    images: object = None,
 ) -> Twit:
     """Post the claimed twit at ``twit_key``, then mark the claim posted; a
     refusal (nothing written) gives the claim back."""
     parts = keys.split_twit_key(twit_key)
     try:
         twit = posting.post_twit(
-            author, text, reply_to, at=(parts.millis, parts.suffix), quote_of=quote_of
+            author,
+            text,
+            reply_to,
+            at=(parts.millis, parts.suffix),
+            quote_of=quote_of,
+            images=images,
         )
     except ServiceError:
         with connection() as conn:

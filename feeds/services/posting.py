@@ -14,11 +14,13 @@ anything derived from it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from feeds.jobs import FanOutChunk, dispatch
 from feeds.types import Twit, User
 from storage.connection import connection
 
-from . import pending, streams, twits
+from . import media, pending, streams, twits
 
 
 def post_twit(
@@ -28,6 +30,7 @@ def post_twit(
     *,
     at: tuple[int, bytes] | None = None,
     quote_of: str | None = None,
+    images: object = None,
 ) -> Twit:
     """Store a twit by ``author`` (a profile loaded already, or a userid), count
     it, and queue its fan-out to followers' streams.
@@ -43,10 +46,18 @@ def post_twit(
     With ``quote_of`` (a twit id), the twit quotes that twit: listed among
     its quotes and counted in its quote count (NotFound when it is gone,
     Forbidden across a block).
+
+    ``images``: ids of up to four of the author's unused uploads
+    (feeds/services/media.py), checked with the text before anything is
+    written, and claimed for this twit before its row names them.
     """
     user, new = twits.new_twit_row(author, text, reply_to, at=at, quote_of=quote_of)
+    refs = media.attachable(user.userid, images, for_twit=new.twit.id)
+    if refs:
+        new = replace(new, stored=replace(new.stored, images=refs))
     lease = pending.new_lease()
     with connection() as conn:
+        media.claim(conn, refs, new.twit.id)
         pending.add_to_index(conn, new.key, user.userid)
         twits.store_new(conn, new, lease.encode())
         # The author sees the twit at once; followers get it from the workers.

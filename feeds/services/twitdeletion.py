@@ -16,7 +16,7 @@ from feeds.jobs import RemoveTwitFromStreams
 from storage import keys
 from storage.connection import connection
 
-from . import pending, reactions, twits
+from . import media, pending, reactions, twits
 
 
 def delete_twit(userid: str, twit_id: str) -> None:
@@ -32,4 +32,6 @@ def delete_twit(userid: str, twit_id: str) -> None:
         # Its stream rows' removal, before the row goes: a retry after a
         # crash still finds the twit row and queues it again.
         pending.queue_stream_job(RemoveTwitFromStreams(twit.userid, twit.id))
+        # Before the row that lists them: a retry still finds them.
+        media.drop_twit_images(conn, twit)
         twits.erase(conn, key, twit)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import happybase
 
 from feeds.errors import Conflict, Forbidden, InvalidInput, NotFound, Suspended
-from feeds.types import Page, Twit, User, from_millis, new_twit
+from feeds.types import Page, Twit, TwitImage, User, from_millis, new_twit
 from storage import keys, ops, rows, schema
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, op_id
@@ -78,10 +78,16 @@ def twit_of(
         reposted_by_name,
         stored.quote_of,
         quotes,
+        images_of(stored.images),
     )
     if stored.edited:
         object.__setattr__(twit, "edited", stored.edited)
     return twit
+
+
+def images_of(refs: tuple[rows.ImageRef, ...]) -> tuple[TwitImage, ...]:
+    """A twit row's images, as a Twit carries them."""
+    return tuple(TwitImage(r.id, r.alt, r.width, r.height) for r in refs)
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,7 @@ class Counts:
     edited: int = 0
     quotes: int = 0
     quote_of: str | None = None
+    images: tuple[TwitImage, ...] = ()  # read with them: a list's rows do not carry images
 
 
 def counts(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, Counts]:
@@ -119,6 +126,7 @@ _COUNTED = [
     rows.COUNT_REPOSTS,
     rows.COUNT_QUOTES,
     rows.QUOTE_OF,
+    rows.TWIT_IMAGES,
 ]
 
 
@@ -147,6 +155,7 @@ def _counts_of(row: dict[bytes, bytes]) -> Counts:
         0 if edit is None else edit.ts,
         rows.decode_quotes(row),
         None if quote_of is None else quote_of.decode(),
+        images_of(rows.decode_images(row.get(rows.TWIT_IMAGES))),
     )
 
 

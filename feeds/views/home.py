@@ -12,7 +12,8 @@ from django.views.decorators.http import require_http_methods
 
 from feeds import services
 from feeds.errors import InvalidInput
-from feeds.forms import TwitForm
+from feeds.forms import ImageTwitForm
+from feeds.services import media
 from feeds.types import User
 from feeds.viewhelpers import redirect_to_login
 
@@ -36,10 +37,12 @@ def home(request: HttpRequest) -> HttpResponse:
             return redirect_to_login(reverse("home"))
         return render(request, "landing.html")
     user = me(request)
-    page = FormPage(request, TwitForm(request.POST or None))
+    form = ImageTwitForm(request.POST or None, request.FILES or None)
+    page = FormPage(request, form)
     if page.valid:
         try:
-            services.post_twit(user, page.form.cleaned_data["text"])
+            images = _upload_images(user, form)
+            services.post_twit(user, form.cleaned_data["text"], images=images)
         except (services.RateLimited, InvalidInput) as exc:
             page.refuse(exc)
         else:
@@ -63,6 +66,20 @@ def home(request: HttpRequest) -> HttpResponse:
             "trending": services.trending_box(),
         },
     )
+
+
+def _upload_images(user: User, form: ImageTwitForm) -> list[str]:
+    """Store the form's images (media.upload), their ids in slot order;
+    InvalidInput naming the slot's field for the first refused. Those
+    stored before a refusal are left to the sweep of unattached images."""
+    ids = []
+    for n, data, alt in form.uploads():
+        try:
+            ids.append(media.upload(user.userid, data, alt).id)
+        except InvalidInput as exc:
+            field = f"alt{n}" if exc.field == "alt" else f"image{n}"
+            raise InvalidInput(field, str(exc)) from None
+    return ids
 
 
 @require_http_methods(["GET"])

@@ -24,6 +24,8 @@ direct messages among its users; ``--messages-read`` also opens conversations.
 ``--edits TWIT_ID AUTHOR`` edits one twit (the exactness test of edits).
 ``--quotes TWIT_ID`` quotes that twit and deletes its users' quotes of it
 (the quote count's test, and the race with the quoted twit's delete).
+``--images AUTHOR MEDIA_ID...`` posts twits naming pairs of the same
+uploads, racing for each image.
 """
 
 from __future__ import annotations
@@ -234,6 +236,22 @@ def blocks(seed: int, budget: Budget, users: list[str]) -> int:
     return ops
 
 
+def images(seed: int, budget: Budget, author: str, media_ids: list[str]) -> int:
+    """Post twits as ``author`` naming random pairs of the same few uploads,
+    so posts race for each image: a post that finds one used is refused
+    (InvalidInput), which is part of the game."""
+    from feeds import services
+    from feeds.errors import InvalidInput
+
+    rng = random.Random(seed)
+    ops = 0
+    while budget.more(ops):
+        with contextlib.suppress(InvalidInput):
+            services.post_twit(author, f"images {seed} {ops}", images=rng.sample(media_ids, 2))
+        ops += 1
+    return ops
+
+
 def message_plan(
     seed: int, ops: int, users: list[str], reads: bool
 ) -> list[tuple[str, str, str | None]]:
@@ -332,6 +350,7 @@ MODES: dict[str, Callable[[int, Budget, list[str]], int]] = {
     "--blocks": lambda seed, budget, a: blocks(seed, budget, a),
     "--messages": lambda seed, budget, a: messages(seed, budget, a, False),
     "--messages-read": lambda seed, budget, a: messages(seed, budget, a, True),
+    "--images": lambda seed, budget, a: images(seed, budget, a[0], a[1:]),
 }
 
 

@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import bulk, twits
+from feeds.services import bulk, media, twits
 from feeds.services.search import search_twits
 from feeds.services.streams import CELEBRITIES
 from feeds.types import Twit, User
@@ -42,7 +42,7 @@ def test_loaddemo_writes_consistent_users_follows_and_streams(
     monkeypatch.setattr(bulk, "_USERS_PER_PART", 7)
     monkeypatch.setattr(bulk, "_TWITS_PER_PART", 13)
     out = io.StringIO()
-    call_command("loaddemo", users=40, twits=200, stdout=out, stderr=io.StringIO())
+    call_command("loaddemo", users=40, twits=200, image_twits=0, stdout=out, stderr=io.StringIO())
     assert "loaded 40 users" in out.getvalue()
     assert " replies), " in out.getvalue() and " likes, " in out.getvalue()
     assert " reposts, " in out.getvalue()
@@ -227,7 +227,14 @@ def test_a_large_demo_reposter_is_merged_at_read_time(
     settings.TWITBASE_CELEBRITY_THRESHOLD = 5
     settings.TWITBASE_CELEBRITY_CACHE_S = 0
     CELEBRITIES.clear()
-    call_command("loaddemo", users=40, twits=200, stdout=io.StringIO(), stderr=io.StringIO())
+    call_command(
+        "loaddemo",
+        users=40,
+        twits=200,
+        image_twits=0,
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
     users = all_pages(lambda c: services.list_users(c, limit=100))
     large = [u for u in users if u.followers > 5 and _reposts_rows(u.userid)]
     assert large, "the demo has a large account that reposts"
@@ -267,7 +274,9 @@ def test_loaddemo_refuses_tables_that_hold_a_demo_and_writes_nothing(
 ) -> None:
     """Its twit ids carry the load's time: a second load would duplicate
     every twit and overwrite the counts (the issue's "Repeatable" rerun)."""
-    call_command("loaddemo", users=6, twits=20, stdout=io.StringIO(), stderr=io.StringIO())
+    call_command(
+        "loaddemo", users=6, twits=20, image_twits=0, stdout=io.StringIO(), stderr=io.StringIO()
+    )
     before = {u.userid: (u.twits, u.followers) for u in services.list_users(None, 100).items}
     twits = {t.id for u in before for t in all_pages(lambda c, u=u: services.timeline(u, c))}
     assert len(twits) == 20
@@ -301,3 +310,19 @@ def _assert_lists_agree_and_change(users: list[User]) -> None:
     outsider = next(u.userid for u in users if u.userid not in members | {"user000000"})
     assert lists.add_member("user000000", favourites.id, outsider)
     assert lists.get_list(favourites.id).members == len(members)
+
+
+@pytest.mark.fresh_tables  # a demo's twits are backdated, as the load's others
+def test_loaddemo_posts_twits_with_generated_images(twitbase: ServerAddr) -> None:
+    out = io.StringIO()
+    call_command("loaddemo", users=4, twits=8, image_twits=3, stdout=out, stderr=io.StringIO())
+    assert "posted 3 twits with generated images" in out.getvalue()
+    users = [u.userid for u in services.list_users(None, 100).items]
+    shown = [t for u in users for t in all_pages(lambda c, u=u: services.timeline(u, c))]
+    with_images = [t for t in shown if t.images]
+    assert len(with_images) == 3 and len(shown) == 11
+    for twit in with_images:
+        assert 1 <= len(twit.images) <= 4
+        for image in twit.images:
+            assert image.alt and (image.width, image.height) == (960, 640)
+            assert media.get_image(image.id).image.startswith(b"RIFF")

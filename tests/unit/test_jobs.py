@@ -34,6 +34,7 @@ EXAMPLES: list[jobs.Job] = [
     jobs.WithdrawReactions("bob", "alice"),
     jobs.SendPasswordReset("alice", "https://twitbase.example"),
     jobs.SendPasswordResetsTo("alice@example.com", "https://twitbase.example"),
+    jobs.SweepUnattachedMedia(),
 ]
 
 
@@ -75,6 +76,7 @@ def test_tasks_keep_the_names_messages_already_queued_carry() -> None:
         "worker.tasks.withdraw_reactions",
         "worker.tasks.send_password_reset",
         "worker.tasks.send_password_resets_to",
+        "worker.tasks.sweep_unattached_media",
     ]
 
 
@@ -99,6 +101,11 @@ def test_messages_of_the_previous_version_fit_the_tasks(
 def test_beat_sends_the_sweep_job_task() -> None:
     task = settings.CELERY_BEAT_SCHEDULE["sweep-pending-fanouts"]["task"]
     assert task == registry.task_for(jobs.SweepPendingFanouts()).name
+
+
+def test_beat_sends_the_unattached_media_sweep() -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["sweep-unattached-media"]
+    assert entry["task"] == registry.task_for(jobs.SweepUnattachedMedia()).name
 
 
 def test_beat_sends_the_table_stats_job_for_every_table_that_is_due() -> None:

@@ -308,3 +308,22 @@ def test_notification_keys_refuse_bad_parts() -> None:
         keys.notify_group_key(twit, keys.NOTIFY_MENTION)
     with pytest.raises(keys.BadKey):
         keys.split_notification_key(b"short")
+
+
+@given(st.text(min_size=1, max_size=30), st.integers(0, 2**50), st.binary(min_size=4, max_size=4))
+def test_a_media_key_gives_back_its_uploader_prefix_and_time_through_its_id(
+    userid: str, millis: int, suffix: bytes
+) -> None:
+    key = keys.media_key(userid, millis, suffix)
+    assert key.startswith(keys.user_hash(userid))
+    assert keys.media_millis(key) == millis
+    assert keys.media_key_from_id(keys.media_id(key)) == key
+    later = keys.media_key(userid, millis + 1, suffix)
+    assert later < key  # a user's images list newest first
+
+
+def test_a_media_id_must_be_exactly_what_media_id_gives() -> None:
+    good = keys.media_id(keys.media_key("ana", 1, b"abcd"))
+    for bad in (good.upper(), good[:-2], good + "00", "../etc", 5):
+        with pytest.raises(keys.BadKey):
+            keys.media_key_from_id(bad)  # type: ignore[arg-type]

@@ -122,8 +122,8 @@ def test_a_stream_row_is_one_cell_and_a_repost_row_reads_back_as_one(
     assert rows.decode_stream_item(repost) == (twit, (twit_id, by, by_name))
     # The page's fast path: the same fields, no TwitRow (but "edited": a
     # stream row keeps the twit as posted, the hydrate step reads the edit).
-    # (A stream row carries the first six: what a twit quotes is read from its
-    # twits row by the hydrate step.)
+    # (A stream row carries the first six: what a twit quotes and its images
+    # are read from its twits row by the hydrate step.)
     fields = dataclasses.astuple(twit)[:6]
     assert rows.packed_stream_item(own) == (*fields, None, None, "")
     assert rows.packed_stream_item(repost) == (*fields, twit_id, by, by_name)
@@ -320,3 +320,25 @@ def test_a_follower_list_is_read_only_under_the_version_it_was_made_under() -> N
         )
     assert rows.decode_follower_list(None, version) is None
     assert rows.decode_follower_list(packed[:-1], version) is None  # not whole md5s
+
+
+@given(text, st.lists(st.tuples(text, st.integers(1, 1600), st.integers(1, 1600)), max_size=4))
+def test_a_twit_row_keeps_its_images_in_order_and_a_stream_row_none(
+    alt: str, sizes: list[tuple[str, int, int]]
+) -> None:
+    images = tuple(rows.ImageRef(f"{n:056x}", a + alt, w, h) for n, (a, w, h) in enumerate(sizes))
+    twit = rows.TwitRow("ana", "Ana", "look", 5, images=images)
+    assert rows.decode_twit(rows.encode_twit(twit)) == twit
+    assert (rows.TWIT_IMAGES in rows.encode_twit(twit)) == bool(images)
+    stream = rows.decode_stream(rows.encode_stream(twit))
+    assert stream is not None and stream.images == ()
+
+
+def test_a_media_row_reads_back_unattached_until_a_twit_claims_it() -> None:
+    cells = rows.encode_media("ana", "a cat", 640, 480, b"RIFF....WEBP")
+    assert rows.decode_media(cells) == rows.MediaRow("ana", "a cat", 640, 480, None)
+    claimed = {**cells, rows.MEDIA_TWIT: b"ab" * 28}
+    assert rows.decode_media(claimed) == rows.MediaRow("ana", "a cat", 640, 480, "ab" * 28)
+    # Let go by a post that lost a race: unattached again.
+    assert rows.decode_media({**cells, rows.MEDIA_TWIT: b""}).twit is None  # type: ignore[union-attr]
+    assert rows.decode_media({}) is None

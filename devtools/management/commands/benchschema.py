@@ -8,7 +8,8 @@ list's timeline against a raw read of the same rows and a fanned-out stream,
 and (with ``--writes N``) what a post,
 a like, a repost, a follow and their undoing cost, against one raw put and
 one raw checkAndPut; (with ``--quotes N``) a twit page and its quotes
-page against a raw scan of the same quotes rows."""
+page against a raw scan of the same quotes rows; (with ``--media N``) image
+twits against plain ones, each beside a raw put or read of the same rows."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any
 
 from bench import homepage as bench_homepage
 from bench import lists as bench_lists
+from bench import media as bench_media
 from bench import messages as bench_messages
 from bench import quotes as bench_quotes
 from bench import schema as bench_schema
@@ -70,6 +72,20 @@ class Command(TwitBaseCommand):
             "(default 0: skip it; 2000 is the documented run)",
         )
         parser.add_argument(
+            "--media",
+            type=int,
+            default=0,
+            help="plain twits and image twits each posted and read, timed (default 0: skip "
+            "it; 100 is the documented run)",
+        )
+        parser.add_argument(
+            "--thrift2-port",
+            type=int,
+            default=0,
+            help="with --host: its Thrift2 port, so --media's tables are made as deployed "
+            "(pre-split, the images in a MOB family)",
+        )
+        parser.add_argument(
             "--messages",
             type=int,
             default=0,
@@ -103,7 +119,9 @@ class Command(TwitBaseCommand):
                 tempfile.TemporaryDirectory() as tmp,
                 LocalHBaseProcess(Path(tmp) / "data") as server,
             ):
-                self._run(server.host, server.port, sizes, o)
+                self._run(
+                    server.host, server.port, sizes, {**o, "thrift2_port": server.thrift2_port}
+                )
 
     def _run(self, host: str, port: int, sizes: tuple[int, ...], o: dict[str, Any]) -> None:
         if sizes:
@@ -122,6 +140,16 @@ class Command(TwitBaseCommand):
                 host, port, o["search"], o["reads"], progress=ProgressBar(self.stderr._out)
             )
             self.stdout.write("\n" + bench_search.format_table(found))
+        if o["media"] > 0:
+            found_media = bench_media.run(
+                host,
+                port,
+                o["media"],
+                o["reads"],
+                thrift2_port=o["thrift2_port"],
+                progress=ProgressBar(self.stderr._out),
+            )
+            self.stdout.write("\n" + bench_media.format_table(found_media))
         if o["messages"] > 0:
             inbox = bench_messages.run(
                 host, port, o["messages"], o["reads"], progress=ProgressBar(self.stderr._out)

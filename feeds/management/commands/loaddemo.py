@@ -76,6 +76,12 @@ class Command(TwitBaseCommand):
         )
         parser.add_argument("--seed", type=int, default=42)
         parser.add_argument(
+            "--image-twits",
+            type=int,
+            default=12,
+            help="twits with generated images, posted as people post them (default 12)",
+        )
+        parser.add_argument(
             "--processes",
             type=int,
             default=2,
@@ -121,6 +127,9 @@ class Command(TwitBaseCommand):
             f"{stats.likes:,} likes, {stats.reposts:,} reposts, {stats.stream_rows:,} stream rows"
         )
         self.stdout.write(f"{stats.edited:,} twits edited (they show a history)")
+        if o["image_twits"] > 0:
+            posted = bulk.post_image_twits(o["users"], o["image_twits"], seed=o["seed"])
+            self.stdout.write(f"posted {posted:,} twits with generated images")
         for table, rows in sorted(stats.rows_written.items()):
             self.stdout.write(f"  {table:<11} {rows:>12,} row{'' if rows == 1 else 's'}")
         self.stdout.write(
