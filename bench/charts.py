@@ -105,3 +105,33 @@ def _short(v: float) -> str:
     if v >= 100:
         return f"{v:,.0f}"
     return f"{v:.1f}"
+
+
+def panels_chart(
+    path: str | Path,
+    title: str,
+    panels: Sequence[tuple[str, Mapping[str, tuple[Sequence[float], Sequence[float]]]]],
+    xlabel: str,
+) -> None:
+    """Panels stacked over one shared x axis (time), each (ylabel, series of
+    (xs, ys)): several figures of one run read against the same clock."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.hashsalt"] = "twitbase"
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    from matplotlib import pyplot as plt
+
+    fig, axes = plt.subplots(len(panels), 1, figsize=(9, 2.1 * len(panels)), dpi=100, sharex=True)
+    for ax, (ylabel, series) in zip(axes, panels, strict=True):
+        for name, (xs, ys) in series.items():
+            ax.plot(xs, ys, linewidth=1.1, label=name)
+        ax.set_ylabel(ylabel, fontsize=8)
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=7, frameon=False, loc="upper left")
+        ax.spines[["top", "right"]].set_visible(False)
+    axes[-1].set_xlabel(xlabel)
+    axes[0].set_title(title, fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, format="svg", metadata={"Date": None})
+    plt.close(fig)

@@ -414,3 +414,35 @@ class WebServerProcess(ChildProcess):
             return exc.code == 503
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             return False
+
+
+class GunicornProcess(WebServerProcess):
+    """The web server as deployed (docker-compose.yml's ``web``): gunicorn
+    with the project's settings module and ``workers`` processes."""
+
+    what = "gunicorn"
+
+    def __init__(
+        self,
+        env: dict[str, str],
+        log: Path,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        workers: int = 2,
+    ) -> None:
+        super().__init__(env, log, host, port)
+        self.workers = workers
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-c",
+            "python:twitbase.gunicorn_conf",
+            "twitbase.wsgi",
+            "--bind",
+            f"{self.host}:{self.port}",
+            "--workers",
+            str(self.workers),
+        ]

@@ -224,8 +224,11 @@ def local_twitbase(
 @pytest.fixture
 def web(local_twitbase: ServerAddr, settings: Settings) -> ServerAddr:
     """Fresh tables on the local server, and a rate limit no test reaches by
-    accident: for the pages of the web UI and of the staff console."""
+    accident: for the pages of the web UI and of the staff console. The
+    trending box is read for each page, as the test has just written it (its
+    caching is tests/services/test_tags.py's)."""
     settings.TWITBASE_POSTS_PER_MINUTE = 1000
+    settings.TWITBASE_TRENDING_CACHE_S = 0
     return local_twitbase
 
 

@@ -119,7 +119,14 @@ TEMPLATES = [
                 "feeds.viewhelpers.unread_messages",
             ]
         },
-    }
+    },
+    # The twit card, rendered by the dozen on a page (feeds/jinja.py says why).
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "feeds.jinja.environment"},
+    },
 ]
 
 # No SQL database: HBase is the only store.
@@ -230,6 +237,9 @@ TWITBASE_HBASE_TIMEOUT_MS = env_int("TWITBASE_HBASE_TIMEOUT_MS", 10_000, minimum
 TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")
 # Twits one user may post per minute (HTTP 429 beyond).
 TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
+# The home page's trending box is read at most once per this many seconds
+# in a process (feeds/services/tags.py, trending_box); 0 reads it each time.
+TWITBASE_TRENDING_CACHE_S = env_int("TWITBASE_TRENDING_CACHE_S", 30, minimum=0)
 # The other costly actions, each counted per minute as posts are (HTTP 429
 # beyond; feeds/services/ratelimit.py declares them): sign-ups per client
 # address; follows and unfollows, likes and reposts (and taking them back),

@@ -58,7 +58,7 @@ from .reactions import (
 )
 from .search import search_users
 from .streams import NEW_CAP, NewTwits, home_stream, new_in_stream
-from .tags import check_tag, tag_twits, trending
+from .tags import check_tag, tag_twits, trending, trending_box
 from .tokens import (
     change_password,
     issue_token,
@@ -148,6 +148,7 @@ __all__ = [
     "timeline",
     "token_user",
     "trending",
+    "trending_box",
     "unfollow",
     "unlike",
     "unread_count",

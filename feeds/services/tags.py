@@ -11,7 +11,11 @@ per-bucket counters of the last hour: one short scan per salt range of
 from __future__ import annotations
 
 import re
+import threading
 import time
+from collections.abc import Callable
+
+from django.conf import settings
 
 from feeds.errors import InvalidInput
 from feeds.types import Page, TagCount, Twit
@@ -25,6 +29,10 @@ from .twits import twit_of
 # Case folding can make a tag longer (ß -> ss): at most three characters for one.
 TAG_MAX = 3 * MAX_TAG
 TRENDING = 10  # how many tags the trending box shows
+# The trending box's last answer in this process: (the tables' prefix, when
+# by the monotonic clock, the tags).
+_box: tuple[str, float, tuple[TagCount, ...]] | None = None
+_box_lock = threading.Lock()
 _WORD = re.compile(r"\w+")
 
 
@@ -76,3 +84,31 @@ def trending(limit: int = TRENDING, now_ms: int | None = None) -> tuple[TagCount
     uses = tagindex.uses(first, last)
     ranked = sorted((-n, tag) for tag, n in uses.items() if n > 0)
     return tuple(TagCount(tag, -n) for n, tag in ranked[:limit])
+
+
+def trending_box(monotonic: Callable[[], float] = time.monotonic) -> tuple[TagCount, ...]:
+    """:func:`trending` as the box beside every home page shows it: read at
+    most once per TWITBASE_TRENDING_CACHE_S in a process (0: every time).
+
+    The box is the same for every reader and sums an hour of counters, and
+    it was a third of a home page's reads (five scans of ``tagCounts``); an
+    answer some seconds old is one nobody can tell from a fresh one. What
+    must be exact is not here: a tag page's twits and a twit's own counts
+    are read as they are."""
+    global _box
+    max_age = settings.TWITBASE_TRENDING_CACHE_S
+    tables = settings.TWITBASE_TABLE_PREFIX
+    now = monotonic()
+
+    def fresh_enough(held: tuple[str, float, tuple[TagCount, ...]] | None) -> bool:
+        return held is not None and held[0] == tables and 0 <= now - held[1] < max_age
+
+    held = _box
+    if fresh_enough(held):
+        return held[2]  # type: ignore[index]
+    with _box_lock:
+        if fresh_enough(_box):
+            return _box[2]  # type: ignore[index]
+        tags = trending()
+        _box = (tables, now, tags)
+        return tags

@@ -12,7 +12,7 @@ from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils import timezone
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
 
 from feeds.services import textparse
@@ -162,3 +162,47 @@ def twit_html(context: Context, text: str) -> SafeString:
     profiles = context.get("profiles")
     known = profiles if isinstance(profiles, frozenset | set) else None
     return textparse.render(text, known)
+
+
+# The twit card and the avatar are Jinja2 (feeds/jinja.py says why); these
+# two tags include them in Django templates, with what they read from the
+# including template's context.
+_CARD_CONTEXT = ("no_actions", "in_thread", "is_focus", "after_delete", "here", "profiles")
+
+
+def _jinja(name: str, context: Context, values: dict[str, object]) -> SafeString:
+    """Jinja2's ``name`` rendered with ``values``, the request and the
+    including template's CSRF token. The token is the page's, masked once:
+    the Jinja2 backend's own ``render`` would mask it again for each card
+    (32 random characters each time, a tenth of a page's time)."""
+    from django.template import engines
+
+    token = context.get("csrf_token")
+    csrf_input = (
+        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+        if token
+        else ""
+    )
+    template = engines["jinja2"].get_template(name).template  # type: ignore[attr-defined]
+    request = context.get("request")
+    html: str = template.render({**values, "request": request, "csrf_input": csrf_input})
+    return mark_safe(html)  # rendered by Jinja2, autoescaping
+
+
+@register.simple_tag(takes_context=True)
+def twit_card(context: Context, twit: object, **given: object) -> SafeString:
+    """``{% twit_card twit [in_thread=...] [is_focus=True] ... %}``: the
+    card (templates/jinja2/_twit.html), as ``{% include "_twit.html" %}``
+    showed it: the names in _CARD_CONTEXT come from the including context
+    unless given."""
+    values = {name: given.get(name, context.get(name)) for name in _CARD_CONTEXT}
+    return _jinja("_twit.html", context, {"twit": twit, **values})
+
+
+@register.simple_tag(takes_context=True)
+def avatar(
+    context: Context, userid: str, name: str, big: bool = False, version: object = None
+) -> SafeString:
+    """``{% avatar userid name big version %}``: templates/jinja2/_avatar.html."""
+    values = {"userid": userid, "name": name, "big": big, "version": version}
+    return _jinja("_avatar.html", context, values)

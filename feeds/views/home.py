@@ -60,7 +60,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "cursor": cursor,
             "suggestions": suggestions,
             "live_poll_ms": settings.TWITBASE_LIVE_POLL_MS,
-            "trending": services.trending(),
+            "trending": services.trending_box(),
         },
     )
 

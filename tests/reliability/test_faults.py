@@ -94,8 +94,12 @@ def test_worker_killed_mid_fanout_of_a_large_account_loses_nothing(
         ref.follows.add((fan, star))
     # The follows' backfills are done before the twits exist, so each twit
     # reaches the fans by fan-out alone.
-    eventually(lambda: faultstack.queued() == 0, 60, "the backfills to drain")
-    time.sleep(1.0)
+    # Drained and acknowledged: a task is acked once it has written its rows.
+    eventually(
+        lambda: faultstack.queued() == 0 and faultstack.unacked() == 0,
+        60,
+        "the backfills to drain",
+    )
     base = faultstack.stream_rows()
     for i in range(5):
         twit = services.post_twit(star, f"news #{i} for all 300 fans")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import InvalidInput
@@ -146,3 +147,21 @@ def test_deleting_a_twit_takes_its_uses_back_once(alice: User) -> None:
     services.delete_twit("alice", gone.id)
     assert [(t.tag, t.uses) for t in services.trending()] == [("tea", 1)]
     assert [t.id for t in services.tag_twits("tea").items] == [keep.id]
+
+
+def test_the_trending_box_is_read_once_per_max_age_then_again(
+    bob: User, settings: Settings
+) -> None:
+    settings.TWITBASE_TRENDING_CACHE_S = 30
+    clock = [1000.0]
+    services.post_twit("bob", "#early")
+    assert [t.tag for t in services.trending_box(lambda: clock[0])] == ["early"]
+    services.post_twit("bob", "#late")
+    clock[0] += 29
+    assert [t.tag for t in services.trending_box(lambda: clock[0])] == ["early"]
+    clock[0] += 2
+    assert [t.tag for t in services.trending_box(lambda: clock[0])] == ["early", "late"]
+    settings.TWITBASE_TRENDING_CACHE_S = 0
+    services.post_twit("bob", "#late")
+    top = services.trending_box(lambda: clock[0])[0]
+    assert (top.tag, top.uses) == ("late", 2)

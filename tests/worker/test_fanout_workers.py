@@ -87,19 +87,25 @@ def test_posting_with_the_broker_down_loses_nothing(
         assert _pending(twit.id)
     finally:
         redis_broker.start()
-    time.sleep(1.0)
+    # Once the worker is back on the broker with nothing queued, nothing but
+    # the sweep can fan the twit out: it never reached the broker.
+    eventually(lambda: stack.ready() and broker_idle(redis_broker), what="the worker back, idle")
     assert not _in_stream("bob", twit.id)
     assert twit.id in sweep_pending(older_than_s=0)
     eventually(lambda: _in_stream("bob", twit.id), timeout=60, what="fan-out after the sweep")
     eventually(lambda: not _pending(twit.id), what="mark cleared after the sweep")
 
 
-def test_queued_work_waits_for_a_worker(stack: CeleryWorkerProcess) -> None:
+def test_queued_work_waits_for_a_worker(
+    stack: CeleryWorkerProcess, redis_broker: RedisProcess
+) -> None:
     _users("alice", "bob")
     services.follow("bob", "alice")
+    eventually(lambda: broker_idle(redis_broker), what="the follow's backfill done")
     stack.stop()
     twit = services.post_twit("alice", "queued while no worker runs")
-    time.sleep(0.5)
+    # Waiting on the broker, not lost and not done.
+    assert not broker_idle(redis_broker)
     assert not _in_stream("bob", twit.id)
     stack.start()
     eventually(lambda: _in_stream("bob", twit.id), what="fan-out once a worker is back")
