@@ -51,7 +51,7 @@ def run(
     host: str, port: int, partners: int = 60, reads: int = 100, progress: Progress | None = None
 ) -> list[MessagesResult]:
     report = progress or (lambda stage, done, total: None)
-    with _configured(host, port):
+    with _configured(host, port, TWITBASE_MESSAGES_PER_MINUTE=1_000_000):
         reader = "reader"
         others = [f"friend{i:03d}" for i in range(partners)]
         for userid in [reader, *others]:

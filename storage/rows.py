@@ -1834,3 +1834,8 @@ def decode_quote(row: dict[bytes, bytes]) -> TwitRow | None:
 def decode_quotes(row: dict[bytes, bytes]) -> int:
     """How many quotes a twits row counts (0 when it counts none)."""
     return decode_count(row.get(COUNT_QUOTES))
+
+
+RATE_MESSAGES = b"r:messages"  # direct messages sent (ratelimit.MESSAGES)
+COUNTER_CELLS = COUNTER_CELLS | {RATE_MESSAGES}
+COLUMNS["ratelimits"] = (*COLUMNS["ratelimits"], RATE_MESSAGES)

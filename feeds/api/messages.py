@@ -14,7 +14,7 @@ from ninja import Header
 from ninja.responses import Status
 from pydantic import BaseModel, Field, StrictStr, WithJsonSchema
 
-from feeds.services import idempotency, messages
+from feeds.services import idempotency, messages, ratelimit
 from feeds.services.twits import TEXT_MAX
 from feeds.types import Conversation, Message, Page
 
@@ -126,8 +126,10 @@ def conversation(
         403,
         404,
         409,
+        429,
         descriptions={
             201: "The message; with an Idempotency-Key seen before, the message it sent then.",
+            429: ratelimit.MESSAGES.describe(),
             403: "You are suspended, or one of you blocks the other (the message says who).",
             404: "There is no such user (or the account is suspended).",
             409: "A message with this Idempotency-Key is still being sent: send it again "

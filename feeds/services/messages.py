@@ -41,7 +41,7 @@ from storage import keys, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put, delete_prefix, row_keys_between, row_keys_with_prefix
 
-from . import _clock, accounts, blocks
+from . import _clock, accounts, blocks, ratelimit
 from ._load import LoadRow
 from ._paging import scan_page
 from .twits import TEXT_MAX
@@ -92,7 +92,8 @@ def send(
     counts (the conversation's and the total) go up by one, exactly.
 
     Forbidden when the sender is suspended or either blocks the other
-    (saying which); NotFound for no such recipient; InvalidInput for bad text.
+    (saying which); NotFound for no such recipient; InvalidInput for bad text;
+    RateLimited past ratelimit.MESSAGES (nothing written).
     ``at``: the (millis, suffix) of the message's key, chosen beforehand by
     an Idempotency-Key's claim (feeds/services/idempotency.py)."""
     sender = accounts.loaded(sender)
@@ -100,6 +101,7 @@ def send(
         raise Forbidden("Your account is suspended: you cannot send messages.")
     body = clean_text(text)
     other = _partner(sender, userid)
+    ratelimit.check(ratelimit.MESSAGES, sender.userid)
     millis, suffix = at or (_clock.now_millis(), keys.new_suffix())
     key = keys.message_key(keys.conversation_key(sender.userid, other.userid), millis, suffix)
     with connection() as conn:

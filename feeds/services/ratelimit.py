@@ -146,6 +146,13 @@ PASSWORD_RESETS_PER_ADDRESS = Limit(
     cell=rows.RATE_RESETS,
     message="You can ask for {count} password resets a minute from your address",
 )
+MESSAGES = Limit(
+    name="direct messages",
+    per="account",
+    setting="TWITBASE_MESSAGES_PER_MINUTE",
+    cell=rows.RATE_MESSAGES,
+    message="You can send {count} messages a minute",
+)
 LIMITS = (
     POSTS,
     SIGNUPS,
@@ -156,6 +163,7 @@ LIMITS = (
     BLOCKS,
     PASSWORD_RESETS,
     PASSWORD_RESETS_PER_ADDRESS,
+    MESSAGES,
 )
 
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 from feeds.errors import Forbidden, InvalidInput
 from feeds.forms import MessageForm
 from feeds.services import messages
+from feeds.services.ratelimit import RateLimited
 from feeds.viewhelpers import cursor_param, redirect_to_login
 
 from ._common import FormPage, me, service_errors
@@ -47,7 +48,7 @@ def conversation(request: HttpRequest, userid: str) -> HttpResponse:
     if page.valid:
         try:
             messages.send(user, userid, page.form.cleaned_data["text"])
-        except (InvalidInput, Forbidden) as exc:
+        except (InvalidInput, Forbidden, RateLimited) as exc:
             page.refuse(exc)
         else:
             return redirect("conversation", userid)

@@ -5,6 +5,7 @@ also when several processes send into the same conversations at once."""
 from __future__ import annotations
 
 import pytest
+from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
@@ -12,7 +13,7 @@ from feeds.services import blocking, messages
 from feeds.types import User, from_millis
 from storage import keys
 from storage.connection import connection, table_name
-from tests.helpers import PASSWORD, ServerAddr, register
+from tests.helpers import PASSWORD, ServerAddr, hold_rate_clock, register
 from tests.services import hammer as hammers
 from tests.services.test_model import all_pages
 
@@ -232,3 +233,19 @@ def test_a_block_that_lands_during_a_send_takes_the_message_back(
     monkeypatch.undo()
     assert texts("bob", "alice") == [] and inbox("bob") == [] and inbox("alice") == []
     assert messages.unread_total("bob") == 0
+
+
+def test_sending_is_limited_per_minute_and_a_refusal_writes_nothing(
+    alice: User, bob: User, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hold_rate_clock(monkeypatch)
+    settings.TWITBASE_MESSAGES_PER_MINUTE = 2
+    messages.send("alice", "bob", "one")
+    messages.send("alice", "bob", "two")
+    with pytest.raises(services.RateLimited) as refused:
+        messages.send("alice", "bob", "three")
+    assert refused.value.status == 429 and 0 < (refused.value.retry_after or 0) <= 60
+    assert "You can send 2 messages a minute" in refused.value.message
+    assert texts("bob", "alice") == ["two", "one"]
+    assert messages.unread_total("bob") == 0  # bob has read them now
+    messages.send("bob", "alice", "bob has his own")
