@@ -42,7 +42,9 @@ from .keys import LAYOUTS, TREND_SALTS
 
 HASHED_KINDS = ("md5", "sha256")
 # Tables keyed by a hash that LAYOUTS does not describe part by part.
-HASHED_TABLES = ("hashtags", "avatars")
+HASHED_TABLES: tuple[str, ...] = ("hashtags", "avatars")
+# listMembers starts with md5(list key), as even as a user's md5 (lists.py).
+HASHED_TABLES += ("listMembers",)
 SALTED_TABLES = {"tagCounts": TREND_SALTS}
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from feeds import services
 from feeds.errors import Conflict, Forbidden, InvalidInput
-from feeds.services import blocking, messages, reactions, search, twitlists, twits
+from feeds.services import blocking, lists, messages, reactions, search, twitlists, twits
 from feeds.services.textparse import words
 from feeds.types import Page
 from storage.rows import NOTIFY_ACTORS
@@ -44,6 +44,9 @@ class Reference:
     repost_at: dict[tuple[str, str], int] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)  # twit id -> its text
     bookmarks: set[tuple[str, str]] = field(default_factory=set)  # (user, twit id)
+    # Each user's one list (made at their first "list" step): its id, its members.
+    list_ids: dict[str, str] = field(default_factory=dict)
+    listed: dict[str, set[str]] = field(default_factory=dict)
     blocks: set[tuple[str, str]] = field(default_factory=set)  # (blocker, blocked)
     mutes: set[tuple[str, str]] = field(default_factory=set)  # (muter, muted)
     words: dict[str, set[str]] = field(default_factory=dict)  # user -> muted tags ("#tea")
@@ -204,6 +207,18 @@ def check(ref: Reference) -> None:
         assert {t.id for t in kept} == {
             t for w, t in ref.bookmarks if w == u and not ref.blocked(u, ref.twits[t])
         }
+    for owner, lid in ref.list_ids.items():
+        members = ref.listed[owner]
+        got = all_pages(lambda c, i=lid: lists.members(i, c, limit=2))
+        assert {m.userid for m in got} == members
+        assert lists.get_list(lid).members == len(members)
+        merged = all_pages(lambda c, i=lid, o=owner: lists.list_timeline(i, c, limit=2, reader=o))
+        ids = [t.id for t in merged]
+        assert len(ids) == len(set(ids)), "a list page repeated a twit"
+        assert [t.created for t in merged] == sorted((t.created for t in merged), reverse=True)
+        assert set(ids) == {
+            t for t, au in ref.twits.items() if au in members and not ref.blocked(owner, au)
+        }, "the list's timeline"
     for word in ("tea", "hbase", "reply"):
         listed = all_pages(lambda c, w=word: search.search_twits(w, c, limit=3))
         want = {t for t in ref.twits if word in words(ref.texts[t])}
@@ -230,6 +245,7 @@ ACTIONS += ["like", "like", "unlike"]  # for notifications' like groups
 ACTIONS += ["block", "unblock", "mute", "mute_word"]  # blocks and mutes (issue 36)
 ACTIONS += ["bookmark"]  # private reactions (issue 40)
 ACTIONS += ["edit", "edit"]  # edits within 15 minutes (issue 40)
+ACTIONS += ["list", "list"]  # lists of accounts (issue 40)
 
 
 def _register(ref: Reference, rng: random.Random) -> None:
@@ -376,6 +392,24 @@ def _bookmark(ref: Reference, rng: random.Random, a: str, b: str) -> None:
     else:
         reactions.bookmark(a, tid)
         ref.bookmarks.add((a, tid))
+
+
+def _list(ref: Reference, rng: random.Random, a: str, b: str) -> None:
+    """``a`` puts ``b`` on their list, or takes them off (a block refuses
+    the putting on, and leaves a member on; the timeline then hides them)."""
+    if a not in ref.list_ids:
+        ref.list_ids[a] = lists.create_list(a, f"{a}'s list").id
+        ref.listed[a] = set()
+    lid = ref.list_ids[a]
+    if b in ref.listed[a]:
+        assert lists.remove_member(a, lid, b)
+        ref.listed[a].discard(b)
+    elif ref.blocked(a, b):
+        with pytest.raises(Forbidden):
+            lists.add_member(a, lid, b)
+    else:
+        assert lists.add_member(a, lid, b)
+        ref.listed[a].add(b)
 
 
 def _block(ref: Reference, rng: random.Random, a: str, b: str) -> None:
@@ -527,6 +561,7 @@ STEPS: dict[str, Step] = {
     "message": _message,
     "read_messages": _read_messages,
     "edit": _edit,
+    "list": _list,
 }
 
 
@@ -558,7 +593,7 @@ def test_random_sequences_match_the_reference(twitbase: ServerAddr, seed: int) -
 # meet streams, reposts and notifications they must hide.
 SHIELD_ACTIONS = ["register", "register", "follow", "follow", "follow", "post", "post"]
 SHIELD_ACTIONS += ["repost", "repost", "like", "reply", "block", "unblock", "mute", "mute_word"]
-SHIELD_ACTIONS += ["bookmark"]
+SHIELD_ACTIONS += ["bookmark", "list"]
 
 
 @pytest.mark.parametrize("seed", [4, 5, 6, 7])

@@ -37,6 +37,8 @@ def test_hash_splits_cut_the_key_space_evenly() -> None:
 def test_which_tables_are_split() -> None:
     for table in ("users", "twits", "streams", "follows", "tokens", "hashtags", "avatars"):
         assert split_keys(table, 16) == hash_splits(16), table
+    for table in ("userLists", "listMembers"):
+        assert split_keys(table, 16) == hash_splits(16), table
     assert split_keys("tagCounts", 16) == [b"\x01", b"\x02", b"\x03"]
     for table in ("audit", "metrics", "userSearch"):
         assert split_keys(table, 16) == [], table
