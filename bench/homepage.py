@@ -35,6 +35,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from feeds import services
 from feeds.services.streams import CELEBRITIES, _stream_page
 from feeds.types import User
@@ -227,6 +229,29 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
 
         return read
 
+    def whole_page() -> Callable[[], int]:
+        # What the reader's browser gets: GET / through Django, signed in
+        # (middleware, the session, the page's sidebar reads, the template
+        # and its 20 twit cards), as a web process serves it. The services'
+        # read above is the part of it issue 39 first measured.
+        from django.test import Client
+
+        from bench.capacity import _session_cookie
+
+        # As deployed (DJANGO_DEBUG=0): the template engines are made at
+        # their first page, without the debug information they keep otherwise.
+        settings.DEBUG = False
+        client = Client()
+        sid = services.start_session(services.get_user(user.userid))
+        client.cookies[settings.SESSION_COOKIE_NAME] = _session_cookie(sid, settings.SECRET_KEY)
+
+        def read() -> int:
+            response = client.get("/", HTTP_HOST="localhost")
+            assert response.status_code == 200, response.status_code
+            return response.content.count(b'<article class="twit')
+
+        return read
+
     def stream_read(limit: int) -> Callable[[], int]:
         # What the page is built on: the reader's stream scanned and
         # decoded, large accounts merged in; no flags, counts or hiding.
@@ -256,6 +281,7 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
     # the same stream rows (issue 39: the page at most 2x its raw scan).
     page = "services: the stream, counts, the reader's flags, suspensions"
     cases = (
+        ("whole home page, HTML of 20 through Django", whole_page(), shown_reposts, 20),
         (f"home page, first 20 ({page})", home(20), shown_reposts, 20),
         ("stream read alone, first 20 (no flags)", stream_read(20), shown_reposts, 20),
         ("raw scan of the same 20 stream rows", raw(20), raw_reposts, 20),
