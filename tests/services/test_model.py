@@ -514,7 +514,8 @@ def _edit(ref: Reference, rng: random.Random, a: str, b: str) -> None:
         return
     tid = rng.choice(posted)
     spelling = rng.choice(sorted(TAGS))
-    text = re.sub(r"#\w+$", f"#{spelling}", ref.texts[tid]) + f" e{ref.tick()}"
+    # The hashtag is the last word but the marks of earlier edits (" e7").
+    text = re.sub(r"#\w+((?: e\d+)*)$", rf"#{spelling}\1", ref.texts[tid]) + f" e{ref.tick()}"
     texts = ref.edited.setdefault(tid, [ref.texts[tid]])
     if ref.twits[tid] != a:
         with pytest.raises(Forbidden):
