@@ -295,6 +295,9 @@ class Pipeline:
         # result, and (for a call made by rows()) where to leave it.
         self._calls: list[tuple[str, Callable[[Any], Any]]] = []
         self._replies: dict[int, Reply] = {}
+        # The table each call names, in order: what the tests count per call
+        # (one request carries them all, so the request alone cannot say).
+        self.tables: list[str] = []
 
     def _add(self, api: str, result: Callable[[Any], Any], **args: Any) -> None:
         client = self._conn.client
@@ -302,6 +305,7 @@ class Pipeline:
         getattr(client._service, api + "_args")(**args).write(self._proto)
         self._proto.write_message_end()
         self._calls.append((api, result))
+        self.tables.append(args["tableName"].decode())
 
     def put(
         self, table: str, row: bytes, data: dict[bytes, bytes], timestamp: int | None = None
@@ -328,6 +332,7 @@ class Pipeline:
             seqid = self._conn.client._seqid
             self._buf.write(_bulk.mutate_rows(seqid, table.encode(), rows, timestamp))
             self._calls.append((call, _none))
+            self.tables.append(table)
             return
         batches = _put_batches(rows)
         args: dict[str, Any] = dict(tableName=table.encode(), rowBatches=batches, attributes={})
@@ -351,6 +356,7 @@ class Pipeline:
             seqid = self._conn.client._seqid
             self._buf.write(_bulk.delete_rows_alike(seqid, table.encode(), row_keys, columns, None))
             self._calls.append(("mutateRows", _none))
+            self.tables.append(table)
             return
         deletes = [Mutation(isDelete=True, column=c) for c in columns]
         batches = [BatchMutation(row, deletes) for row in row_keys]

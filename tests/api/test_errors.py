@@ -88,7 +88,7 @@ def test_too_many_query_parameters_is_400(api: Api, alice: User) -> None:
     [
         ("GET", "/api/login", "POST"),
         ("GET", "/api/twits", "POST"),
-        ("PATCH", "/api/twits/" + "0" * 56, "DELETE, GET, HEAD"),
+        ("PUT", "/api/twits/" + "0" * 56, "DELETE, GET, HEAD, PATCH"),
         ("POST", "/api/users/alice", "DELETE, GET, HEAD, PATCH"),
         ("GET", "/api/follows/alice", "DELETE, PUT"),
         ("POST", "/api/stream", "GET, HEAD"),

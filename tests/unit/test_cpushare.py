@@ -24,12 +24,15 @@ def test_each_process_is_counted_in_its_own_part() -> None:
 
 def test_a_child_that_burns_cpu_is_measured_and_its_exit_code_kept() -> None:
     burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\n"
-    code, wall, busy, _, by_part = cpushare.measure(
+    code, _wall, busy, _, by_part = cpushare.measure(
         [sys.executable, "-c", burn + "raise SystemExit(3)"]
     )
     assert code == 3
+    # At least the child's burn. No upper bound: the measure is the whole
+    # machine's, and the test processes running beside this one (xdist,
+    # another run) are "other Python" too.
     python = by_part["other Python (manage.py commands, helpers)"]
-    assert 0.5 <= python <= wall + 0.5
+    assert python >= 0.5
     assert busy >= python - 0.1
 
 
