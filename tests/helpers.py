@@ -17,7 +17,7 @@ import pytest
 from pytest_django.fixtures import Settings
 
 from feeds import services
-from feeds.services import ratelimit, streams
+from feeds.services import follows, ratelimit, streams
 from feeds.types import User
 from storage.connection import connection, reset_pool
 from storage.schema import create_tables
@@ -67,6 +67,7 @@ def tables_on(server: ServerAddr, settings: Settings, fresh: bool = False) -> It
     # follows, are kept by table name, and an emptied set's names come again.
     streams.CELEBRITIES.clear()
     streams.FOLLOWED.clear()
+    follows.SUGGESTIONS_HELD.clear()  # who-to-follow's rankings, by table prefix too
     # A fast hasher: the tests are about storage, not key stretching.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     reset_pool()

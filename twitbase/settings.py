@@ -240,6 +240,8 @@ TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
 # The home page's trending box is read at most once per this many seconds
 # in a process (feeds/services/tags.py, trending_box); 0 reads it each time.
 TWITBASE_TRENDING_CACHE_S = env_int("TWITBASE_TRENDING_CACHE_S", 30, minimum=0)
+# How long a process keeps a reader's who-to-follow ranking (services.suggest_follows).
+TWITBASE_SUGGEST_CACHE_S = env_int("TWITBASE_SUGGEST_CACHE_S", 300, minimum=0)
 # The other costly actions, each counted per minute as posts are (HTTP 429
 # beyond; feeds/services/ratelimit.py declares them): sign-ups per client
 # address; follows and unfollows, likes and reposts (and taking them back),

@@ -259,6 +259,21 @@ def ask_suspended(pipe: ops.Pipeline, userids: Iterable[str]) -> Callable[[], fr
     return answer
 
 
+def ask_users(pipe: ops.Pipeline, userids: Iterable[str]) -> Callable[[], dict[str, User]]:
+    """:func:`users_of` as a call in ``pipe``: each of ``userids`` that has
+    an account, by lower-cased userid, once ``pipe`` is sent."""
+    wanted = sorted({u.lower() for u in userids})
+    if not wanted:
+        return dict
+    reply = pipe.rows(table_name("users"), [keys.user_key(u) for u in wanted])
+
+    def answer() -> dict[str, User]:
+        users = (_user_from_row(row) for _, row in reply.value)
+        return {u.userid.lower(): u for u in users if u is not None}
+
+    return answer
+
+
 def display_names(conn: happybase.Connection, userids: Iterable[str]) -> dict[str, str]:
     """Each of ``userids`` that has an account: its display name, by the
     lower-cased userid. One multi-get."""
@@ -670,6 +685,8 @@ def unread(userid: str) -> int:
             keys.user_key(userid), columns=[rows.COUNT_UNREAD]
         )
     return max(0, rows.decode_count(row.get(rows.COUNT_UNREAD)))
+
+
 
 
 def clear_unread(userid: str) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 
 import happybase
+from django.conf import settings
 
 from feeds.errors import InvalidInput, Suspended
 from feeds.jobs import BackfillStream, RemoveFolloweeFromStream, dispatch
@@ -71,6 +74,7 @@ def follow(follower: User | str, followed: str) -> bool:
     """
     ratelimit.check(ratelimit.FOLLOWS, _userid(follower))
     a, b = _pair(follower, followed)
+    _forget(a.userid)
     if b.disabled:
         raise Suspended("This account is suspended: it cannot be followed.")
     edge = keys.follows_key(a.userid, b.userid)
@@ -125,6 +129,7 @@ def end_follow(follower: User | str, followed: str) -> bool:
     counts equal the edges under any interleaving of follows and unfollows.
     """
     a, b = _pair(follower, followed)
+    _forget(a.userid)
     edge = keys.follows_key(a.userid, b.userid)
     with connection() as conn:
         follows = conn.table(table_name("follows"))
@@ -271,6 +276,8 @@ SUGGEST_FROM = 20  # at most this many of the people one follows are asked (md5 
 SUGGEST_EACH = 100  # at most this many of each one's follows are counted
 FOLLOWING_MAX = 1000  # at most this many of one's own follows are left out
 POPULAR_SAMPLE = 200  # users rows the popular fallback ranks
+SUGGEST_HELD = 20  # candidates ranked at a time and held for the next pages
+SUGGEST_USERS_HELD = 10_000  # readers whose candidates a process holds, at most
 
 
 def _followed_by_followees(conn: happybase.Connection, mine: list[bytes]) -> dict[str, int]:
@@ -294,19 +301,87 @@ def _popular(conn: happybase.Connection) -> list[tuple[int, str]]:
     ]
 
 
+# Whom each reader was last offered, ranked: (table prefix, userid) ->
+# (when, the candidates' userids). Oldest first, for the bound.
+SUGGESTIONS_HELD: OrderedDict[tuple[str, str], tuple[float, tuple[str, ...]]] = OrderedDict()
+_HELD_LOCK = threading.Lock()
+
+
 @read_only
-def suggest_follows(userid: str, limit: int = 5) -> list[User]:
+def suggest_follows(
+    userid: str, limit: int = 5, monotonic: Callable[[], float] = time.monotonic
+) -> list[User]:
     """Whom ``userid`` might follow, best first; never themselves, anyone they
     follow, or a suspended account.
 
     People followed by the people ``userid`` follows, ranked by how many of
     those follow them (ties: more followers first, then userid); topped up
     with popular accounts (most followers first), which is all a new user
-    gets. Reads: one scan of whom ``userid`` follows, one scan (of at most
-    SUGGEST_EACH rows) per followee, up to SUGGEST_FROM of them, and one
-    multi-get of the candidates' rows; the fallback, one scan of at most
-    POPULAR_SAMPLE users rows.
+    gets. Ranking reads: one scan of whom ``userid`` follows, one scan (of at
+    most SUGGEST_EACH rows) per followee, up to SUGGEST_FROM of them, one
+    multi-get of the candidates' rows, and the fallback's scan of at most
+    POPULAR_SAMPLE users rows: some sixty round trips.
+
+    The box is beside every home page, so the ranking (SUGGEST_HELD
+    candidates) is kept in the process for TWITBASE_SUGGEST_CACHE_S (0:
+    ranked every time), and a page in that time reads only the candidates'
+    users rows and the reader's follows rows for them, in one round trip:
+    what the docstring's first line promises is checked on each read, so a
+    follow or a suspension made by any process shows on the next page; only
+    the order, and newcomers to the ranking, may be that old. A follow or
+    unfollow made in this process ranks again at once (:func:`_forget`).
     """
+    max_age = settings.TWITBASE_SUGGEST_CACHE_S
+    if max_age <= 0 or limit > SUGGEST_HELD:
+        return _ranked(userid, limit)
+    key = (settings.TWITBASE_TABLE_PREFIX, userid.lower())
+    now = monotonic()
+    with _HELD_LOCK:
+        held = SUGGESTIONS_HELD.get(key)
+    if held is not None and 0 <= now - held[0] < max_age:
+        picks = _still_suggested(userid, held[1])
+        if len(picks) >= limit or len(held[1]) < SUGGEST_HELD:
+            return picks[:limit]  # enough, or all there were
+    picks = _ranked(userid, SUGGEST_HELD)
+    with _HELD_LOCK:
+        SUGGESTIONS_HELD[key] = (now, tuple(u.userid for u in picks))
+        SUGGESTIONS_HELD.move_to_end(key)
+        while len(SUGGESTIONS_HELD) > SUGGEST_USERS_HELD:
+            SUGGESTIONS_HELD.popitem(last=False)
+    return picks[:limit]
+
+
+def _forget(userid: str) -> None:
+    """``userid``'s held suggestions: ranked again at their next page, as
+    their follows have just changed."""
+    with _HELD_LOCK:
+        SUGGESTIONS_HELD.pop((settings.TWITBASE_TABLE_PREFIX, userid.lower()), None)
+
+
+def _still_suggested(userid: str, candidates: tuple[str, ...]) -> list[User]:
+    """Those of ``candidates`` (in their order) that have an account, are not
+    suspended, and ``userid`` does not follow: their users rows and the follows
+    rows from ``userid`` to them, in one round trip."""
+    with connection() as conn:
+        pipe = ops.Pipeline(conn)
+        users = accounts.ask_users(pipe, candidates)
+        followed = pipe.rows(
+            table_name("follows"), [keys.follows_key(userid, u) for u in candidates], [OP]
+        )
+        pipe.send()
+    found = users()
+    edges = {key for key, row in followed.value if OP in row}
+    return [
+        user
+        for u in candidates
+        if (user := found.get(u.lower())) is not None
+        and not user.disabled
+        and keys.follows_key(userid, u) not in edges
+    ]
+
+
+def _ranked(userid: str, limit: int) -> list[User]:
+    """:func:`suggest_follows`, ranked from the follow graph as it is now."""
     me = keys.user_hash(userid)
     with connection() as conn:
         mine = [
@@ -334,8 +409,9 @@ def suggest_follows(userid: str, limit: int = 5) -> list[User]:
                 (p for p in _popular(conn) if keys.user_hash(p[1]) not in taken),
                 key=lambda p: (-p[0], p[1].lower()),
             )
-            extra = [u for u in (accounts.find_user(p[1]) for p in popular[: limit - len(picks)])]
-            picks += [u for u in extra if u is not None]
+            wanted = [p[1] for p in popular[: limit - len(picks)]]
+            extra = accounts.users_of(conn, wanted)
+            picks += [extra[u.lower()] for u in wanted if u.lower() in extra]
     return picks
 
 

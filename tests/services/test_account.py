@@ -255,6 +255,55 @@ def test_who_to_follow_ranks_friends_of_friends_by_how_many_follow_them(
     assert "erin" not in [u.userid for u in services.suggest_follows("alice", 5)]
 
 
+def test_held_suggestions_never_offer_whom_the_reader_follows_or_a_suspended_account(
+    alice: User, bob: User, charlie: User, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from feeds.services import follows
+
+    settings.TWITBASE_SUGGEST_CACHE_S = 300
+    for u in ("dave", "erin", "frank"):
+        register(u)
+    services.follow("alice", "bob")
+    services.follow("bob", "dave")
+    services.follow("bob", "erin")
+    services.follow("erin", "frank")
+    assert [u.userid for u in services.suggest_follows("alice", 3)] == ["dave", "erin", "frank"]
+    # Changes made where this process's held ranking is not forgotten (an
+    # API worker, the console): each page still checks what it offers.
+    monkeypatch.setattr(follows, "_forget", lambda userid: None)
+    services.follow("alice", "dave")
+    assert [u.userid for u in services.suggest_follows("alice", 2)] == ["erin", "frank"]
+    services.set_disabled("erin")
+    assert [u.userid for u in services.suggest_follows("alice", 2)] == ["frank", "charlie"]
+
+
+def test_a_held_ranking_is_ranked_again_after_its_time_or_the_readers_own_follow(
+    alice: User, bob: User, charlie: User, settings: Settings
+) -> None:
+    settings.TWITBASE_SUGGEST_CACHE_S = 300
+    for u in ("dave", "erin", "frank", "gina"):
+        register(u)
+    services.follow("alice", "bob")
+    services.follow("alice", "erin")
+    services.follow("bob", "charlie")
+    clock = iter([0.0, 10.0, 301.0, 302.0, 303.0])
+
+    def suggested() -> str:
+        (first,) = services.suggest_follows("alice", 1, lambda: next(clock))
+        return first.userid
+
+    assert suggested() == "charlie"
+    services.follow("bob", "dave")
+    services.follow("erin", "dave")  # two of alice's follows follow dave
+    assert suggested() == "charlie"  # the ranking held at 0 s
+    assert suggested() == "dave"  # ranked again after 300 s
+    for u in ("bob", "erin", "frank"):
+        services.follow(u, "gina")  # as many of hers follow gina, and she has more followers
+    assert suggested() == "dave"  # held at 301 s
+    services.follow("alice", "frank")  # her own follow: ranked again at once
+    assert suggested() == "gina"
+
+
 def test_a_new_user_is_offered_the_most_followed_accounts(
     alice: User, bob: User, charlie: User
 ) -> None:
