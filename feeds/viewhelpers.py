@@ -3,7 +3,7 @@ redirects, the visitor, and the 405 page of a POST-only URL."""
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import ipaddress
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -113,36 +113,29 @@ def post_only(explain: Explain) -> Callable[[View], View]:
     return decorate
 
 
+def _badges(request: HttpRequest) -> tuple[int | None, int | None]:
+    """The signed-in user's unread notifications and direct messages, read
+    together (services.messages.unread_badges: one round trip) the first time a page
+    shows either, and kept for the rest of the request; (None, None) for a
+    visitor, or while storage is down: a page still renders."""
+    held = getattr(request, "_unread_badges", None)
+    if held is None:
+        user = visitor(request)
+        held = (None, None)
+        if isinstance(user, auth.SessionUser):
+            with contextlib.suppress(services.StorageUnavailable):
+                held = messages.unread_badges(user.userid)
+        request._unread_badges = held  # type: ignore[attr-defined]
+    return held
+
+
 def unread_notifications(request: HttpRequest) -> dict[str, object]:
     """A context processor: ``unread_notifications``, the signed-in user's
-    unread count for the top bar (one cell, read only if a page shows it;
-    None for a visitor, or while storage is down: a page still renders)."""
-
-    def count() -> int | None:
-        user = visitor(request)
-        if not isinstance(user, auth.SessionUser):
-            return None
-        try:
-            return services.unread_count(user.userid)
-        except services.StorageUnavailable:
-            return None
-
-    return {"unread_notifications": count}
+    unread count for the top bar, read only if a page shows it (:func:`_badges`)."""
+    return {"unread_notifications": lambda: _badges(request)[0]}
 
 
 def unread_messages(request: HttpRequest) -> dict[str, object]:
     """A context processor: ``unread_messages``, the signed-in user's unread
-    direct messages for the top bar, read as ``unread_notifications`` is,
-    once a page however often the page shows it (the header and its menu)."""
-
-    @functools.cache
-    def count() -> int | None:
-        user = visitor(request)
-        if not isinstance(user, auth.SessionUser):
-            return None
-        try:
-            return messages.unread_total(user.userid)
-        except services.StorageUnavailable:
-            return None
-
-    return {"unread_messages": count}
+    direct messages for the top bar, read with ``unread_notifications``."""
+    return {"unread_messages": lambda: _badges(request)[1]}

@@ -33,11 +33,13 @@ and the partner, left unable to answer, keeps no half of a dialogue.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import happybase
 
 from feeds.errors import Forbidden, InvalidInput, NotFound
 from feeds.types import Conversation, Message, Page, User, from_millis
-from storage import keys, rows
+from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import check_and_put, delete_prefix, row_keys_between, row_keys_with_prefix
 
@@ -277,6 +279,32 @@ def unread_total(userid: str) -> int:
             keys.unread_total_key(userid), columns=[rows.INBOX_UNREAD]
         )
     return max(0, rows.decode_count(row.get(rows.INBOX_UNREAD)))
+
+
+def ask_unread_total(pipe: ops.Pipeline, userid: str) -> Callable[[], int]:
+    """:func:`unread_total` as a call in ``pipe``: its answer, once ``pipe`` is sent."""
+    reply = pipe.rows(
+        table_name("inboxState"), [keys.unread_total_key(userid)], [rows.INBOX_UNREAD]
+    )
+
+    def answer() -> int:
+        cells = next((row for _, row in reply.value), {})
+        return max(0, rows.decode_count(cells.get(rows.INBOX_UNREAD)))
+
+    return answer
+
+
+@read_only
+def unread_badges(userid: str) -> tuple[int, int]:
+    """What the top bar of every page shows ``userid``: (unread
+    notifications, unread direct messages), the users row's cell and the
+    inbox total's, in one round trip."""
+    with connection() as conn:
+        pipe = ops.Pipeline(conn)
+        notifications = accounts.ask_unread(pipe, userid)
+        direct = ask_unread_total(pipe, userid)
+        pipe.send()
+    return notifications(), direct()
 
 
 def mark_read(userid: str, other: str) -> int:

@@ -7,10 +7,14 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from django.test import Client
 
 from feeds import services
+from feeds.services import messages
 from feeds.types import User
+from storage import ops
+from tests.api.test_round_trips import Calls, calls  # noqa: F401 (a fixture)
 from tests.helpers import register
 from tests.web.helpers import logged_in
 
@@ -138,3 +142,36 @@ def test_the_tabs_show_one_type_and_only_all_clears_the_unread_count(
     every = alice_client.get("/notifications", {"tab": "nonsense"}).content.decode()
     assert "mentioned you" in every and "followed you" in every
     assert services.unread_count("alice") == 0
+
+
+def test_the_top_bar_reads_its_two_counts_once_in_one_round_trip(
+    alice: User,
+    bob: User,
+    alice_client: Client,
+    calls: Calls,  # noqa: F811 (the fixture)
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    twit = services.post_twit("alice", "my twit")
+    services.like("bob", twit.id)
+    messages.send("bob", "alice", "hi")
+    messages.send("bob", "alice", "there")
+    requests: list[list[str]] = []  # the tables of each pipelined request
+    send = ops.Pipeline.send
+
+    def sending(pipe: ops.Pipeline) -> list[object]:
+        requests.append([t.rsplit("_", 1)[-1] for t in pipe.tables])
+        return send(pipe)
+
+    monkeypatch.setattr(ops.Pipeline, "send", sending)
+    calls.made.clear()
+    html = alice_client.get("/").content.decode()
+    # The bell in the header and in the tab bar; messages in the header and its menu.
+    assert re.findall(r'<span class="(?:nav|tab)-count">(\d+)<', html) == ["1", "1"]
+    assert re.findall(r"nav-count-inline\">(\d+)<", html) == ["2"]
+    assert "(2 unread)" in html
+    # Each count once, both in one request: the users row's unread cell
+    # and the inbox's total; no other read of either.
+    assert [r for r in requests if "inboxState" in r] == [["users", "inboxState"]]
+    assert calls.reads_of("inboxState") == 1
+    single = [t.rsplit("_", 1)[-1] for api, t in calls.made if api == "getRowWithColumns"]
+    assert single.count("users") == 1  # the session's user
