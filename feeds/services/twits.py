@@ -14,6 +14,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import happybase
 
@@ -428,13 +429,20 @@ def cards_of(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, T
     return found
 
 
-def _quote_decoder(quoted: Twit) -> Callable[[bytes, dict[bytes, bytes]], Twit | None]:
+def _listed_under(
+    decode_row: Callable[[dict[bytes, bytes]], rows.TwitRow | None],
+    twit_key: Callable[[bytes], bytes],
+    **under: Any,
+) -> Callable[[bytes, dict[bytes, bytes]], Twit | None]:
+    """The decoder of a table that lists twits under another twit's key
+    (replies under their parent, quotes under the twit they quote): each
+    row's twit, with ``under`` (the fields naming that twit) set."""
+
     def decode(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
-        stored = rows.decode_quote(row)
+        stored = decode_row(row)
         if stored is None:
             return None
-        stored = dataclasses.replace(stored, quote_of=quoted.id, quote_userid=quoted.userid)
-        return twit_of(keys.twit_key_from_quote_key(key), stored)
+        return twit_of(twit_key(key), dataclasses.replace(stored, **under))
 
     return decode
 
@@ -450,7 +458,12 @@ def quotes_page(quoted: Twit, cursor: str | None, limit: int) -> Page[Twit]:
             keys.QUOTE_KEY_LEN,
             cursor,
             limit,
-            _quote_decoder(quoted),
+            _listed_under(
+                rows.decode_quote,
+                keys.twit_key_from_quote_key,
+                quote_of=quoted.id,
+                quote_userid=quoted.userid,
+            ),
         )
 
 
@@ -695,19 +708,6 @@ def timeline_page(user: User, cursor: str | None, limit: int) -> Page[Twit]:
         )
 
 
-def _reply_decoder(
-    parent: Twit,
-) -> Callable[[bytes, dict[bytes, bytes]], Twit | None]:
-    def decode(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
-        stored = rows.decode_reply(row)
-        if stored is None:
-            return None
-        stored = dataclasses.replace(stored, reply_to=parent.id, reply_userid=parent.userid)
-        return twit_of(keys.twit_key_from_reply_key(key), stored)
-
-    return decode
-
-
 def replies_page(parent: Twit, cursor: str | None, limit: int) -> Page[Twit]:
     """The replies to ``parent``, oldest first, without their counts: one
     prefix scan of the replies table under the parent's key
@@ -719,7 +719,12 @@ def replies_page(parent: Twit, cursor: str | None, limit: int) -> Page[Twit]:
             keys.REPLY_KEY_LEN,
             cursor,
             limit,
-            _reply_decoder(parent),
+            _listed_under(
+                rows.decode_reply,
+                keys.twit_key_from_reply_key,
+                reply_to=parent.id,
+                reply_userid=parent.userid,
+            ),
         )
 
 
