@@ -681,10 +681,10 @@ def count_unread(
 def unread(userid: str) -> int:
     """How many notifications arrived since ``userid`` last opened them: one cell."""
     with connection() as conn:
-        row = conn.table(table_name("users")).row(
-            keys.user_key(userid), columns=[rows.COUNT_UNREAD]
-        )
-    return max(0, rows.decode_count(row.get(rows.COUNT_UNREAD)))
+        pipe = ops.Pipeline(conn)
+        answer = ask_unread(pipe, userid)
+        pipe.send()
+    return answer()
 
 
 def ask_unread(pipe: ops.Pipeline, userid: str) -> Callable[[], int]:

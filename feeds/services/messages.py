@@ -275,10 +275,10 @@ def new_in_conversation(reader: str, userid: str, since: str | None) -> tuple[in
 def unread_total(userid: str) -> int:
     """How many messages to ``userid`` are unread, in all conversations: one cell."""
     with connection() as conn:
-        row = conn.table(table_name("inboxState")).row(
-            keys.unread_total_key(userid), columns=[rows.INBOX_UNREAD]
-        )
-    return max(0, rows.decode_count(row.get(rows.INBOX_UNREAD)))
+        pipe = ops.Pipeline(conn)
+        answer = ask_unread_total(pipe, userid)
+        pipe.send()
+    return answer()
 
 
 def ask_unread_total(pipe: ops.Pipeline, userid: str) -> Callable[[], int]:
