@@ -22,26 +22,16 @@ would hold, row for row. Then, 20 twits a page:
 from __future__ import annotations
 
 import random
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from feeds import services
 from feeds.services import lists
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
-from .threads import _configured, _timed
+from .threads import ReadResult, _configured, reads_table, timed_reads
 
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass(frozen=True)
-class ListResult:
-    read: str
-    items: int
-    p50_ms: float
-    p90_ms: float
 
 
 def _raw(list_id: str, twit_ids: list[str]) -> Callable[[], int]:
@@ -62,7 +52,7 @@ def _raw(list_id: str, twit_ids: list[str]) -> Callable[[], int]:
 
 def run(
     host: str, port: int, twits: int = 25, reads: int = 100, progress: Progress | None = None
-) -> list[ListResult]:
+) -> list[ReadResult]:
     report = progress or (lambda stage, done, total: None)
     rng = random.Random(7)
     with _configured(host, port):
@@ -108,19 +98,12 @@ def run(
                 lambda: len(lists.list_timeline(big.id, limit=20, reader="reader").items),
             ),
         ]
-        results = []
-        report("reads", 0, len(cases) * reads)
-        for i, (label, read) in enumerate(cases):
-            got, times = _timed(read, reads)
-            report("reads", (i + 1) * reads, len(cases) * reads)
-            p90 = statistics.quantiles(times, n=10)[-1]
-            results.append(ListResult(label, got, statistics.median(times), p90))
+        results = timed_reads(cases, reads, report)
     return results
 
 
-def format_table(results: list[ListResult]) -> str:
-    lines = ["| read | items | p50 ms | p90 ms |", "|---|---:|---:|---:|"]
-    lines += [f"| {r.read} | {r.items} | {r.p50_ms:.2f} | {r.p90_ms:.2f} |" for r in results]
+def format_table(results: list[ReadResult]) -> str:
+    lines = reads_table(results)
     merged, raw, fanned, big = (r.p50_ms for r in results)
     lines.append("")
     lines.append(

@@ -14,27 +14,17 @@ are the same scans with no decoding: the floor of each page.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from feeds import services
 from feeds.services import messages
 from storage import keys
 from storage.connection import connection, table_name
 
-from .threads import _configured, _timed
+from .threads import ReadResult, _configured, reads_table, timed_reads
 
 Progress = Callable[[str, int, int], None]
 LONG = 200  # messages in the reader's longest conversation
-
-
-@dataclass(frozen=True)
-class MessagesResult:
-    read: str
-    items: int
-    p50_ms: float
-    p90_ms: float
 
 
 def _raw(table: str, prefix: bytes, limit: int) -> Callable[[], int]:
@@ -49,7 +39,7 @@ def _raw(table: str, prefix: bytes, limit: int) -> Callable[[], int]:
 
 def run(
     host: str, port: int, partners: int = 60, reads: int = 100, progress: Progress | None = None
-) -> list[MessagesResult]:
+) -> list[ReadResult]:
     report = progress or (lambda stage, done, total: None)
     with _configured(host, port, TWITBASE_MESSAGES_PER_MINUTE=1_000_000):
         reader = "reader"
@@ -87,19 +77,12 @@ def run(
             ),
             ("raw: 50 message rows", _raw("messages", pair, 50)),
         ]
-        results = []
-        report("reads", 0, len(cases) * reads)
-        for i, (label, read) in enumerate(cases):
-            got, times = _timed(read, reads)
-            report("reads", (i + 1) * reads, len(cases) * reads)
-            p90 = statistics.quantiles(times, n=10)[-1]
-            results.append(MessagesResult(label, got, statistics.median(times), p90))
+        results = timed_reads(cases, reads, report)
     return results
 
 
-def format_table(results: list[MessagesResult]) -> str:
-    lines = ["| read | items | p50 ms | p90 ms |", "|---|---:|---:|---:|"]
-    lines += [f"| {r.read} | {r.items} | {r.p50_ms:.2f} | {r.p90_ms:.2f} |" for r in results]
+def format_table(results: list[ReadResult]) -> str:
+    lines = reads_table(results)
     names = ("inbox of 20", "conversation of 20", "conversation of 50")
     ratios = [
         f"{name} {results[2 * i].p50_ms / results[2 * i + 1].p50_ms:.2f}x"

@@ -14,25 +14,15 @@ benchmark reads, it does not measure posting.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from feeds import services
 from storage import keys
 from storage.connection import connection, table_name
 
-from .threads import _configured, _timed
+from .threads import ReadResult, _configured, reads_table, timed_reads
 
 Progress = Callable[[str, int, int], None]
-
-
-@dataclass(frozen=True)
-class QuoteResult:
-    read: str
-    items: int
-    p50_ms: float
-    p90_ms: float
 
 
 def _raw(prefix: bytes, limit: int) -> Callable[[], int]:
@@ -65,7 +55,7 @@ def _timeline(userid: str, limit: int) -> Callable[[], int]:
 
 def run(
     host: str, port: int, quotes: int = 100, reads: int = 50, progress: Progress | None = None
-) -> list[QuoteResult]:
+) -> list[ReadResult]:
     report = progress or (lambda stage, done, total: None)
     with _configured(host, port):
         authors = ["ana", "ben", "cat", "dan", "eve", "plain"]
@@ -90,17 +80,12 @@ def run(
             ("timeline of 20 quotes (cards read at read time)", _timeline("ben", 20)),
             ("timeline of 20 plain twits (no card)", _timeline("plain", 20)),
         ]
-        results = []
-        for label, read in cases:
-            got, times = _timed(read, reads)
-            p90 = statistics.quantiles(times, n=10)[-1]
-            results.append(QuoteResult(label, got, statistics.median(times), p90))
+        results = timed_reads(cases, reads)
     return results
 
 
-def format_table(results: list[QuoteResult]) -> str:
-    lines = ["| read | items | p50 ms | p90 ms |", "|---|---:|---:|---:|"]
-    lines += [f"| {r.read} | {r.items} | {r.p50_ms:.2f} | {r.p90_ms:.2f} |" for r in results]
+def format_table(results: list[ReadResult]) -> str:
+    lines = reads_table(results)
     pairs = [(0, 1, "twit page"), (2, 3, "quotes of 20"), (4, 5, "all quotes"), (6, 7, "cards")]
     ratios = [f"{name} {results[a].p50_ms / results[b].p50_ms:.2f}x" for a, b, name in pairs]
     lines.append("")

@@ -14,27 +14,17 @@ of one word, and one multi-get of those twits' rows, with no decoding.
 from __future__ import annotations
 
 import random
-import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from feeds import services
 from feeds.services import search
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
-from .threads import _configured, _timed
+from .threads import ReadResult, _configured, reads_table, timed_reads
 
 Progress = Callable[[str, int, int], None]
 FILLER = ["hbase", "rows", "keys", "scan", "design", "write", "read", "store", "cell", "family"]
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    read: str
-    items: int
-    p50_ms: float
-    p90_ms: float
 
 
 def _text(rng: random.Random, n: int) -> str:
@@ -69,7 +59,7 @@ def _searched(q: str, limit: int) -> Callable[[], int]:
 
 def run(
     host: str, port: int, twits: int = 2000, reads: int = 100, progress: Progress | None = None
-) -> list[SearchResult]:
+) -> list[ReadResult]:
     report = progress or (lambda stage, done, total: None)
     rng = random.Random(11)
     with _configured(host, port):
@@ -90,19 +80,12 @@ def run(
             ("one word, 50 twits", _searched("table", 50)),
             ("raw: 50 index rows + their twits' rows", _raw("table", 50)),
         ]
-        results = []
-        report("reads", 0, len(cases) * reads)
-        for i, (label, read) in enumerate(cases):
-            got, times = _timed(read, reads)
-            report("reads", (i + 1) * reads, len(cases) * reads)
-            p90 = statistics.quantiles(times, n=10)[-1]
-            results.append(SearchResult(label, got, statistics.median(times), p90))
+        results = timed_reads(cases, reads, report)
     return results
 
 
-def format_table(results: list[SearchResult]) -> str:
-    lines = ["| read | items | p50 ms | p90 ms |", "|---|---:|---:|---:|"]
-    lines += [f"| {r.read} | {r.items} | {r.p50_ms:.2f} | {r.p90_ms:.2f} |" for r in results]
+def format_table(results: list[ReadResult]) -> str:
+    lines = reads_table(results)
     names = ("one word of 20", "two words of 20", "one word of 50")
     ratios = [
         f"{name} {results[2 * i].p50_ms / results[2 * i + 1].p50_ms:.2f}x"

@@ -90,6 +90,41 @@ def _timed(read: Callable[[], int], reads: int) -> tuple[int, list[float]]:
     return got, times
 
 
+@dataclass(frozen=True)
+class ReadResult:
+    """One read's figures, as the read benchmarks' tables show them."""
+
+    read: str
+    items: int
+    p50_ms: float
+    p90_ms: float
+
+
+def timed_reads(
+    cases: list[tuple[str, Callable[[], int]]],
+    reads: int,
+    report: Callable[[str, int, int], None] | None = None,
+) -> list[ReadResult]:
+    """Each (label, read) of ``cases`` timed ``reads`` times (:func:`_timed`),
+    in turn, reporting progress as "reads"."""
+    results = []
+    if report:
+        report("reads", 0, len(cases) * reads)
+    for i, (label, read) in enumerate(cases):
+        got, times = _timed(read, reads)
+        if report:
+            report("reads", (i + 1) * reads, len(cases) * reads)
+        p90 = statistics.quantiles(times, n=10)[-1]
+        results.append(ReadResult(label, got, statistics.median(times), p90))
+    return results
+
+
+def reads_table(results: list[ReadResult]) -> list[str]:
+    """The markdown table of ``results``: read, items, p50, p90."""
+    lines = ["| read | items | p50 ms | p90 ms |", "|---|---:|---:|---:|"]
+    return lines + [f"| {r.read} | {r.items} | {r.p50_ms:.2f} | {r.p90_ms:.2f} |" for r in results]
+
+
 def run(host: str, port: int, replies: int = 100, reads: int = 50) -> list[ThreadResult]:
     from feeds import services
 
