@@ -735,12 +735,10 @@ def followers_of(conn: happybase.Connection, userid: str) -> tuple[int, bytes]:
 def users_of(conn: happybase.Connection, userids: Iterable[str]) -> dict[str, User]:
     """Each of ``userids`` that has an account, by lower-cased userid: one
     multi-get of their users rows."""
-    wanted = sorted({u.lower() for u in userids})
-    if not wanted:
-        return {}
-    found = conn.table(table_name("users")).rows([keys.user_key(u) for u in wanted])
-    users = (_user_from_row(row) for _, row in found)
-    return {u.userid.lower(): u for u in users if u is not None}
+    pipe = ops.Pipeline(conn)
+    answer = ask_users(pipe, userids)
+    pipe.send()
+    return answer()
 
 
 def sample(conn: happybase.Connection, limit: int) -> list[User]:

@@ -362,6 +362,8 @@ def _still_suggested(userid: str, candidates: tuple[str, ...]) -> list[User]:
     """Those of ``candidates`` (in their order) that have an account, are not
     suspended, and ``userid`` does not follow: their users rows and the follows
     rows from ``userid`` to them, in one round trip."""
+    if not candidates:
+        return []
     with connection() as conn:
         pipe = ops.Pipeline(conn)
         users = accounts.ask_users(pipe, candidates)
