@@ -1,19 +1,23 @@
 """The Jinja2 environment of the twit card, the one fragment a page renders
 by the dozen (a home page 20 to 100 times, a thread up to 100).
 
-The rest of the UI is Django templates. The card moved to Jinja2 because
+The people list and its follow buttons are here too, as a home page, a
+search and a followers page show them by the dozen. The rest of the UI is
+Django templates. The card moved to Jinja2 because
 its rendering was most of a page's cost: Django's template engine took
 about five times as long as Jinja2 for the same 20 cards, and ``{% url %}``
 another share (``bench/capacity.py``'s run found the web processes the
 limit; docs/benchmarks.md, "Capacity", has the figures). Django templates
-include the card through ``{% twit_card %}`` and ``{% avatar %}``
+include the card through ``{% twit_card %}`` and ``{% avatar %}``, the
+people through ``{% people_list %}`` and ``{% follow_button %}``
 (feeds/templatetags/ui.py); the views that answer with a fragment alone
-(a like or a repost done in place) render the same files.
+(a like, a repost or a follow done in place) render the same files.
 
 The globals and filters below are the Django ones the card used, by the
 same names where Jinja2 has none: ``url`` (``reverse``, remembered: a
 page names the same few routes for each twit), ``twit_html`` and ``ago``,
-``utc_iso``, ``hue_class``, ``date``, ``pluralize``, ``urlencode``,
+``utc_iso``, ``utc_stamp`` (Django's ``date``, for the one format the
+card uses), ``hue_class``, ``pluralize``, ``urlencode``,
 ``truncatechars``.
 """
 
@@ -51,8 +55,8 @@ def environment(**options: Any) -> jinja2.Environment:
     env.filters.update(
         ago=ui.ago,
         utc_iso=ui.utc_iso,
+        utc_stamp=ui.utc_stamp,
         hue_class=ui.hue_class,
-        date=defaultfilters.date,
         pluralize=defaultfilters.pluralize,
         urlencode=defaultfilters.urlencode,
         truncatechars=defaultfilters.truncatechars,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.staticfiles import finders
@@ -304,10 +305,24 @@ def test_counts_have_thousands_separators(web: ServerAddr) -> None:
 
 
 def test_utc_iso_is_utc_to_the_millisecond() -> None:
-    from zoneinfo import ZoneInfo
-
     when = datetime(2026, 3, 4, 23, 30, 5, 123456, tzinfo=ZoneInfo("Asia/Tokyo"))
     assert ui.utc_iso(when) == "2026-03-04T14:30:05.123Z"
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        datetime(2026, 3, 4, 23, 30, 5, tzinfo=UTC),
+        datetime(2026, 1, 9, 7, 5, tzinfo=UTC),
+        datetime(2025, 12, 31, 23, 59, 59, tzinfo=UTC),
+        # Elsewhere than UTC: the title says UTC, and the day can differ.
+        datetime(2026, 3, 5, 1, 2, tzinfo=ZoneInfo("Asia/Tokyo")),
+    ],
+)
+def test_a_cards_utc_stamp_is_what_djangos_date_filter_said(when: datetime) -> None:
+    from django.template import defaultfilters
+
+    assert ui.utc_stamp(when) == defaultfilters.date(when.astimezone(UTC), "j M Y, H:i")
 
 
 def test_a_permalink_shows_utc_that_the_script_can_make_local(alice: User) -> None:
