@@ -180,9 +180,9 @@ def twit_html(context: Context, text: str) -> SafeString:
     return textparse.render(text, known)
 
 
-# The twit card and the avatar are Jinja2 (feeds/jinja.py says why); these
-# two tags include them in Django templates, with what they read from the
-# including template's context.
+# The twit card, the avatar and the people list are Jinja2 (feeds/jinja.py
+# says why); the tags below include them in Django templates, with what they
+# read from the including template's context.
 _CARD_CONTEXT = ("no_actions", "in_thread", "is_focus", "after_delete", "here", "profiles")
 
 
@@ -193,12 +193,7 @@ def _jinja(name: str, context: Context, values: dict[str, object]) -> SafeString
     (32 random characters each time, a tenth of a page's time)."""
     from django.template import engines
 
-    token = context.get("csrf_token")
-    csrf_input = (
-        format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
-        if token
-        else ""
-    )
+    csrf_input = _csrf_input_of(context)
     template = engines["jinja2"].get_template(name).template  # type: ignore[attr-defined]
     request = context.get("request")
     viewer, full_path = _reader_of(request)
@@ -212,6 +207,23 @@ def _jinja(name: str, context: Context, values: dict[str, object]) -> SafeString
         }
     )
     return mark_safe(html)  # rendered by Jinja2, autoescaping
+
+
+def _csrf_input_of(context: Context) -> str:
+    """The page's CSRF field, made once per page: the token is a lazy object
+    whose every use goes through its proxy, and a page includes some thirty
+    fragments. Held on the request, beside the token it was made from."""
+    token = context.get("csrf_token")
+    if not token:
+        return ""
+    request = context.get("request")
+    held: tuple[object, str] | None = getattr(request, "_card_csrf", None)
+    if held is None or held[0] is not token:
+        field = format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+        held = (token, field)
+        if request is not None:
+            request._card_csrf = held
+    return held[1]
 
 
 def _reader_of(request: HttpRequest | None) -> tuple[str | None, str]:
@@ -238,6 +250,16 @@ def twit_card(context: Context, twit: object, **given: object) -> SafeString:
     unless given."""
     values = {name: given.get(name, context.get(name)) for name in _CARD_CONTEXT}
     return _jinja("_twit.html", context, {"twit": twit, **values})
+
+
+@register.simple_tag(takes_context=True)
+def twit_cards(context: Context, twits: object, **given: object) -> SafeString:
+    """``{% twit_cards twits [in_thread=...] ... %}``: each of ``twits`` as
+    :func:`twit_card` shows it, in one render (templates/jinja2/_twits.html)
+    rather than one a card: a page's list of twenty cost twenty trips through
+    Django's tag and the context lookups above."""
+    values = {name: given.get(name, context.get(name)) for name in _CARD_CONTEXT}
+    return _jinja("_twits.html", context, {"twits": twits, **values})
 
 
 @register.simple_tag(takes_context=True)
