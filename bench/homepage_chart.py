@@ -61,7 +61,8 @@ def parse(text: str) -> dict[str, float]:
     """read -> p50 ms, from one printed home-page table."""
     out = {}
     for cells in table_cells(text):
-        if len(cells) == 5 and cells[0].startswith(("home page", "raw scan", "stream read")):
+        # Five columns, or six since the CPU column was added (2026-11-29).
+        if len(cells) in (5, 6) and cells[0].startswith(("home page", "raw scan", "stream read")):
             out[cells[0]] = float(cells[3])
     return out
 
