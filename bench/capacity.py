@@ -132,9 +132,11 @@ def run(
     star_followers: int,
     posts_s: float,
     window_s: float,
+    web_workers: int = 2,
 ) -> Path:
     """One run against the server at host:port (``data``: its directory);
-    returns the directory of its CSV files and chart."""
+    returns the directory of its CSV files and chart. ``web_workers``:
+    gunicorn's processes (docker-compose.yml runs two)."""
     out = workdir / f"capacity-{target}"
     out.mkdir(parents=True, exist_ok=True)
     secret = secrets.token_urlsafe(40)
@@ -169,7 +171,7 @@ def run(
         worker = CeleryWorkerProcess(
             env, workdir / f"worker-{target}.log", concurrency=2, name="capacity", beat=True
         ).start()
-        web = GunicornProcess(env, workdir / f"web-{target}.log", workers=2).start()
+        web = GunicornProcess(env, workdir / f"web-{target}.log", workers=web_workers).start()
         try:
             for i in range(1, stars):
                 services.follow(watcher, f"star{i}")

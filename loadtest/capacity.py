@@ -29,18 +29,20 @@ from __future__ import annotations
 
 import csv
 import functools
+import http.cookiejar
 import json
 import os
 import random
 import threading
 import time
+import urllib.parse
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import gevent
-from locust import HttpUser, constant_pacing, events, task
+from locust import FastHttpUser, HttpUser, constant_pacing, events, task
 from locust.env import Environment
 from pages import COMPOSER, CSRF, LIKE, SIGNED_IN, TWIT  # beside this file
 
@@ -115,8 +117,13 @@ def _last_window(environment: Environment, **_: Any) -> None:
     WINDOWS.flush(WINDOWS.window + 1)
 
 
-class Reader(HttpUser):
-    """A signed-in reader: the home page, and what a reader does from it."""
+class Reader(FastHttpUser):
+    """A signed-in reader: the home page, and what a reader does from it.
+
+    A FastHttpUser (geventhttpclient), not an HttpUser (requests): the load
+    generator runs on the same two cores as the stack it measures, and at a
+    hundred pages a second requests took a fifth to a third of a core of
+    them (docs/benchmarks.md, "Capacity")."""
 
     weight = 100
 
@@ -127,7 +134,7 @@ class Reader(HttpUser):
     def on_start(self) -> None:
         with _lock:
             me = next(_readers())
-        self.client.cookies.set(me["cookie_name"], me["cookie"])
+        self.client.cookiejar.set_cookie(_cookie(self.host, me["cookie_name"], me["cookie"]))
         self.page = ""
 
     def _form_post(self, action: str, name: str, data: dict[str, str] | None = None) -> None:
@@ -182,6 +189,30 @@ class Reader(HttpUser):
     def follow(self) -> None:
         if random.random() < 0.5:
             self._form_post(f"/u/{random.choice(seed()['others'])}/follow", "follow (form)")
+
+
+def _cookie(base_url: str | None, name: str, value: str) -> http.cookiejar.Cookie:
+    """The cookie ``name`` set to ``value`` for the host of ``base_url``, as
+    the site's own Set-Cookie would have it."""
+    host = urllib.parse.urlsplit(base_url or "").hostname or "localhost"
+    return http.cookiejar.Cookie(
+        version=0,
+        name=name,
+        value=value,
+        port=None,
+        port_specified=False,
+        domain=host,
+        domain_specified=False,
+        domain_initial_dot=False,
+        path="/",
+        path_specified=True,
+        secure=False,
+        expires=None,
+        discard=True,
+        comment=None,
+        comment_url=None,
+        rest={},
+    )
 
 
 class Poster(HttpUser):

@@ -33,6 +33,9 @@ class Command(TwitBaseCommand):
         parser.add_argument("--posts-per-s", type=float, default=1.0, help="by the stars, in all")
         parser.add_argument("--window-s", type=float, default=10.0)
         parser.add_argument(
+            "--web-workers", type=int, default=2, help="gunicorn's processes (as deployed: 2)"
+        )
+        parser.add_argument(
             "--out", type=Path, default=Path("var/capacity"), help="CSV files and chart"
         )
 
@@ -45,6 +48,7 @@ class Command(TwitBaseCommand):
             star_followers=o["star_followers"],
             posts_s=o["posts_per_s"],
             window_s=o["window_s"],
+            web_workers=o["web_workers"],
         )
         out: Path = o["out"].resolve()
         with tempfile.TemporaryDirectory(prefix="benchcapacity-") as tmp:
