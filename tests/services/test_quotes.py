@@ -6,7 +6,6 @@ interleave."""
 from __future__ import annotations
 
 import io
-import time
 
 import pytest
 from django.core.management import call_command
@@ -21,6 +20,7 @@ from tests.helpers import PASSWORD, ServerAddr, register
 from tests.services import hammer as hammers
 from tests.services.test_concurrency import PROCESSES, USERS
 from tests.services.test_model import all_pages
+from tests.worker.helpers import eventually
 
 
 def quotes_of(twit_id: str, reader: str | None = None) -> list[Twit]:
@@ -189,7 +189,9 @@ def test_quotes_racing_the_quoted_twits_delete_leave_no_ghost(twitbase: ServerAd
         register(userid)
     quoted = services.post_twit("ana", "going, going")
     procs = hammers.start(PROCESSES, "s=4", "--quotes", quoted.id, *USERS, eager=True)
-    time.sleep(1.5)
+    # Deleted once the quoting is under way: the first quote is in. (A fixed
+    # 1.5 s was shorter than the processes' start on a loaded machine.)
+    eventually(lambda: bool(quote_rows(quoted.id)), 120, "a first quote", every=0.05)
     services.delete_twit("ana", quoted.id)
     hammers.finish(procs, timeout=600)
     assert quote_rows(quoted.id) == []
