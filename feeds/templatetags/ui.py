@@ -186,6 +186,12 @@ def twit_html(context: Context, text: str) -> SafeString:
 _CARD_CONTEXT = ("no_actions", "in_thread", "is_focus", "after_delete", "here", "profiles")
 
 
+def _card_context(context: Context, given: dict[str, object]) -> dict[str, object]:
+    """The names in _CARD_CONTEXT, each as given to the tag or else as the
+    including template has it."""
+    return {name: given.get(name, context.get(name)) for name in _CARD_CONTEXT}
+
+
 def _jinja(name: str, context: Context, values: dict[str, object]) -> SafeString:
     """Jinja2's ``name`` rendered with ``values``, the request and the
     including template's CSRF token. The token is the page's, masked once:
@@ -248,8 +254,7 @@ def twit_card(context: Context, twit: object, **given: object) -> SafeString:
     card (templates/jinja2/_twit.html), as ``{% include "_twit.html" %}``
     showed it: the names in _CARD_CONTEXT come from the including context
     unless given."""
-    values = {name: given.get(name, context.get(name)) for name in _CARD_CONTEXT}
-    return _jinja("_twit.html", context, {"twit": twit, **values})
+    return _jinja("_twit.html", context, {"twit": twit, **_card_context(context, given)})
 
 
 @register.simple_tag(takes_context=True)
@@ -258,8 +263,7 @@ def twit_cards(context: Context, twits: object, **given: object) -> SafeString:
     :func:`twit_card` shows it, in one render (templates/jinja2/_twits.html)
     rather than one a card: a page's list of twenty cost twenty trips through
     Django's tag and the context lookups above."""
-    values = {name: given.get(name, context.get(name)) for name in _CARD_CONTEXT}
-    return _jinja("_twits.html", context, {"twits": twits, **values})
+    return _jinja("_twits.html", context, {"twits": twits, **_card_context(context, given)})
 
 
 @register.simple_tag(takes_context=True)
