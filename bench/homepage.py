@@ -225,8 +225,7 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
 
     def home(limit: int) -> Callable[[], int]:
         # The page: the stream scan, then its lookups in one pipelined
-        # round trip (hydration._page); TWITBASE_PAGE_LOOKUP_THREADS no
-        # longer changes it, as the lookups are one call.
+        # round trip (hydration._page).
         def read() -> int:
             return len(services.home_stream(user, None, limit).items)
 

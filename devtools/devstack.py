@@ -227,11 +227,6 @@ class DevStack:
             )
             hbase_host, hbase_port = local.host, local.port
             common["TWITBASE_HBASE_THRIFT2_PORT"] = str(local.thrift2_port)
-            # It answers one request at a time: a page's lookups gain nothing
-            # from threads there, and lose their switches (settings.py).
-            common["TWITBASE_PAGE_LOOKUP_THREADS"] = os.environ.get(
-                "TWITBASE_PAGE_LOOKUP_THREADS", "0"
-            )
         else:
             hbase_host, hbase_port = self.hbase
             self._say(f"devstack: using the HBase Thrift server at {hbase_host}:{hbase_port}")

@@ -230,13 +230,6 @@ TWITBASE_HBASE_TRANSPORT = env_choice(
 )
 TWITBASE_HBASE_PROTOCOL = env_choice("TWITBASE_HBASE_PROTOCOL", "binary", ["binary", "compact"])
 TWITBASE_HBASE_POOL_SIZE = env_int("TWITBASE_HBASE_POOL_SIZE", 8, minimum=1, maximum=256)
-# Threads on which a home page's lookups after its scan (suspended authors,
-# counts, the reader's likes; the reposts lookup stays on the request's
-# thread) run side by side, per process; 0: one after another on the
-# request's thread. Side by side pays on HBase, whose RegionServers answer
-# them at once; the local server answers one request at a time, so there
-# the threads only cost switches (docs/benchmarks.md), and devstack sets 0.
-TWITBASE_PAGE_LOOKUP_THREADS = env_int("TWITBASE_PAGE_LOOKUP_THREADS", 3, minimum=0, maximum=3)
 TWITBASE_HBASE_TIMEOUT_MS = env_int("TWITBASE_HBASE_TIMEOUT_MS", 10_000, minimum=100)
 # Prepended (with an underscore) to every table name, keeping environments apart.
 TWITBASE_TABLE_PREFIX = env_str("TWITBASE_TABLE_PREFIX", "twitbase")

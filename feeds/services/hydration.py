@@ -35,36 +35,19 @@ the raw scan of its rows (issue 39; docs/benchmarks.md, "Home page"). Each
 owner still says how its question is asked and read; the step only sends
 them at once. Nothing is cached: each read is as fresh as the server's
 rows, so a like shows on the liker's next read.
-
-Other lookups a page may need (``calls`` in :func:`hydrate`) run beside
-that one on a small pool of threads while the caller's thread makes the
-last. Each takes a connection of its own from the pool, and the caller's
-thread must hold none while it waits (call :func:`hydrate` outside
-``with connection()``), so a full pool makes them queue, never deadlock.
-One set of threads per process: a forked child (a Celery or test worker)
-starts its own, as threads do not survive a fork. With
-TWITBASE_PAGE_LOOKUP_THREADS=0 (devstack's local server, which answers one
-request at a time) they run one after another.
 """
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-from django.conf import settings
+from typing import Any
 
 from feeds.types import QuoteCard, Twit
 from storage import ops
 from storage.connection import connection
 
 from . import accounts, blocks, reactions, twits
-
-T = TypeVar("T")
 
 NOBODY: frozenset[str] = frozenset()
 
@@ -99,10 +82,7 @@ def hydrate(
     ids = sorted({t.id for t in found})
     people = {t.userid for t in found} | {t.reposted_by for t in found if t.reposted_by}
     ask = _Asked(ids, people, reader, counted, suspended is None, muting, shields)
-    # The page's own lookups are one call (one round trip); a lookup that
-    # cannot go in its pipeline is another call here, run beside it.
-    calls: list[tuple[str, Callable[..., Any], tuple[Any, ...]]] = [("page", _page, (ask,))]
-    got = _look_up(calls)["page"]
+    got = _page(ask)
     shield: blocks.Shield = got.get("shield", blocks.NOTHING_HIDDEN)
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
     counts: dict[str, twits.Counts] | None = got.get("counts")
@@ -227,50 +207,3 @@ def _page(ask: _Asked) -> dict[str, Any]:
                 )
         pipe.send()
     return {name: answer() for name, answer in asked.items()}
-
-
-def _look_up(calls: list[tuple[str, Callable[..., Any], tuple[Any, ...]]]) -> dict[str, Any]:
-    """Each call's answer by its name: all but the last on the lookup
-    threads, the last on this one."""
-    if not calls:
-        return {}
-    pool = _lookup_threads()
-    *elsewhere, (last_name, last, last_args) = calls
-    futures = {name: pool.submit(fn, *args) for name, fn, args in elsewhere}
-    answers = {last_name: last(*last_args)}
-    answers.update({name: future.result() for name, future in futures.items()})
-    return answers
-
-
-_lookups: tuple[int, int, ThreadPoolExecutor] | None = None
-_lookups_lock = threading.Lock()
-
-
-class _OnThisThread(Executor):
-    """Runs each call at once, on the caller's thread: the page's lookups
-    one after another. (concurrent.futures has no such executor.)"""
-
-    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
-        future: Future[T] = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except Exception as exc:
-            future.set_exception(exc)
-        return future
-
-
-_ON_THIS_THREAD = _OnThisThread()
-
-
-def _lookup_threads() -> Executor:
-    global _lookups
-    threads = settings.TWITBASE_PAGE_LOOKUP_THREADS
-    if not threads:
-        return _ON_THIS_THREAD
-    with _lookups_lock:
-        if _lookups is None or _lookups[:2] != (os.getpid(), threads):
-            if _lookups is not None and _lookups[0] == os.getpid():
-                _lookups[2].shutdown(wait=False)  # the setting changed (tests)
-            pool = ThreadPoolExecutor(threads, thread_name_prefix="page-lookups")
-            _lookups = (os.getpid(), threads, pool)
-        return _lookups[2]

@@ -122,13 +122,11 @@ def test_without_a_reader_every_list_shows_the_same_counts_and_no_flags(scene: S
     }
 
 
-@pytest.mark.parametrize("threads", [0, 3])
 def test_a_suspended_authors_twits_are_absent_from_every_list_while_suspended(
-    scene: Scene, settings: Settings, threads: int
+    scene: Scene,
 ) -> None:
     """Absent from others' likes lists too, which showed them before the
-    likes list was hydrated; the lookups in turn (devstack) or side by side."""
-    settings.TWITBASE_PAGE_LOOKUP_THREADS = threads
+    likes list was hydrated."""
     services.set_disabled("charlie", True)
     lists = _lists("bob", scene)
     # A suspended user's own timeline and a twit's own page are refused

@@ -1,15 +1,13 @@
 from __future__ import annotations
 
 import multiprocessing
-import threading
 import time
 
 import pytest
-from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import Forbidden, InvalidInput, NotFound
-from feeds.services import _clock, hydration
+from feeds.services import _clock
 from feeds.services import follows as follows_service
 from feeds.types import Twit, User
 from storage import keys
@@ -266,14 +264,11 @@ def _home_ids_in_child(reader: str) -> list[str]:
     return [t.id for t in services.home_stream(reader).items]
 
 
-@pytest.mark.parametrize("threads", [0, 1, 3])
-def test_a_home_page_is_whole_with_its_lookups_in_turn_or_side_by_side(
-    alice: User, bob: User, charlie: User, settings: Settings, threads: int
+def test_a_home_page_is_whole_with_its_lookups_in_one_round_trip(
+    alice: User, bob: User, charlie: User
 ) -> None:
-    """TWITBASE_PAGE_LOOKUP_THREADS only says where a page's four lookups
-    run (devstack's local server: 0, in turn): counts, the reader's flags
-    and suspended authors come out the same."""
-    settings.TWITBASE_PAGE_LOOKUP_THREADS = threads
+    """The page's four lookups, pipelined as one call: counts, the reader's
+    flags and suspended authors all come out of it."""
     services.follow("bob", "alice")
     services.follow("bob", "charlie")
     liked = services.post_twit("alice", "liked and replied to")
@@ -292,20 +287,13 @@ def test_a_home_page_is_whole_with_its_lookups_in_turn_or_side_by_side(
 
 
 def test_a_forked_process_reads_a_home_stream_after_its_parent_did(alice: User, bob: User) -> None:
-    """A page's lookups run on threads of the process's own (hydration): a
-    child forked after its parent read a page, as Celery's and the tests'
-    workers are, starts threads of its own instead of waiting forever on
-    its parent's, which did not survive the fork."""
+    """A child forked after its parent read a page, as Celery's and the
+    tests' workers are, reads one of its own on connections of its own."""
     services.follow("bob", "alice")
     liked = services.post_twit("alice", "read in two processes")
     services.like("bob", liked.id)
     (parent,) = services.home_stream("bob").items
     assert (parent.id, parent.likes, parent.liked) == (liked.id, 1, True)
-    # Every one of the parent's lookup threads made and idle, the case in
-    # which a child reusing them would queue its lookups for threads it
-    # does not have.
-    barrier = threading.Barrier(3)
-    list(hydration._lookup_threads().map(lambda _: barrier.wait(timeout=5), range(3)))
     with multiprocessing.get_context("fork").Pool(1) as pool:
         ids = pool.apply_async(_home_ids_in_child, ("bob",)).get(timeout=30)
     assert ids == [liked.id]
