@@ -1016,7 +1016,11 @@ def edit_twit(userid: str, twit_id: str, text: object) -> Twit:
                 raise Forbidden("You can edit only your own twits.")
             last = rows.decode_edit(cells)
             if last is not None:
-                _apply_edit(conn, key, stored, last)  # a crashed or slow editor's
+                # A crashed or slow editor's, written again: as its own
+                # editor does, take it back if the twit's delete began
+                # meanwhile, or its rows would outlive the delete's.
+                _apply_edit(conn, key, stored, last)
+                _unless_deleted(conn, key, last)
             now = _clock.now_millis()
             if now - stored.created > EDIT_WINDOW_MS:
                 raise Conflict("A twit can be edited only within 15 minutes of posting.")

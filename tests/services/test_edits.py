@@ -226,3 +226,26 @@ def test_a_delete_between_the_edits_steps_leaves_no_ghost(
     with connection() as conn:
         assert conn.table(table_name("twits")).row(keys.twit_key_from_id(twit.id)) == {}
     assert _raw_index_rows(twit.id, [*texts, "late edit wl #tl"]) == []
+
+
+def test_a_delete_as_a_stalled_edit_is_written_again_leaves_no_ghost(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor that finds an edit accepted but not written (its editor
+    crashed, or is slow) writes it before its own. A delete that begins just
+    then drops the rows of the text it read, the one before that edit: the
+    edit written again takes its own rows back, as its first editor would."""
+    twit = services.post_twit("alice", "doomed wz0 #tz0")
+    key = keys.twit_key_from_id(twit.id)
+    # Ahead of the clock, as an edit made in a burst of them is: the
+    # delete's markers, at the clock's time, do not hide its cells.
+    stalled = rows.Edit(1, _clock.now_millis() + 60_000, "stalled edit ws #ts", twit.text)
+    with connection() as conn:
+        conn.table(table_name("twits")).put(key, {rows.EDIT: rows.encode_edit(stalled)})
+    _delete_first(monkeypatch, "_apply_edit", twit.id)
+    with pytest.raises(NotFound):
+        twits.edit_twit("alice", twit.id, "late edit wl #tl")
+    with connection() as conn:
+        assert conn.table(table_name("twits")).row(key) == {}
+    assert _raw_index_rows(twit.id, [twit.text, stalled.text, "late edit wl #tl"]) == []
+    assert searched("stalled") == []
