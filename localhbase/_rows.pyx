@@ -37,6 +37,8 @@ cdef bytes EMPTY = b""
 # type, and what sorts past every version of a column after its key prefix.
 cdef Py_ssize_t STAMP_LEN = 9
 cdef bytes PAST_STAMPS = b"\xff" * 10
+# As encoding.family_upper: after a family's escaped name, sorts past its keys.
+cdef bytes PAST_FAMILY = b"\x00\x02"
 
 
 cdef inline Py_ssize_t part_end(const char* k, Py_ssize_t i, Py_ssize_t n, bint* escaped):
@@ -112,11 +114,25 @@ cdef class _Family:
     cdef bytes name
     cdef bint skip
     cdef object wanted  # frozenset of qualifiers, or None for all
+    cdef list in_order  # wanted as sorted (qualifier, escaped qualifier) pairs
     cdef int64_t limit
     cdef int64_t min_ts
     cdef int64_t max_ts
     cdef bint bounded  # whether max_ts applies
     cdef int64_t cutoff
+
+
+cdef bytes past_column(const char* k, Py_ssize_t n, Py_ssize_t fam_end, _Family fam, bytes qualifier):
+    """``Store._past_column``: where a get seeks once done with the column
+    of the put key ``k``: the next column asked for in its family, or past
+    the family when none is left (None); with the whole family asked for,
+    the next column."""
+    if fam.wanted is None:
+        return PyBytes_FromStringAndSize(k, n - STAMP_LEN) + PAST_STAMPS
+    for q, escaped in fam.in_order:
+        if q > qualifier:
+            return PyBytes_FromStringAndSize(k, fam_end + 2) + escaped
+    return None
 
 
 cdef class RowReader:
@@ -139,6 +155,7 @@ cdef class RowReader:
     cdef bint first_only
     cdef bint keys_only
     cdef bint seek_columns  # as Store._collect_row's
+    cdef bytes last_family  # with seek_columns, the last family asked for
 
     def __init__(self, dict families, spec, int64_t now, it, bint seek_columns=False):
         self.families = families
@@ -151,6 +168,8 @@ cdef class RowReader:
         self.step = it.next
         self.seek = it.seek
         self.seek_columns = seek_columns
+        columns = spec.columns
+        self.last_family = max(columns) if seek_columns and columns else None
         self.known = {}
         self.first_only = spec.first_cell_only
         self.keys_only = spec.keys_only
@@ -168,6 +187,10 @@ cdef class RowReader:
         fam.skip = fd is None or (columns is not None and fam.name not in columns)
         if not fam.skip:
             fam.wanted = columns.get(fam.name) if columns is not None else None
+            if fam.wanted is not None:
+                fam.in_order = sorted(
+                    (q, q.replace(b"\x00", b"\x00\xff") + b"\x00\x01") for q in fam.wanted
+                )
             fam.limit = min(spec.versions, fd.max_versions)
             min_ts, max_ts = spec.min_ts, spec.max_ts
             if spec.family_ranges is not None:
@@ -183,7 +206,7 @@ cdef class RowReader:
     cpdef list collect(self, bytes pre):
         """Visible cells of the row whose keys start with ``pre``, as
         ``Store._collect_row`` returns them; leaves the iterator on the first
-        key past the row."""
+        key past the row (maybe short of it, as there, with seek_columns)."""
         cdef list out = []
         cdef Py_ssize_t start = PyBytes_GET_SIZE(pre)
         cdef bytes key
@@ -222,7 +245,12 @@ cdef class RowReader:
                 family_versions = None
                 cur_qual_raw = None
             if fam.skip:
-                step()
+                if not self.seek_columns:
+                    step()
+                elif self.last_family is not None and fam.name > self.last_family:
+                    return out  # past every family asked for
+                else:
+                    self.seek(PyBytes_FromStringAndSize(k, fam_end) + PAST_FAMILY)
                 continue
             if kind == TYPE_DELETE_FAMILY:
                 if ts > family_deleted:
@@ -273,7 +301,12 @@ cdef class RowReader:
                 and PyBytes_GET_SIZE(qualifier) > 0
                 and (count >= fam.limit or (fam.wanted is not None and qualifier not in fam.wanted))
             ):
-                self.seek(PyBytes_FromStringAndSize(k, n - STAMP_LEN) + PAST_STAMPS)
+                target = past_column(k, n, fam_end, fam, qualifier)
+                if target is None:  # past the family's last column asked for
+                    if fam.name == self.last_family:
+                        return out
+                    target = PyBytes_FromStringAndSize(k, fam_end) + PAST_FAMILY
+                self.seek(target)
                 continue
             step()
         return out

@@ -75,6 +75,18 @@ def row_upper(prefix: bytes) -> bytes:
     return prefix[:-1] + b"\x02"
 
 
+def column_start(row_pre: bytes, family: bytes, qualifier: bytes) -> bytes:
+    """Sorts at or before every cell key of the column in the row, and past
+    every key of the family's lesser columns."""
+    return row_pre + esc(family) + esc(qualifier)
+
+
+def family_upper(row_pre: bytes, family: bytes) -> bytes:
+    """The least key greater than every cell key of ``family`` in the row:
+    its escaped name's terminator 0x00 0x01 made 0x00 0x02, as :func:`row_upper`."""
+    return row_pre + esc(family)[:-1] + b"\x02"
+
+
 def cell_key(row_pre: bytes, family: bytes, qualifier: bytes, ts: int, kind: int) -> bytes:
     return row_pre + esc(family) + esc(qualifier) + _TS.pack(MAX_TS - ts, 255 - kind)
 

@@ -318,6 +318,28 @@ def _first_put_families(info: TableInfo, spec: ReadSpec) -> frozenset[bytes]:
     return frozenset(f for f, fd in info.families.items() if fd.ttl_ms is None)
 
 
+def _first_family(spec: ReadSpec) -> bytes:
+    """Where a get starts after the row's prefix: at the first family it
+    asks for (its delete markers included), past the families before it."""
+    return enc.esc(min(spec.columns)) if spec.columns else b""
+
+
+def _past_column(
+    key: bytes, pre: bytes, family: bytes, qualifier: bytes, wanted: list[bytes] | None
+) -> bytes | None:
+    """Where a get seeks once done with the column of the put ``key``, as
+    HBase's ExplicitColumnTracker hints: straight to the next column asked
+    for in the family (past any not asked for, in one seek), or past the
+    family when none is left (None); with the whole family asked for, to
+    the next column. ``wanted`` is the family's asked-for qualifiers, sorted."""
+    if wanted is None:
+        return key[: -enc.STAMP_LEN] + enc.PAST_STAMPS
+    for q in wanted:
+        if q > qualifier:
+            return enc.column_start(pre, family, q)
+    return None
+
+
 class Store:
     """The tables of one local HBase server, in one RocksDB directory."""
 
@@ -881,7 +903,7 @@ class Store:
     # -- reads ----------------------------------------------------------------
 
     def _read_row(self, info: TableInfo, pre: bytes, spec: ReadSpec, it: RdictIter) -> list[Cell]:
-        it.seek(pre)
+        it.seek(pre + _first_family(spec))
         return self._row_reader(info, spec, it, now_ms(), seek_columns=True)(pre)
 
     def _row_reader(
@@ -906,20 +928,25 @@ class Store:
     ) -> list[Cell]:
         """Visible cells of the row whose keys start with ``pre``.
 
-        Leaves ``it`` on the first key past the row. Cells come in HBase order:
+        Leaves ``it`` on the first key past the row (with ``seek_columns``,
+        maybe short of it: a get is done once past the last column it asks
+        for). Cells come in HBase order:
         family, qualifier, newest first; at most ``versions`` per column and
         never more than the family keeps.
 
         ``seek_columns`` (gets and the reads of a read-modify-write): once a
         column has given all it may, or is not asked for, seek past the rest
-        of it rather than stepping, as HBase's reads seek to the next column.
-        A counter's increment deletes the version it replaces, and RocksDB
-        steps over each such delete internally until a compaction drops it:
-        stepping past a counter takes longer the more it has been
-        incremented, while a seek skips the deletes. Scans step: a seek per
-        row would cost them more than the versions they skip. The empty
-        qualifier is never sought past: a family's delete markers sort among
-        its cells.
+        of it rather than stepping, as HBase's reads seek to the next column:
+        to the next one asked for when the read names its columns
+        (:func:`_past_column`), and past a family it does not ask for. A
+        row's many columns then cost a get the few it asks for: a page asks
+        one flag of each author's users row. A counter's increment deletes
+        the version it replaces, and RocksDB steps over each such delete
+        internally until a compaction drops it: stepping past a counter
+        takes longer the more it has been incremented, while a seek skips
+        the deletes. Scans step: a seek per row would cost them more than
+        the versions they skip. The empty qualifier is never sought past: a
+        family's delete markers sort among its cells.
         """
         out: list[Cell] = []
         start = len(pre)
@@ -940,6 +967,9 @@ class Store:
         family_versions: set[int] = set()
         count = 0
         wanted: frozenset[bytes] | None = None
+        in_order: list[bytes] | None = None  # wanted, sorted
+        # Past its last column asked for, a get is done with the row.
+        last_family = max(columns) if seek_columns and columns else None
         skip_family = False
         while it.valid():
             key = it.key()
@@ -953,6 +983,7 @@ class Store:
                 if not skip_family:
                     assert fd is not None
                     wanted = columns.get(family) if columns is not None else None
+                    in_order = None if wanted is None else sorted(wanted)
                     limit = min(spec.versions, fd.max_versions)
                     if family_ranges is not None:
                         min_ts, max_ts = family_ranges.get(family, (spec.min_ts, spec.max_ts))
@@ -962,7 +993,12 @@ class Store:
                 family_versions = set()
                 cur_qualifier = None
             if skip_family:
-                it.next()
+                if not seek_columns:
+                    it.next()
+                elif last_family is not None and family > last_family:
+                    return out  # past every family asked for
+                else:
+                    it.seek(enc.family_upper(pre, family))
                 continue
             if kind == TYPE_DELETE_FAMILY:
                 if ts > family_deleted:
@@ -1010,7 +1046,12 @@ class Store:
                 and qualifier
                 and (count >= limit or (wanted is not None and qualifier not in wanted))
             ):
-                it.seek(key[: -enc.STAMP_LEN] + enc.PAST_STAMPS)
+                target = _past_column(key, pre, family, qualifier, in_order)
+                if target is None:  # past the family's last column asked for
+                    if family == last_family:
+                        return out
+                    target = enc.family_upper(pre, family)
+                it.seek(target)
                 continue
             it.next()
         return out
@@ -1027,10 +1068,11 @@ class Store:
         self._spec_families(info, spec)
         it = self._db.iter()
         collect = self._row_reader(info, spec, it, now_ms(), seek_columns=True)
+        first = _first_family(spec)
         out = []
         for row in rows:
             pre = enc.row_prefix(info.table_id, row)
-            it.seek(pre)
+            it.seek(pre + first)
             cells = collect(pre)
             if cells:
                 out.append((row, cells))

@@ -55,6 +55,11 @@ def random_spec(rng: random.Random, now: int) -> ReadSpec:
             {b"a": None},
             {b"a": frozenset({b"q"}), b"b": None},
             {b"b": frozenset({b"", b"r\x00s"}), b"ttl": None},
+            # Columns with others between them, and families after the
+            # last asked for: where a get seeks from column to column.
+            {b"a": frozenset({b"p", b"r\x00s", b"z"})},
+            {b"b": frozenset({b"qq", b"z"})},
+            {b"a": frozenset({b"q"}), b"b": frozenset({b"p", b"zz"})},
         ]
     )
     family_ranges = rng.choice([None, {b"a": (2, now)}, {b"b": (0, None), b"ttl": (now - 1, None)}])
@@ -199,4 +204,46 @@ def test_a_get_seeks_past_a_columns_hidden_versions_where_a_scan_steps(
         counts[seek_columns] = (it.steps, it.seeks - 1)
     assert counts[True] == (0, 2), "a seek past each column, no step"
     assert counts[False] == (501, 0)
+    store.close()
+
+
+@pytest.mark.parametrize("compiled_reads", [True, False])
+def test_a_get_of_named_columns_seeks_straight_to_them_and_stops_after_the_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiled_reads: bool
+) -> None:
+    """As HBase's explicit column tracker: a get that names its columns
+    seeks past a family it does not ask for, from one column it asks for to
+    the next (past those between), and is done with the row after the last.
+    A page asks one flag of each author's users row, whose counters and
+    profile columns it then never reads."""
+    if not compiled_reads:
+        python_reads(monkeypatch)
+    store = Store(tmp_path / "db")
+    store.create_table(b"t", [FamilyDescriptor(b"c"), FamilyDescriptor(b"i")])
+    counters = [(TYPE_PUT, b"c", b"n%d" % i, 5, b"%d" % i) for i in range(50)]
+    named = (b"a", b"b", b"d", b"e", b"f", b"h", b"k")
+    profile = [(TYPE_PUT, b"i", q, 5, q.upper()) for q in named]
+    store.write_edits(b"t", [(b"r", [*counters, *profile])])
+    info = store.table(b"t")
+    pre = enc.row_prefix(info.table_id, b"r")
+    spec = ReadSpec(columns={b"i": frozenset({b"d", b"h", b"z"})})
+    it = _CountingIter(store._db.iter())
+    it.seek(pre)
+    reader = store._row_reader(info, spec, it, 10**13, seek_columns=True)
+    assert reader(pre) == [(b"i", b"d", 5, b"D"), (b"i", b"h", 5, b"H")]
+    # Past c; from i:a to i:d; from i:d to i:h; from i:h to i:z, which
+    # lands past the row. Stepping, it would have read all 57 keys.
+    assert (it.steps, it.seeks - 1) == (0, 4)
+    # The store's get, which starts at family i, and a scan, which steps
+    # through every key, return the same.
+    expected = [(b"r", [(b"i", b"d", 5, b"D"), (b"i", b"h", 5, b"H")])]
+    assert store.get_rows(b"t", [b"r"], spec) == expected
+    assert list(store.scan(b"t", spec=spec)) == expected
+    # Asked for i:a alone, the get is done at i:a: no seek past it.
+    it = _CountingIter(store._db.iter())
+    it.seek(pre + enc.esc(b"i"))
+    alone = ReadSpec(columns={b"i": frozenset({b"a"})})
+    reader = store._row_reader(info, alone, it, 10**13, seek_columns=True)
+    assert reader(pre) == [(b"i", b"a", 5, b"A")]
+    assert (it.steps, it.seeks - 1) == (0, 0)
     store.close()

@@ -39,7 +39,7 @@ def random_history(rng: random.Random, now: int) -> list[Edit]:
         qualifier = (
             b""
             if kind in (TYPE_DELETE_FAMILY, TYPE_DELETE_FAMILY_VERSION)
-            else rng.choice([b"", b"q", b"r\x00s"])
+            else rng.choice([b"", b"p", b"q", b"qq", b"r\x00s", b"z"])
         )
         # Old enough for the TTL family to have expired, or recent.
         ts = rng.choice([1, 2, 3, now - 60_000, now - 1, now])
