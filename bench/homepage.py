@@ -20,9 +20,11 @@ allows. Between the two, "the page's own reads" sends the page's round
 trips with nothing of ours around them: its stream scan, then the very
 multi-gets its lookups make (recorded from one read), pipelined as there.
 What the page takes beyond it is our code; what it takes beyond the raw
-scan is the server's answers to rows the raw scan does not read. Half the followees' twits carry a hashtag, and the hashtag page (the
-tag's rows, then the same hydrate step) is read beside a raw scan of the
-same hashtag rows. Thirty accounts the reader does not follow then like
+scan is the server's answers to rows the raw scan does not read.
+
+Half the followees' twits carry a hashtag, and the hashtag page (the tag's
+rows, then the same hydrate step) is read beside a raw scan of the same
+hashtag rows. Thirty accounts the reader does not follow then like
 one of the reader's twits and reply to another, and the reader's notifications page is read beside a
 raw scan of the same notifications rows.
 
