@@ -22,6 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from devtools.processes import free_port
 from tests.deploy.test_production import ROOT, production_env
+from tests.waiting import eventually
 
 # Starts a devstack, gunicorn or Redis: not in the fast tier.
 pytestmark = pytest.mark.servers
@@ -122,7 +123,13 @@ def test_metrics_add_up_the_requests_of_every_worker_process(gunicorn: Gunicorn)
 def test_every_log_line_is_a_json_object_with_the_request_fields(gunicorn: Gunicorn) -> None:
     assert get(gunicorn.url + "/no-such-page", {"X-Request-ID": "probe-42"})[0] == 404
     assert get(gunicorn.url + "/healthz")[0] == 503  # HBase down: logged as an error
-    time.sleep(0.5)
+    eventually(
+        lambda: all(
+            line in gunicorn.log.read_text()
+            for line in ("Not Found: /no-such-page", "Service Unavailable: /healthz")
+        ),
+        what="both requests logged",
+    )
     gunicorn.proc.terminate()
     gunicorn.proc.wait(timeout=30)
     lines = gunicorn.log.read_text().splitlines()

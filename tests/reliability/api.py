@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
-import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from tests import waiting
 
 # Strong enough for Django's password validators (length, common, similarity).
 PASSWORD = "Vq7-lantern-orbit-52"
@@ -74,22 +75,6 @@ def stream_ids(base: str, token: str) -> set[str]:
         cursor = f"&cursor={page.body['next_cursor']}"
 
 
-def eventually(
-    check: Callable[[], bool],
-    timeout: float,
-    what: str,
-    every: float = 0.25,
-    detail: Callable[[], str] = lambda: "",
-) -> float:
-    """Poll ``check`` until true; the seconds it took. Fails saying what (and
-    ``detail()``) after ``timeout``."""
-    start = time.monotonic()
-    while True:
-        try:
-            if check():
-                return time.monotonic() - start
-        except OSError:
-            pass  # a part is still coming back
-        if time.monotonic() - start > timeout:
-            raise AssertionError(f"not within {timeout}s: {what} {detail()}")
-        time.sleep(every)
+# The reliability tests poll parts that are being killed and brought back:
+# a refused connection meanwhile is "not yet".
+eventually = functools.partial(waiting.eventually, every=0.25, retry_on=(OSError,))

@@ -72,12 +72,19 @@ class DevstackRun:
         )
         self.lines: list[str] = []
         self.url = f"http://127.0.0.1:{port}"
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.lines.append(line.rstrip("\n"))
+
+    def read_to_the_end(self, timeout: float = 30.0) -> list[str]:
+        """Every line devstack wrote, once its output has ended (it exited)."""
+        self._reader.join(timeout)
+        assert not self._reader.is_alive(), "devstack's output did not end"
+        return self.lines
 
     def wait_for_line(self, text: str, after: int = 0, timeout: float = 120.0) -> str:
         deadline = time.monotonic() + timeout
@@ -227,8 +234,7 @@ def test_devstack_restarts_a_killed_part_and_loses_no_twit(
     mark = len(devstack.lines)
     devstack.proc.send_signal(signal.SIGINT)
     assert devstack.proc.wait(90) == 0
-    time.sleep(0.5)  # the reader thread takes the last lines
-    stopping = [line for line in devstack.lines[mark:] if "stopping the" in line]
+    stopping = [line for line in devstack.read_to_the_end()[mark:] if "stopping the" in line]
     assert stopping == [
         "devstack: stopping the web server",
         "devstack: stopping the Celery worker",
@@ -268,8 +274,7 @@ def test_a_signal_while_the_parts_start_stops_those_up_and_says_so(tmp_path: Pat
         started = list(psutil.Process(run.proc.pid).children(recursive=True))
         run.proc.send_signal(signal.SIGTERM)
         assert run.proc.wait(60) == 1
-        time.sleep(0.5)  # the reader thread takes the last lines
-        assert "devstack: stopping the local HBase server" in run.lines
+        assert "devstack: stopping the local HBase server" in run.read_to_the_end()
         assert "CommandError: stopped by SIGTERM before every part was up" in run.lines
         _, alive = psutil.wait_procs(started, timeout=30)
         assert not [p for p in alive if p.status() != psutil.STATUS_ZOMBIE]

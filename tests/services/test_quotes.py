@@ -20,7 +20,7 @@ from tests.helpers import PASSWORD, ServerAddr, register
 from tests.services import hammer as hammers
 from tests.services.test_concurrency import PROCESSES, USERS
 from tests.services.test_model import all_pages
-from tests.worker.helpers import eventually
+from tests.waiting import eventually
 
 
 def quotes_of(twit_id: str, reader: str | None = None) -> list[Twit]:

@@ -15,7 +15,7 @@ from feeds.types import User
 from storage import keys
 from storage.connection import connection, table_name
 from tests.helpers import PASSWORD, hold_rate_clock
-from tests.worker.helpers import eventually
+from tests.waiting import eventually
 
 NEW_PASSWORD = "a-brand-new-secret-9"
 

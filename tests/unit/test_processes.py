@@ -4,10 +4,10 @@ as it exits, only what its own executors left running: not a process whose
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -40,20 +40,24 @@ def sleepers() -> Iterator[list[subprocess.Popen[bytes]]]:
 def exit_with_hook(hook: str, sleepers: list[subprocess.Popen[bytes]]) -> tuple[bool, bool]:
     """A Python process that exits, an innocent process whose uuid contains
     its pid, and one its own executor started: (innocent alive, own alive)."""
+    code = f"{hook}; import sys; print('hooked', flush=True); sys.stdin.read()"
     python = subprocess.Popen(
-        [sys.executable, "-c", f"{hook}; import sys; sys.stdin.read()"],
+        [sys.executable, "-c", code],
         stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         cwd=PROJECT_ROOT,
     )
     pid = python.pid
     innocent = sleeper(f"7{pid}7:0000")  # another executor's, pid in its digits
     own = sleeper(f"{pid}:1111")  # as this one's executor marks its child
     sleepers += [innocent, own]
-    time.sleep(1.0)  # the interpreter has imported devtools.processes
-    assert python.stdin is not None
+    assert python.stdin is not None and python.stdout is not None
+    assert python.stdout.readline() == b"hooked\n"  # its exit hook is in place
     python.stdin.close()
     python.wait(timeout=30)
-    time.sleep(0.2)
+    # The hook signals as the interpreter exits; the signalled die soon after.
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        own.wait(timeout=10)
     return innocent.poll() is None, own.poll() is None
 
 

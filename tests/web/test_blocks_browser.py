@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from feeds import services
 from tests.browser import UI
 from tests.helpers import register
-from tests.worker.helpers import eventually
+from tests.waiting import eventually
 
 from .test_pages_browser import _shoot
 

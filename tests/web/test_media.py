@@ -14,7 +14,7 @@ from feeds import services
 from feeds.services import media
 from feeds.types import User
 from tests.console.helpers import text_of
-from tests.worker.helpers import eventually
+from tests.waiting import eventually
 
 
 def _png(width: int, height: int, colour: str = "orange") -> io.BytesIO:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from storage.connection import connection, reset_pool
 from storage.schema import create_tables, drop_tables
 from tests.helpers import ServerAddr
 from tests.tablepool import pool_for
+from tests.waiting import eventually
 from twitbase.celery import app as celery_app
 from twitbase.celery import use_broker
 
@@ -95,18 +96,6 @@ def broker_idle(redis_broker: RedisProcess) -> bool:
 
     r = redis.Redis.from_url(redis_broker.url)
     return int(r.llen("celery")) == 0 and int(r.hlen("unacked")) == 0
-
-
-def eventually(
-    check: Callable[[], bool], timeout: float = 30.0, what: str = "", every: float = 0.1
-) -> None:
-    """Wait for background work: poll ``check`` every ``every`` seconds until
-    true, or fail saying what."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {timeout}s: {what}")
-        time.sleep(every)
 
 
 def sweep_once_expired(older_than_s: float, timeout: float = 30.0) -> list[str]:

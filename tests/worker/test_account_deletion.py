@@ -7,7 +7,7 @@ from __future__ import annotations
 from devtools.processes import CeleryWorkerProcess
 from feeds import services
 from tests.services.test_account import _mentions
-from tests.worker.helpers import eventually
+from tests.waiting import eventually
 
 PASSWORD = "password-123"
 

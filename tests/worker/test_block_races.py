@@ -14,7 +14,8 @@ from feeds import services
 from feeds.services import blocks, reactions
 from tests.services import hammer as hammers
 from tests.services.test_model import all_pages
-from tests.worker.helpers import broker_idle, eventually
+from tests.waiting import eventually
+from tests.worker.helpers import broker_idle
 
 USERS = ["ana", "ben", "cat", "dan"]
 PROCESSES = 3

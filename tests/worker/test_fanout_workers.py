@@ -12,7 +12,8 @@ from feeds.services.twits import FANOUT
 from storage import keys
 from storage.connection import connection, table_name
 from tests.jobqueue import jobs_recorded
-from tests.worker.helpers import broker_idle, eventually
+from tests.waiting import eventually
+from tests.worker.helpers import broker_idle
 from twitbase.celery import app as celery_app
 
 

@@ -16,7 +16,8 @@ from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
 from tests.services import hammer as hammers
 from tests.services.test_reactions import leftovers
-from tests.worker.helpers import broker_idle, eventually
+from tests.waiting import eventually
+from tests.worker.helpers import broker_idle
 
 REACTORS = ["ana", "ben", "cat", "dan"]
 PROCESSES = 4

@@ -18,7 +18,8 @@ from devtools.processes import CeleryWorkerProcess, RedisProcess
 from feeds import services
 from tests.helpers import ServerAddr
 from tests.smtp import Inbox, body, smtp_server
-from tests.worker.helpers import broker_idle, eventually, worker_stack
+from tests.waiting import eventually
+from tests.worker.helpers import broker_idle, worker_stack
 
 SMTP_DELAY_S = 1.0
 ASKS = 5  # for each userid, taking turns

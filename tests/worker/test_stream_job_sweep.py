@@ -22,7 +22,8 @@ from feeds.services import bulk, pending, reactions
 from storage import keys
 from storage.connection import connection, table_name
 from tests.helpers import ServerAddr
-from tests.worker.helpers import eventually, redis_broker_flush, sweep_once_expired, worker_stack
+from tests.waiting import eventually
+from tests.worker.helpers import redis_broker_flush, sweep_once_expired, worker_stack
 
 LEASE_S = 1  # TWITBASE_SWEEP_AFTER_S: a lease of one second
 FOLLOWERS = 9_000  # 90 chunks of 100, under the large-account threshold

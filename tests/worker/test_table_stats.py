@@ -11,7 +11,8 @@ from devtools.processes import RedisProcess
 from feeds.services import console, tablestats
 from storage.schema import SCHEMA
 from tests.helpers import ServerAddr, register
-from tests.worker.helpers import eventually, worker_stack
+from tests.waiting import eventually
+from tests.worker.helpers import worker_stack
 
 
 def test_beat_has_the_worker_count_every_table_and_count_again(
