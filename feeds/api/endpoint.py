@@ -139,14 +139,29 @@ def reader(request: HttpRequest) -> str | None:
     request carries a valid bearer token (or :func:`caller` put one there),
     else None. A missing or bad token is no error here: the answer is the
     public one, without the reader's ``liked``/``reposted``."""
+    user = _reader_profile(request)
+    return None if user is None else user.userid
+
+
+def reader_marks(request: HttpRequest) -> str | None:
+    """The reader's shield marks (``User.shields``), for a list's hydrate
+    step: blocks and mutes are looked up only for a reader who has some.
+    None when nobody reads."""
+    user = _reader_profile(request)
+    return None if user is None else user.shields
+
+
+def _reader_profile(request: HttpRequest) -> User | None:
+    """The reader's profile, looked up once per request."""
     found = getattr(request, "auth", None)
     if isinstance(found, Caller):
-        return found.user.userid
-    match = _BEARER_RE.fullmatch(request.headers.get("Authorization") or "")
-    if match is None:
-        return None
-    user = services.token_user(match[1])
-    return None if user is None else user.userid
+        return found.user
+    if not hasattr(request, "_reader_profile"):
+        match = _BEARER_RE.fullmatch(request.headers.get("Authorization") or "")
+        user = None if match is None else services.token_user(match[1])
+        request._reader_profile = user  # type: ignore[attr-defined]
+    profile: User | None = request._reader_profile  # type: ignore[attr-defined]
+    return profile
 
 
 DESCRIPTION = f"""\

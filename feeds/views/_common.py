@@ -115,6 +115,14 @@ def reader(request: HttpRequest) -> str | None:
     return user.userid if user.is_authenticated else None
 
 
+def reader_marks(request: HttpRequest) -> str | None:
+    """The logged-in visitor's shield marks (``User.shields``), for a list's
+    hydrate step: blocks and mutes are looked up only for a visitor who has
+    some. None when nobody is logged in."""
+    user = visitor(request)
+    return user.profile.shields if isinstance(user, auth.SessionUser) else None
+
+
 def in_place(request: HttpRequest) -> bool:
     """Whether feeds/static/feeds/inplace.js posted the form, with fetch: it
     takes the form as it is after the action, not a redirect and a message."""

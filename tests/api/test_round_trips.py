@@ -21,7 +21,8 @@ import happybase
 import pytest
 from thriftpy2.thrift import TClient
 
-from feeds.services import posting, streams
+from feeds import services
+from feeds.services import blocking, posting, streams
 from feeds.types import User
 from storage import ops
 
@@ -151,3 +152,21 @@ def test_stream_reads_the_user_once_and_celebrities_once_per_ttl(
 def test_follow_reads_the_follower_once(as_alice: Api, bob: User, calls: Calls) -> None:
     assert as_alice.put("/api/follows/bob").status_code == 200
     assert calls.reads_of("users") == FOLLOW_USER_READS
+
+
+def test_a_tag_page_looks_up_blocks_only_for_a_reader_who_has_some(
+    as_alice: Api, bob: User, calls: Calls
+) -> None:
+    """The reader's marks (User.shields) reach the hydrate step, as the
+    home stream's do: a reader who never blocked, was blocked or muted
+    costs a tag page no lookup of blocks, two rows for each author."""
+    services.post_twit("bob", "hello #tea")
+    calls.made.clear()
+    page = as_alice.get("/api/tags/tea")
+    assert [t["userid"] for t in page.json()["items"]] == ["bob"]
+    assert calls.reads_of("blocks") == 0
+    # Blocked by bob: both are marked, the page looks, and hides his twit.
+    blocking.block("bob", "alice")
+    calls.made.clear()
+    assert as_alice.get("/api/tags/tea").json()["items"] == []
+    assert calls.reads_of("blocks") == 1

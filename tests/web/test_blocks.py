@@ -41,6 +41,22 @@ def test_a_blocked_visitor_is_told_and_sees_no_twits(
     assert "@alice has blocked you" in text_of(followed)
 
 
+def test_a_tag_page_hides_the_twits_of_whom_the_visitor_blocks_or_is_blocked_by(
+    alice_client: Client, bob_client: Client, charlie: User
+) -> None:
+    """The page passes the visitor's marks to its hydrate step: a visitor
+    with none is asked nothing, and one who blocks or is blocked is asked."""
+    for author in ("alice", "bob", "charlie"):
+        services.post_twit(author, f"by {author} #tea")
+    shown = {"by alice", "by bob", "by charlie"}
+    assert {t for t in shown if t in text_of(bob_client.get("/tags/tea"))} == shown
+    alice_client.post("/u/bob/block")
+    assert "by alice" not in text_of(bob_client.get("/tags/tea"))
+    assert "by bob" not in text_of(alice_client.get("/tags/tea"))
+    for page in (bob_client.get("/tags/tea"), alice_client.get("/tags/tea")):
+        assert "by charlie" in text_of(page)
+
+
 def test_muting_hides_from_home_and_the_muted_page_lists_and_undoes(
     alice_client: Client, bob: User
 ) -> None:
