@@ -28,6 +28,10 @@ hashtag rows. Thirty accounts the reader does not follow then like
 one of the reader's twits and reply to another, and the reader's notifications page is read beside a
 raw scan of the same notifications rows.
 
+With a ``peer`` (``benchschema --stream-framework``), Stream-Framework's
+read of 50 takes its turn among them, on a feed that holds the reader's
+stream (bench.streamframework).
+
 The reads take turns (each read once, then each again), so load from other
 work on the machine, which comes and goes, weighs on each alike.
 """
@@ -46,11 +50,12 @@ from django.conf import settings
 
 from feeds import services
 from feeds.services.streams import CELEBRITIES, _stream_page
-from feeds.types import User
+from feeds.types import Twit, User
 from storage import keys, ops, rows
 from storage.connection import connection, table_name
 
 from .fanout import list_large_account
+from .streamframework import StreamFramework, TimedRead
 from .threads import _configured
 
 Progress = Callable[[str, int, int], None]
@@ -88,6 +93,7 @@ def run(
     repost_share: float = 0.3,
     progress: Progress | None = None,
     seed: int = 7,
+    peer: StreamFramework | None = None,
 ) -> HomeRun:
 
     report = progress or (lambda stage, done, total: None)
@@ -97,7 +103,7 @@ def run(
     level = fanout_log.level
     fanout_log.setLevel(logging.WARNING)
     try:
-        return _run(host, port, follows, reads, twits_each, repost_share, report, rng)
+        return _run(host, port, follows, reads, twits_each, repost_share, report, rng, peer)
     finally:
         fanout_log.setLevel(level)
 
@@ -111,6 +117,7 @@ def _run(
     repost_share: float,
     report: Progress,
     rng: random.Random,
+    peer: StreamFramework | None,
 ) -> HomeRun:
     with _configured(host, port):
         reader = "reader"
@@ -125,6 +132,8 @@ def _run(
         user = services.get_user(reader)
         prefix = keys.user_hash(reader)
         cases, merged = _cases(user, prefix)
+        if peer is not None:
+            cases += _peer_cases(user, peer)
         results = _measure(cases, merged, followees[0], reads, report)
         return HomeRun(results, _raw_rows(prefix), _raw_reposts(prefix, None), twice)
 
@@ -337,6 +346,38 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
     return cases, merged
 
 
+def _peer_cases(user: User, peer: StreamFramework) -> tuple[Case, ...]:
+    """Stream-Framework's read of 50 (issue 39: the home page faster than
+    it), on a feed that holds what the reader's stream holds: an activity
+    for each stream row, by its author, at its time, with its text."""
+    actors: dict[str, int] = {}
+    shown: list[Twit] = []
+    cursor = None
+    while True:
+        page = _stream_page(user, cursor, 100)
+        shown += page.items
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    # Newest first, as the stream; within a second, Stream-Framework puts
+    # the higher object id first.
+    peer.load(
+        (
+            actors.setdefault(t.reposted_by or t.userid, len(actors)),
+            len(shown) - i,
+            int(t.created.timestamp()),
+            t.text,
+        )
+        for i, t in enumerate(shown)
+    )
+
+    def reposts(limit: int) -> int:
+        return sum(1 for t in shown[:limit] if t.reposted_by)
+
+    label = "Stream-Framework 1.4.0's read of 50 (RedisFeed[:50], its own process)"
+    return ((label, peer.read(50), reposts, 50),)
+
+
 def _other_pages(user: User, prefix: bytes) -> tuple[Case, ...]:
     """Issue 39's other pages, each beside a raw scan of the rows it shows:
     a hashtag page (its rows, then the same hydrate step as the home page)
@@ -419,8 +460,13 @@ def _interleaved(
         for i, (_, read, _, _) in enumerate(cases):
             c0, t0 = time.process_time(), time.perf_counter()
             got[i] = read()
-            times[i].append((time.perf_counter() - t0) * 1000)
-            cpu[i].append((time.process_time() - c0) * 1000)
+            ms, cpu_ms = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
+            if isinstance(read, TimedRead):
+                # A read in another process times itself: the pipe to it is
+                # not its cost, and its CPU is not this process's.
+                ms, cpu_ms = read.last_ms, read.last_cpu_ms
+            times[i].append(ms)
+            cpu[i].append(cpu_ms)
         if n % 10 == 9:
             report("reads", done + (n + 1) * len(cases), total)
     results = []
@@ -531,6 +577,13 @@ def format_table(run: HomeRun) -> str:
             "The page's own reads (the floor under it) against the raw scan: "
             + ", ".join(floors)
             + "."
+        )
+    peer = next((r for r in run.results if r.read.startswith("Stream-Framework")), None)
+    ours = p50.get("home page, 50")
+    if peer is not None and ours:
+        lines.append(
+            f"The home page of 50 against Stream-Framework's read of 50: {ours:.2f} against "
+            f"{peer.p50_ms:.2f} ms, {ours / peer.p50_ms:.2f}x."
         )
     share = run.repost_rows / run.stream_rows if run.stream_rows else 0.0
     lines.append(

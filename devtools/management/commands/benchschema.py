@@ -1,6 +1,7 @@
 """``manage.py benchschema``: tall-narrow vs flat-wide for a user's twits, and
 a permalink with 100 replies against a raw scan of the same rows, (with
-``--home N``) a home page with reposts against a raw scan of its stream rows,
+``--home N``) a home page with reposts against a raw scan of its stream rows
+(and with ``--stream-framework``, Stream-Framework's read of the same feed),
 (with ``--search N``) a search of twits by one and two words against a raw
 read of the same index and twit rows, (with ``--messages N``) an inbox and
 a conversation page against raw scans of their rows, (with ``--lists N``) a
@@ -14,6 +15,7 @@ twits against plain ones, each beside a raw put or read of the same rows."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from bench import schema as bench_schema
 from bench import search as bench_search
 from bench import threads as bench_threads
 from bench import writes as bench_writes
+from bench.streamframework import StreamFramework
 from devtools.localhbase_process import LocalHBaseProcess
 from feeds.management.commands._base import TwitBaseCommand
 from feeds.management.commands.loaddemo import ProgressBar
@@ -56,6 +59,13 @@ class Command(TwitBaseCommand):
             default=0,
             help="followees of the benchmarked home page reader, whose stream is about "
             "30%% reposts (default 0: skip it; 50 is the documented run)",
+        )
+        parser.add_argument(
+            "--stream-framework",
+            action="store_true",
+            help="with --home: time Stream-Framework 1.4.0's read of 50 beside the home "
+            "page, on a feed holding the reader's stream (its environment is made "
+            "under var/bench/ the first time)",
         )
         parser.add_argument(
             "--writes",
@@ -131,9 +141,16 @@ class Command(TwitBaseCommand):
             thread = bench_threads.run(host, port, o["replies"], o["reads"])
             self.stdout.write("\n" + bench_threads.format_table(thread))
         if o["home"] > 0:
-            home = bench_homepage.run(
-                host, port, o["home"], o["reads"], progress=ProgressBar(self.stderr._out)
-            )
+            with contextlib.ExitStack() as stack:
+                peer = stack.enter_context(StreamFramework()) if o["stream_framework"] else None
+                home = bench_homepage.run(
+                    host,
+                    port,
+                    o["home"],
+                    o["reads"],
+                    progress=ProgressBar(self.stderr._out),
+                    peer=peer,
+                )
             self.stdout.write("\n" + bench_homepage.format_table(home))
         if o["search"] > 0:
             found = bench_search.run(
