@@ -52,7 +52,12 @@ def thread(
 ) -> Thread:
     """A twit's page: ``twit`` (read already, by ``public_twit``), the chain
     it replies to (services.ancestors) and a page of its replies, as
-    ``reader`` sees them, hydrated together in one step."""
+    ``reader`` sees them, hydrated together in one step. What that step
+    hides (a suspended author's, a twit of whom the reader blocks or is
+    blocked by, one deleted since) is left out of the chain and the
+    replies, and the chain goes on above it; the twit itself is the page's,
+    so it is shown as read when hidden (its author blocking the reader
+    is refused first)."""
     blocks.refuse_if_blocked_by(twit.userid, reader)
     chain = twits.ancestors(twit)
     page = twits.replies_page(twit, cursor, limit)
@@ -60,7 +65,7 @@ def thread(
     seen = {t.id: t for t in hydrate(listed, reader)}
     return Thread(
         seen.get(twit.id, twit),
-        tuple(None if t is None else seen.get(t.id, t) for t in chain),
+        tuple(None if t is None else seen[t.id] for t in chain if t is None or t.id in seen),
         Page(tuple(seen[t.id] for t in page.items if t.id in seen), page.next_cursor),
     )
 

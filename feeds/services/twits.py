@@ -730,12 +730,13 @@ def replies_page(parent: Twit, cursor: str | None, limit: int) -> Page[Twit]:
 
 @read_only
 def ancestors(twit: Twit, depth: int = THREAD_DEPTH) -> tuple[Twit | None, ...]:
-    """The chain ``twit`` replies to, oldest first, at most ``depth`` twits.
+    """The chain ``twit`` replies to, oldest first, at most ``depth`` twits,
+    as stored: what a reader may see of it is the hydrate step's to say
+    (feeds.services.twitlists.thread leaves out what it hides).
 
     None stands for a deleted twit, and is then the first item: a deleted
     twit no longer says what it replied to. A chain longer than ``depth``
     starts with a twit whose own ``reply_to`` is set (where to read on).
-    Twits of suspended authors are left out (the chain goes on above them).
     """
     chain: list[Twit | None] = []
     parent = twit.reply_to
@@ -747,9 +748,7 @@ def ancestors(twit: Twit, depth: int = THREAD_DEPTH) -> tuple[Twit | None, ...]:
             break
         chain.append(found)
         parent = found.reply_to
-    with connection() as conn:
-        hidden = accounts.suspended(conn, (t.userid for t in chain if t is not None))
-    return tuple(t for t in reversed(chain) if t is None or t.userid.lower() not in hidden)
+    return tuple(reversed(chain))
 
 
 @dataclass(frozen=True)

@@ -164,10 +164,10 @@ def test_a_suspended_authors_replies_and_ancestors_are_hidden_while_suspended(
     with pytest.raises(InvalidInput, match="suspended") as caught:
         services.post_twit("alice", "to bob", reply_to=by_bob.id)
     assert caught.value.field == "reply_to"
-    assert [t.id for t in services.ancestors(by_charlie) if t] == [root.id]
+    assert [t.id for t in services.thread(by_charlie).chain if t] == [root.id]
     services.set_disabled("bob", False)
     assert texts(services.replies(root.id).items) == ["bob's", "charlie's too"]
-    assert [t.id for t in services.ancestors(by_charlie) if t] == [root.id, by_bob.id]
+    assert [t.id for t in services.thread(by_charlie).chain if t] == [root.id, by_bob.id]
 
 
 def test_a_retried_delete_lowers_the_count_once_even_after_many_other_replies(

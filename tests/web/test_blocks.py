@@ -57,6 +57,30 @@ def test_a_tag_page_hides_the_twits_of_whom_the_visitor_blocks_or_is_blocked_by(
         assert "by charlie" in text_of(page)
 
 
+def test_a_twit_page_leaves_out_the_ancestors_of_whom_the_visitor_blocks_or_is_blocked_by(
+    alice_client: Client, bob_client: Client, client: Client, charlie: User
+) -> None:
+    """The chain above a twit is hydrated with its replies, and what the
+    hydrate step hides, both ways, is left out of it (as a suspended
+    author's twit is), not shown as it was read."""
+    root = services.post_twit("bob", "by bob, the root")
+    middle = services.post_twit("alice", "by alice, the middle", reply_to=root.id)
+    leaf = services.post_twit("charlie", "by charlie, the leaf", reply_to=middle.id)
+    url = f"/u/charlie/t/{leaf.id}"
+    every = {"by bob, the root", "by alice, the middle", "by charlie, the leaf"}
+    assert {t for t in every if t in text_of(bob_client.get(url))} == every
+    alice_client.post("/u/bob/block")
+    seen = {
+        who: {t for t in every if t in text_of(visitor.get(url))}
+        for who, visitor in (("alice", alice_client), ("bob", bob_client), ("nobody", client))
+    }
+    assert seen == {
+        "alice": every - {"by bob, the root"},
+        "bob": every - {"by alice, the middle"},
+        "nobody": every,
+    }
+
+
 def test_muting_hides_from_home_and_the_muted_page_lists_and_undoes(
     alice_client: Client, bob: User
 ) -> None:
