@@ -387,7 +387,7 @@ def _other_pages(user: User, prefix: bytes) -> tuple[Case, ...]:
         # The hashtag page as the reader sees it: the tag's rows scanned,
         # then the hydrate step (suspensions, counts, the reader's flags).
         def read() -> int:
-            return len(services.tag_twits(TAG, None, limit, user.userid, user.shields).items)
+            return len(services.tag_twits(TAG, None, limit, user).items)
 
         return read
 

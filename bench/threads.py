@@ -147,13 +147,16 @@ def run(host: str, port: int, replies: int = 100, reads: int = 50) -> list[Threa
 
             return read
 
+        reader = services.get_user("eve")
+
         def page(limit: int) -> Callable[[], int]:
             # The twit's page as a signed-in reader gets it (issue 39): the
             # twit, the block check, its chain, a page of replies, and the
-            # one hydrate step for them all (services.thread).
+            # one hydrate step for them all (services.thread), for the
+            # reader's profile as the session loaded it.
             def read() -> int:
                 twit = services.public_twit(shown.id)
-                return len(services.thread(twit, None, "eve", limit).replies.items)
+                return len(services.thread(twit, None, reader, limit).replies.items)
 
             return read
 

@@ -68,4 +68,4 @@ def unbookmark(request: HttpRequest, twit_id: TwitId) -> dict[str, Any]:
     **operation({200: schemas.TwitPage}, 400, descriptions={200: "One page."}, auth=True),
 )
 def bookmarks(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    return twitlists.user_bookmarks(caller(request).user.userid, cursor, limit)
+    return twitlists.user_bookmarks(caller(request).user, cursor, limit)

@@ -134,25 +134,12 @@ def caller(request: HttpRequest) -> Caller:
 bearer = BearerToken()
 
 
-def reader(request: HttpRequest) -> str | None:
-    """Who reads, on an operation open to all: the caller's userid when the
+def reader(request: HttpRequest) -> User | None:
+    """Who reads, on an operation open to all: the caller's profile when the
     request carries a valid bearer token (or :func:`caller` put one there),
-    else None. A missing or bad token is no error here: the answer is the
-    public one, without the reader's ``liked``/``reposted``."""
-    user = _reader_profile(request)
-    return None if user is None else user.userid
-
-
-def reader_marks(request: HttpRequest) -> str | None:
-    """The reader's shield marks (``User.shields``), for a list's hydrate
-    step: blocks and mutes are looked up only for a reader who has some.
-    None when nobody reads."""
-    user = _reader_profile(request)
-    return None if user is None else user.shields
-
-
-def _reader_profile(request: HttpRequest) -> User | None:
-    """The reader's profile, looked up once per request."""
+    looked up once per request, else None. A missing or bad token is no
+    error here: the answer is the public one, without the reader's
+    ``liked``/``reposted``."""
     found = getattr(request, "auth", None)
     if isinstance(found, Caller):
         return found.user

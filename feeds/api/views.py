@@ -24,7 +24,7 @@ from feeds.types import Notification, Page, Twit, User
 from feeds.viewhelpers import client_address
 
 from . import schemas
-from .endpoint import api, caller, get, operation, reader, reader_marks, unauthorized
+from .endpoint import api, caller, get, operation, reader, unauthorized
 from .schemas import Cursor, Limit
 
 # The patterns are documented, not enforced: a name that cannot exist is a 404.
@@ -51,7 +51,7 @@ def _one(request: HttpRequest, twit: Twit) -> Twit:
 
 
 def _as_read(
-    listing: Callable[[str, str | None, int, str | None], Page[Twit]],
+    listing: Callable[[str, str | None, int, User | str | None], Page[Twit]],
 ) -> Callable[[HttpRequest, str, str | None, int], Page[Twit]]:
     """A list of twits as the request's reader sees it (the service
     hydrates it: counts, suspensions, the reader's flags)."""
@@ -517,7 +517,7 @@ SearchQuery = Annotated[
     **operation({200: schemas.TwitPage}, 400, descriptions={200: _PAGE}),
 )
 def tag_twits(request: HttpRequest, tag: Tag, limit: Limit, cursor: Cursor) -> Page[Twit]:
-    return services.tag_twits(tag, cursor, limit, reader(request), reader_marks(request))
+    return services.tag_twits(tag, cursor, limit, reader(request))
 
 
 @get(

@@ -217,6 +217,11 @@ def get_user(userid: str) -> User:
     return user
 
 
+def userid_of(user: User | str) -> str:
+    """The userid of ``user``, given loaded or by its userid."""
+    return user.userid if isinstance(user, User) else user
+
+
 def loaded(user: User | str) -> User:
     """``user`` as given when the caller has loaded it already (the session's
     or the bearer token's profile, read in the same request); else read."""

@@ -208,20 +208,26 @@ def ask_shield(
     return answer
 
 
-def refuse_if_blocked_by(owner: str, reader: str | None) -> None:
-    """Forbidden when ``owner`` blocks ``reader`` (signed in): their profile,
-    lists and twits are not the reader's to see."""
-    if reader is None or reader.lower() == owner.lower():
+def refuse_if_blocked_by(owner: str, reader: User | str | None) -> None:
+    """Forbidden when ``owner`` blocks ``reader`` (signed in; their profile
+    or userid): their profile, lists and twits are not the reader's to see.
+    A profile whose marks say no block ever touched it is asked nothing."""
+    if reader is None:
+        return
+    if isinstance(reader, User) and not needs_shield(reader.shields, muting=False):
+        return
+    userid = accounts.userid_of(reader)
+    if userid.lower() == owner.lower():
         return
     with connection() as conn:
         row = conn.table(table_name("blocks")).row(
-            keys.pair_key(owner, reader), columns=[rows.BLOCK_USERID]
+            keys.pair_key(owner, userid), columns=[rows.BLOCK_USERID]
         )
     if row:
         raise Forbidden(f"@{owner} has blocked you.")
 
 
-def visible_user(userid: str, reader: str | None) -> User:
+def visible_user(userid: str, reader: User | str | None) -> User:
     """``userid``'s public profile as ``reader`` may see it: Suspended for a
     suspended account, Forbidden when it blocks the reader."""
     user = accounts.public_user(userid)

@@ -29,7 +29,7 @@ COUNTED = rows.EDGE_COUNTED  # the op whose follow the counts include
 def _pair(follower: User | str, followed: str) -> tuple[User, User]:
     """The two profiles; ``follower`` may be loaded already (see accounts.loaded)."""
     accounts.check_userid(followed, "userid")
-    userid = follower.userid if isinstance(follower, User) else follower
+    userid = accounts.userid_of(follower)
     if userid.lower() == followed.lower():
         raise InvalidInput("userid", "You cannot follow yourself.")
     return accounts.loaded(follower), accounts.get_user(followed)
@@ -56,10 +56,6 @@ def _claim_edge(conn: happybase.Connection, edge: bytes) -> tuple[bytes, int, bo
             time.sleep(0.002)
 
 
-def _userid(user: User | str) -> str:
-    return user.userid if isinstance(user, User) else user
-
-
 def follow(follower: User | str, followed: str) -> bool:
     """Make ``follower`` follow ``followed``; False if it already did.
     Counted, first, against the follower's limit of follows and unfollows
@@ -72,7 +68,7 @@ def follow(follower: User | str, followed: str) -> bool:
     so a retry after a crash anywhere finishes the job without double counting.
     A suspended (disabled) account cannot be followed.
     """
-    ratelimit.check(ratelimit.FOLLOWS, _userid(follower))
+    ratelimit.check(ratelimit.FOLLOWS, accounts.userid_of(follower))
     a, b = _pair(follower, followed)
     _forget(a.userid)
     if b.disabled:
@@ -114,7 +110,7 @@ def follow(follower: User | str, followed: str) -> bool:
 def unfollow(follower: User | str, followed: str) -> bool:
     """Stop ``follower`` following ``followed`` (:func:`end_follow`),
     counted first against the follower's limit as :func:`follow` is."""
-    ratelimit.check(ratelimit.FOLLOWS, _userid(follower))
+    ratelimit.check(ratelimit.FOLLOWS, accounts.userid_of(follower))
     return end_follow(follower, followed)
 
 

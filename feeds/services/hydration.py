@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from feeds.types import QuoteCard, Twit
+from feeds.types import QuoteCard, Twit, User
 from storage import ops
 from storage.connection import connection
 
@@ -54,15 +54,14 @@ NOBODY: frozenset[str] = frozenset()
 
 def hydrate(
     found: tuple[Twit, ...],
-    reader: str | None,
+    reader: User | str | None,
     *,
     counted: bool = False,
     suspended: frozenset[str] | None = None,
     muting: bool = False,
-    shields: str | None = None,
 ) -> tuple[Twit, ...]:
-    """``found`` in its order, as ``reader`` (a userid; None: nobody signed
-    in, and ``liked``/``reposted`` stay None) sees it: without the twits of
+    """``found`` in its order, as ``reader`` (their profile, or a userid;
+    None: nobody signed in, and ``liked``/``reposted`` stay None) sees it: without the twits of
     suspended authors or reposters and those deleted, with each twit's
     counts and the reader's ``liked`` and ``reposted``. A twit listed twice
     (a stream's twit and its repost) is looked up once.
@@ -73,15 +72,17 @@ def hydrate(
     caller has it already (lower-cased userids, as
     :func:`accounts.suspended` gives it), so it is not looked up.
     ``muting``: hide what the reader mutes too (their home stream); blocks
-    are applied to every list a signed-in reader reads. ``shields``: the
-    reader's marks (User.shields) when the caller has them, so a reader who
-    never blocked, was blocked or muted costs no lookup for it.
+    are applied to every list a signed-in reader reads. A reader given as
+    a profile brings their marks (User.shields), so one who never blocked,
+    was blocked or muted costs no lookup for it; a userid alone is asked
+    about every kind.
     """
     if not found:
         return found
     ids = sorted({t.id for t in found})
     people = {t.userid for t in found} | {t.reposted_by for t in found if t.reposted_by}
-    ask = _Asked(ids, people, reader, counted, suspended is None, muting, shields)
+    userid, shields = _who(reader)
+    ask = _Asked(ids, people, userid, counted, suspended is None, muting, shields)
     got = _page(ask)
     shield: blocks.Shield = got.get("shield", blocks.NOTHING_HIDDEN)
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
@@ -107,7 +108,7 @@ def hydrate(
             quotes_n, quote_of = now.quotes, now.quote_of
             if now.edited:  # the list row's copy may predate the edit
                 text, edited = now.text, now.edited
-        if t.userid.lower() != (reader or "").lower() and shield.hides_text(text):
+        if t.userid.lower() != (userid or "").lower() and shield.hides_text(text):
             continue  # a muted word hides others' twits, never one's own
         fields = dict(t.__dict__)
         fields.update(
@@ -124,8 +125,16 @@ def hydrate(
         )
         shown.append(fields)
     if any(f["quote_of"] for f in shown):
-        _add_cards(shown, reader, shields)
+        _add_cards(shown, userid, shields)
     return tuple(_twit(fields) for fields in shown)
+
+
+def _who(reader: User | str | None) -> tuple[str | None, str | None]:
+    """The reader's userid, and their marks when given their profile (None:
+    not known, so every kind of shield is looked up)."""
+    if isinstance(reader, User):
+        return reader.userid, reader.shields
+    return reader, None
 
 
 def _add_cards(shown: list[dict[str, Any]], reader: str | None, shields: str | None) -> None:

@@ -132,7 +132,7 @@ def create_list(owner: User | str, name: object, description: object = None) -> 
 
 
 @read_only
-def get_list(list_id: str, reader: str | None = None) -> AccountList:
+def get_list(list_id: str, reader: User | str | None = None) -> AccountList:
     """The list ``list_id`` as ``reader`` may see it: NotFound if there is
     none, Suspended while its owner is, Forbidden when its owner blocks the
     reader."""
@@ -159,7 +159,7 @@ def _own(owner: str, list_id: str) -> tuple[bytes, rows.ListRow]:
 
 @read_only
 def lists_of(
-    userid: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    userid: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[AccountList]:
     """``userid``'s lists, newest first: one prefix scan."""
     blocks.refuse_if_blocked_by(userid, reader)
@@ -324,7 +324,7 @@ def _members_page(key: bytes, cursor: str | None, limit: int) -> Page[UserRef]:
 
 @read_only
 def members(
-    list_id: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    list_id: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[UserRef]:
     """The list's members (in the order of their md5s, as a prefix scan
     gives them), as :func:`get_list` lets ``reader`` see the list."""
@@ -508,7 +508,7 @@ def timeline_page(key: bytes, cursor: str | None, limit: int) -> Page[Twit]:
 
 @read_only
 def list_timeline(
-    list_id: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    list_id: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[Twit]:
     """The list's timeline as ``reader`` sees it: :func:`timeline_page`,
     then the hydrate step, which hides the twits of suspended members and of

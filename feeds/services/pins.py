@@ -27,7 +27,7 @@ def unpin(userid: str) -> None:
     accounts.set_pinned(accounts.get_user(userid).userid, None)
 
 
-def pinned_twit(user: User, reader: str | None) -> Twit | None:
+def pinned_twit(user: User, reader: User | str | None) -> Twit | None:
     """The twit ``user`` pinned, as ``reader`` sees it; None when there is
     none, it was deleted, or the reader may not see it."""
     if not user.pinned:

@@ -97,7 +97,7 @@ def check_words(q: object) -> list[str]:
 
 @read_only
 def search_twits(
-    q: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    q: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[Twit]:
     """Twits with every word of ``q`` (whole words, any case), newest first,
     as ``reader`` sees them; see the module's docstring."""

@@ -196,7 +196,7 @@ def home_stream(reader: User | str, cursor: str | None = None, limit: int = 20) 
     page = _stream_page(user, cursor, limit)
     # Hidden rows first, then each twit once: a twit whose newest row is a
     # hidden repost still shows at its own row.
-    shown = hydrate(page.items, user.userid, muting=True, shields=user.shields)
+    shown = hydrate(page.items, user, muting=True)
     return Page(_once_each(shown), page.next_cursor)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from django.conf import settings
 
 from feeds.errors import InvalidInput
-from feeds.types import Page, TagCount, Twit
+from feeds.types import Page, TagCount, Twit, User
 from storage.connection import read_only
 
 from . import tagindex
@@ -60,14 +60,11 @@ def tag_twits(
     tag: str,
     cursor: str | None = None,
     limit: int = 20,
-    reader: str | None = None,
-    shields: str | None = None,
+    reader: User | str | None = None,
 ) -> Page[Twit]:
     """The twits with hashtag ``tag`` (any case, '#' optional), newest first,
-    as ``reader`` (a userid, or None) sees them (:func:`hydration.hydrate`).
-    ``shields``: the reader's marks (``User.shields``) when the caller has
-    them, so a reader who never blocked, was blocked or muted costs no
-    lookup of blocks.
+    as ``reader`` (their profile, a userid, or None) sees them
+    (:func:`hydration.hydrate`).
 
     Twits since deleted and twits of suspended authors are left out, so a
     page may hold fewer than ``limit``; its cursor still goes on from the
@@ -76,7 +73,7 @@ def tag_twits(
     normal = check_tag(tag)
     page = tagindex.tag_page(normal, cursor, limit)
     found = tuple(twit_of(key, stored) for key, stored in page.items)
-    return Page(hydrate(found, reader, shields=shields), page.next_cursor)
+    return Page(hydrate(found, reader), page.next_cursor)
 
 
 @read_only

@@ -8,7 +8,7 @@ are built the same way, in their own modules.
 
 from __future__ import annotations
 
-from feeds.types import Page, Thread, Twit
+from feeds.types import Page, Thread, Twit, User
 from storage.connection import connection, read_only
 
 from . import accounts, blocks, reactions, twits
@@ -17,9 +17,9 @@ from .hydration import NOBODY, hydrate
 
 @read_only
 def timeline(
-    userid: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    userid: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[Twit]:
-    """A user's own twits, newest first, as ``reader`` (a userid, or None)
+    """A user's own twits, newest first, as ``reader`` (a profile, a userid, or None)
     sees them: one prefix scan of the twits table, whose rows carry the
     counts. The user's own suspension is their caller's to check: a public
     page asks ``public_user`` first (a 404), the staff console lists a
@@ -32,7 +32,7 @@ def timeline(
 
 @read_only
 def replies(
-    twit_id: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    twit_id: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[Twit]:
     """The replies to ``twit_id``, oldest first, as ``reader`` sees them: one
     prefix scan of the replies table under the twit's key, then the hydrate
@@ -48,7 +48,7 @@ def replies(
 
 @read_only
 def thread(
-    twit: Twit, cursor: str | None = None, reader: str | None = None, limit: int = 20
+    twit: Twit, cursor: str | None = None, reader: User | str | None = None, limit: int = 20
 ) -> Thread:
     """A twit's page: ``twit`` (read already, by ``public_twit``), the chain
     it replies to (services.ancestors) and a page of its replies, as
@@ -72,7 +72,7 @@ def thread(
 
 @read_only
 def user_likes(
-    userid: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    userid: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[Twit]:
     """The twits ``userid`` likes, newest like first, as ``reader`` sees
     them: the ids from services.reactions.liked_page, the twits (counts and
@@ -88,20 +88,21 @@ def user_likes(
 
 
 @read_only
-def user_bookmarks(userid: str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
-    """``userid``'s bookmarks, newest bookmark first, as they see them (a
-    bookmark is private: only its user lists them). Built as
-    :func:`user_likes` is; a twit deleted or hidden since drops out."""
-    page = reactions.bookmarked_page(userid, cursor, limit)
+def user_bookmarks(user: User | str, cursor: str | None = None, limit: int = 20) -> Page[Twit]:
+    """The bookmarks of ``user`` (their profile, or userid), newest bookmark
+    first, as they see them (a bookmark is private: only its user lists
+    them). Built as :func:`user_likes` is; a twit deleted or hidden since
+    drops out."""
+    page = reactions.bookmarked_page(accounts.userid_of(user), cursor, limit)
     with connection() as conn:
         found = twits.twits_of(conn, page.items)
     listed = tuple(found[i] for i in page.items if i in found)
-    return Page(hydrate(listed, userid, counted=True), page.next_cursor)
+    return Page(hydrate(listed, user, counted=True), page.next_cursor)
 
 
 @read_only
 def quotes(
-    twit_id: str, cursor: str | None = None, limit: int = 20, reader: str | None = None
+    twit_id: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[Twit]:
     """The twits that quote ``twit_id``, newest first, as ``reader`` sees
     them: one prefix scan of the quotes table under the twit's key, then the

@@ -38,6 +38,6 @@ def bookmarks(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("bookmarks"))
     cursor = cursor_param(request)
-    page = twitlists.user_bookmarks(me(request).userid, cursor)
+    page = twitlists.user_bookmarks(me(request), cursor)
     context = {"page": page, "cursor": cursor, "profiles": profiles_for(t.text for t in page.items)}
     return render(request, "bookmarks.html", context)

@@ -60,11 +60,11 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @service_errors
 def list_page(request: HttpRequest, list_id: str) -> HttpResponse:
-    found = lists.get_list(list_id, reader(request))
-    cursor = cursor_param(request)
-    page = lists.list_timeline(found.id, cursor, reader=reader(request))
-    members = lists.members(found.id, limit=MEMBERS_SHOWN, reader=reader(request))
     viewer = reader(request)
+    found = lists.get_list(list_id, viewer)
+    cursor = cursor_param(request)
+    page = lists.list_timeline(found.id, cursor, reader=viewer)
+    members = lists.members(found.id, limit=MEMBERS_SHOWN, reader=viewer)
     context = {
         "list": found,
         "page": page,
@@ -72,7 +72,7 @@ def list_page(request: HttpRequest, list_id: str) -> HttpResponse:
         "members": members.items,
         "more_members": members.next_cursor is not None,
         "owner": accounts.public_user(found.owner),
-        "is_owner": viewer is not None and viewer.lower() == found.owner.lower(),
+        "is_owner": viewer is not None and viewer.userid.lower() == found.owner.lower(),
         "profiles": profiles_for(t.text for t in page.items),
     }
     return render(request, "list.html", context)

@@ -10,7 +10,7 @@ from feeds.errors import InvalidInput
 from feeds.services import search as search_service
 from feeds.viewhelpers import cursor_param
 
-from ._common import moved, reader, reader_marks, service_errors
+from ._common import moved, reader, service_errors
 from .mentions import profiles_for
 
 
@@ -23,7 +23,7 @@ def tag(request: HttpRequest, tag: str) -> HttpResponse:
     if normal != tag:
         return moved(request, "tag", normal)
     cursor = cursor_param(request)
-    page = services.tag_twits(normal, cursor, reader=reader(request), shields=reader_marks(request))
+    page = services.tag_twits(normal, cursor, reader=reader(request))
     profiles = profiles_for(t.text for t in page.items)
     context = {"tag": normal, "page": page, "cursor": cursor, "profiles": profiles}
     return render(request, "tag.html", context)

@@ -94,8 +94,8 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
 
 def _bookmarked(request: HttpRequest, twit_id: str) -> bool:
     """Whether the signed-in reader has the twit bookmarked (for its page's button)."""
-    userid = reader(request)
-    return userid is not None and bool(reactions.reacted(reactions.BOOKMARK, userid, [twit_id]))
+    user = reader(request)
+    return user is not None and bool(reactions.reacted(reactions.BOOKMARK, user.userid, [twit_id]))
 
 
 def _my_reply(request: HttpRequest, parent: Twit, listed: tuple[Twit, ...]) -> Twit | None:

@@ -154,19 +154,39 @@ def test_follow_reads_the_follower_once(as_alice: Api, bob: User, calls: Calls) 
     assert calls.reads_of("users") == FOLLOW_USER_READS
 
 
-def test_a_tag_page_looks_up_blocks_only_for_a_reader_who_has_some(
-    as_alice: Api, bob: User, calls: Calls
+# A list of twits that shows bob's, as (its URL, bob's twit's id: what it
+# shows of it), each read through the hydrate step.
+LISTS_WITH_BOBS_TWIT = {
+    "tag": lambda bobs, charlies: "/api/tags/tea",
+    "search": lambda bobs, charlies: "/api/search/twits?q=hello",
+    "replies": lambda bobs, charlies: f"/api/twits/{charlies}/replies",
+    "likes": lambda bobs, charlies: "/api/users/charlie/likes",
+    "timeline": lambda bobs, charlies: "/api/users/bob/twits",
+    "twit": lambda bobs, charlies: f"/api/twits/{bobs}",
+}
+
+
+@pytest.mark.parametrize("listing", LISTS_WITH_BOBS_TWIT)
+def test_a_list_looks_up_blocks_only_for_a_reader_who_has_some(
+    listing: str, as_alice: Api, bob: User, charlie: User, calls: Calls
 ) -> None:
-    """The reader's marks (User.shields) reach the hydrate step, as the
-    home stream's do: a reader who never blocked, was blocked or muted
-    costs a tag page no lookup of blocks, two rows for each author."""
-    services.post_twit("bob", "hello #tea")
+    """The reader's profile, marks and all (User.shields), reaches the
+    hydrate step and the block check of every list, as the home stream's
+    does: a reader who never blocked, was blocked or muted costs a page no
+    lookup of blocks (two rows for each author, and one for the owner)."""
+    charlies = services.post_twit("charlie", "charlie asks")
+    bobs = services.post_twit("bob", "hello #tea", reply_to=charlies.id)
+    services.like("charlie", bobs.id)
+    url = LISTS_WITH_BOBS_TWIT[listing](bobs.id, charlies.id)
     calls.made.clear()
-    page = as_alice.get("/api/tags/tea")
-    assert [t["userid"] for t in page.json()["items"]] == ["bob"]
+    shown = as_alice.get(url)
+    assert shown.status_code == 200, shown.json()
+    assert bobs.id in shown.text
     assert calls.reads_of("blocks") == 0
-    # Blocked by bob: both are marked, the page looks, and hides his twit.
+    # Blocked by bob: both are marked, the page looks, and hides his twit
+    # (a list of bob's own, or his twit itself, is refused whole).
     blocking.block("bob", "alice")
     calls.made.clear()
-    assert as_alice.get("/api/tags/tea").json()["items"] == []
-    assert calls.reads_of("blocks") == 1
+    hidden = as_alice.get(url)
+    assert hidden.status_code in (200, 403) and bobs.id not in hidden.text
+    assert calls.reads_of("blocks") >= 1
