@@ -52,6 +52,9 @@ def _configured(host: str, port: int, thrift2_port: int = 0, **more: object) -> 
         # The home page bench's reader follows more accounts than a minute allows.
         "TWITBASE_FOLLOWS_PER_MINUTE": 1_000_000,
         "TWITBASE_REACTIONS_PER_MINUTE": 1_000_000,
+        # The list and media benches add members and upload images by the hundred.
+        "TWITBASE_LIST_CHANGES_PER_MINUTE": 1_000_000,
+        "TWITBASE_IMAGE_UPLOADS_PER_MINUTE": 1_000_000,
         # Registering the bench's users is not what is measured.
         "PASSWORD_HASHERS": ["django.contrib.auth.hashers.MD5PasswordHasher"],
         **more,

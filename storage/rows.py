@@ -814,6 +814,9 @@ RATE_AVATARS = b"r:avatars"
 RATE_REPORTS = b"r:reports"
 RATE_RESETS = b"r:resets"
 RATE_BLOCKS = b"r:blocks"
+RATE_MESSAGES = b"r:messages"  # direct messages sent
+RATE_IMAGES = b"r:images"  # a twit's images uploaded
+RATE_LISTS = b"r:lists"  # lists made or deleted, members added or removed
 RATE_COUNTERS = (
     POSTS,
     RATE_SIGNUPS,
@@ -823,6 +826,9 @@ RATE_COUNTERS = (
     RATE_REPORTS,
     RATE_RESETS,
     RATE_BLOCKS,
+    RATE_MESSAGES,
+    RATE_IMAGES,
+    RATE_LISTS,
 )
 LOGIN_FAILS = b"l:fails"  # an HBase counter: failed log-ins in the window
 
@@ -1835,7 +1841,3 @@ def decode_quotes(row: dict[bytes, bytes]) -> int:
     """How many quotes a twits row counts (0 when it counts none)."""
     return decode_count(row.get(COUNT_QUOTES))
 
-
-RATE_MESSAGES = b"r:messages"  # direct messages sent (ratelimit.MESSAGES)
-COUNTER_CELLS = COUNTER_CELLS | {RATE_MESSAGES}
-COLUMNS["ratelimits"] = (*COLUMNS["ratelimits"], RATE_MESSAGES)

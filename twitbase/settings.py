@@ -254,6 +254,10 @@ TWITBASE_REPORTS_PER_MINUTE = env_int("TWITBASE_REPORTS_PER_MINUTE", 10, minimum
 TWITBASE_BLOCKS_PER_MINUTE = env_int("TWITBASE_BLOCKS_PER_MINUTE", 30, minimum=1)
 # Direct messages one account may send per minute.
 TWITBASE_MESSAGES_PER_MINUTE = env_int("TWITBASE_MESSAGES_PER_MINUTE", 30, minimum=1)
+# A twit's images uploaded (up to four a twit; each is decoded and re-encoded),
+# and lists made, deleted or given or taken members.
+TWITBASE_IMAGE_UPLOADS_PER_MINUTE = env_int("TWITBASE_IMAGE_UPLOADS_PER_MINUTE", 30, minimum=1)
+TWITBASE_LIST_CHANGES_PER_MINUTE = env_int("TWITBASE_LIST_CHANGES_PER_MINUTE", 30, minimum=1)
 TWITBASE_PASSWORD_RESETS_PER_MINUTE = env_int("TWITBASE_PASSWORD_RESETS_PER_MINUTE", 3, minimum=1)
 TWITBASE_PASSWORD_RESETS_PER_ADDRESS = env_int(
     "TWITBASE_PASSWORD_RESETS_PER_ADDRESS", 10, minimum=1

@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Path
 from pydantic import BaseModel, Field, StrictStr, WithJsonSchema
 
-from feeds.services import lists
+from feeds.services import lists, ratelimit
 from feeds.services.lists import AccountList
 from feeds.types import Page, Twit, UserRef
 
@@ -87,7 +87,8 @@ def my_lists(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Account
     **operation(
         {201: ListOut},
         400,
-        descriptions={201: "The new list, empty."},
+        429,
+        descriptions={201: "The new list, empty.", 429: ratelimit.LIST_CHANGES.describe()},
         auth=True,
         body=True,
     ),
@@ -111,7 +112,13 @@ def get_list(request: HttpRequest, list_id: ListId) -> AccountList:
     "/lists/{str:list_id}",
     operation_id="deleteList",
     summary="Delete one of your lists",
-    **operation({204: None}, 404, descriptions={204: "Deleted.", 404: _NOT_MINE}, auth=True),
+    **operation(
+        {204: None},
+        404,
+        429,
+        descriptions={204: "Deleted.", 404: _NOT_MINE, 429: ratelimit.LIST_CHANGES.describe()},
+        auth=True,
+    ),
 )
 def delete_list(request: HttpRequest, list_id: ListId) -> NoContent:
     lists.delete_list(caller(request).user.userid, list_id)
@@ -154,11 +161,13 @@ def _membership(done: str) -> dict[str, Any]:
         400,
         403,
         404,
+        429,
         descriptions={
             200: done,
             400: f"The list has {lists.MEMBERS_MAX} members already, or the userid is malformed.",
             403: "You block them, or they block you.",
             404: _NOT_MINE + " Or no such account, or it is suspended.",
+            429: ratelimit.LIST_CHANGES.describe(),
         },
         auth=True,
     )

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import File, Form, Status, UploadedFile
 from pydantic import Field
 
-from feeds.services import images, media
+from feeds.services import images, media, ratelimit
 from feeds.types import TwitImage
 
 from .endpoint import api, caller, operation
@@ -46,7 +46,11 @@ _LIMITS = (
     **operation(
         {201: Media},
         400,
-        descriptions={201: "The image, stored; its id goes in a twit's `images`."},
+        429,
+        descriptions={
+            201: "The image, stored; its id goes in a twit's `images`.",
+            429: ratelimit.IMAGE_UPLOADS.describe(),
+        },
         auth=True,
         body=True,
     ),

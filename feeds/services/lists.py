@@ -41,7 +41,7 @@ from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
-from . import accounts, blocks, twits
+from . import accounts, blocks, ratelimit, twits
 from ._clock import now_millis
 from ._load import LoadRow
 from ._paging import check_limit, scan_page
@@ -116,6 +116,7 @@ def create_list(owner: User | str, name: object, description: object = None) -> 
     empty or longer than NAME_MAX, a description longer than
     DESCRIPTION_MAX, or an owner who has LISTS_MAX lists already."""
     user = accounts.loaded(owner)
+    ratelimit.check(ratelimit.LIST_CHANGES, user.userid)
     clean_name = _clean(name, "name", NAME_MAX, required=True)
     clean_description = _clean(description, "description", DESCRIPTION_MAX, required=False)
     with connection() as conn:
@@ -178,6 +179,7 @@ def delete_list(owner: str, list_id: str) -> None:
     """Delete ``owner``'s list and its members. NotFound if it is not theirs.
     A retry after a crash finds the list still there (its row goes last)."""
     key, _ = _own(owner, list_id)
+    ratelimit.check(ratelimit.LIST_CHANGES, owner)
     _drop(key)
 
 
@@ -223,6 +225,7 @@ def add_member(owner: str, list_id: str, member: str) -> bool:
     Forbidden if either blocks the other; InvalidInput for a suspended
     member or a list that has MEMBERS_MAX members."""
     key, stored = _own(owner, list_id)
+    ratelimit.check(ratelimit.LIST_CHANGES, owner)
     accounts.check_userid(member, "userid")
     user = accounts.get_user(member)
     if user.disabled:
@@ -251,10 +254,10 @@ def add_member(owner: str, list_id: str, member: str) -> bool:
         blocked = blocks.blocked_between(conn, owner, user.userid)
     if members > MEMBERS_MAX and not existed:
         # Racing adds took the list past its cap: this one goes back.
-        remove_member(owner, list_id, user.userid)
+        _end_membership(key, user.userid)
         raise InvalidInput("userid", f"A list has at most {MEMBERS_MAX} members; this one is full.")
     if blocked:
-        remove_member(owner, list_id, user.userid)
+        _end_membership(key, user.userid)
         with connection() as conn:
             blocks.refuse_blocked(conn, owner, user.userid, "add them to a list")
         return False
@@ -274,6 +277,7 @@ def remove_member(owner: str, list_id: str, member: str) -> bool:
     """Take ``member`` off ``owner``'s list; False if they were not on it.
     NotFound for a list that is not the owner's."""
     key, _ = _own(owner, list_id)
+    ratelimit.check(ratelimit.LIST_CHANGES, owner)
     return _end_membership(key, member)
 
 

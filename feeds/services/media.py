@@ -38,7 +38,7 @@ from feeds.types import Twit, TwitImage
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 
-from . import _clock, accounts, images, twits
+from . import _clock, accounts, images, ratelimit, twits
 
 MAX_BYTES = 2 * 1024 * 1024  # within the request body limit (DATA_UPLOAD_MAX_MEMORY_SIZE)
 MAX_SIDE = 1600  # the longer side of a stored image, px
@@ -92,8 +92,11 @@ def process(data: bytes) -> tuple[bytes, int, int]:
 def upload(userid: str, data: bytes, alt: object = "") -> TwitImage:
     """Store an image by ``userid`` for a twit to come: checked (alt text,
     then the file) before anything is written. Returns it with its id,
-    which only ``userid`` may attach. Each call stores a new image."""
+    which only ``userid`` may attach. Each call stores a new image, and is
+    counted first against the user's limit of uploads
+    (ratelimit.IMAGE_UPLOADS): a refused file cost its decoding too."""
     user = accounts.get_user(userid)
+    ratelimit.check(ratelimit.IMAGE_UPLOADS, user.userid)
     text = clean_alt(alt)
     image, width, height = process(data)
     key = keys.media_key(user.userid, _clock.now_millis(), keys.new_suffix())

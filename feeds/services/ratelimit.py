@@ -1,7 +1,8 @@
 """Rate limits, counted in HBase so every web process shares them.
 
 Costly actions (posting, signing up, following, reacting, uploading an
-avatar, reporting, asking for a password reset): each is one :class:`Limit`
+avatar or a twit's image, changing lists, blocking, messaging, reporting,
+asking for a password reset): each is one :class:`Limit`
 below, counted per account or per client address in fixed windows by
 :func:`check`. The row is md5(userid), or md5("addr " + address), + the
 minute the window starts; the cell, the limit's own HBase counter. The
@@ -153,6 +154,20 @@ MESSAGES = Limit(
     cell=rows.RATE_MESSAGES,
     message="You can send {count} messages a minute",
 )
+IMAGE_UPLOADS = Limit(
+    name="image uploads",
+    per="account",
+    setting="TWITBASE_IMAGE_UPLOADS_PER_MINUTE",
+    cell=rows.RATE_IMAGES,
+    message="You can upload {count} images a minute",
+)
+LIST_CHANGES = Limit(
+    name="list changes",
+    per="account",
+    setting="TWITBASE_LIST_CHANGES_PER_MINUTE",
+    cell=rows.RATE_LISTS,
+    message="You can make or delete a list, or add or remove its members, {count} times a minute",
+)
 LIMITS = (
     POSTS,
     SIGNUPS,
@@ -164,6 +179,8 @@ LIMITS = (
     PASSWORD_RESETS,
     PASSWORD_RESETS_PER_ADDRESS,
     MESSAGES,
+    IMAGE_UPLOADS,
+    LIST_CHANGES,
 )
 
 

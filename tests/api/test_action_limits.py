@@ -64,6 +64,11 @@ def test_the_limited_operations_document_429_with_the_limit() -> None:
         ("/api/twits/{twit_id}/repost", "put"): ratelimit.REACTIONS,
         ("/api/twits/{twit_id}/repost", "delete"): ratelimit.REACTIONS,
         ("/api/users/{userid}/avatar", "put"): ratelimit.AVATAR_UPLOADS,
+        ("/api/media", "post"): ratelimit.IMAGE_UPLOADS,
+        ("/api/lists", "post"): ratelimit.LIST_CHANGES,
+        ("/api/lists/{list_id}", "delete"): ratelimit.LIST_CHANGES,
+        ("/api/lists/{list_id}/members/{userid}", "put"): ratelimit.LIST_CHANGES,
+        ("/api/lists/{list_id}/members/{userid}", "delete"): ratelimit.LIST_CHANGES,
     }
     paths = openapi.SCHEMA["paths"]
     for (path, method), limit in guarded.items():

@@ -13,7 +13,7 @@ from pytest_django.fixtures import Settings
 
 from feeds import services
 from feeds.errors import InvalidInput
-from feeds.services import ratelimit
+from feeds.services import lists, media, ratelimit
 from feeds.types import User
 from storage.schema import SCHEMA
 from tests.helpers import PASSWORD, ServerAddr, hold_rate_clock
@@ -107,6 +107,50 @@ def test_avatar_uploads_are_limited(alice: User, settings: Settings) -> None:
         services.set_avatar("alice", image("PNG", colour="red"))
     assert "You can upload 2 avatars a minute" in refused.value.message
     assert services.get_user("alice").avatar > first.avatar
+
+
+def test_image_uploads_are_limited_before_the_file_is_decoded(
+    alice: User, bob: User, settings: Settings
+) -> None:
+    settings.TWITBASE_IMAGE_UPLOADS_PER_MINUTE = 2
+    first = media.upload("alice", image("PNG", colour="green"), "green")
+    media.upload("alice", image("PNG", colour="blue"))
+    started = time.process_time()
+    with pytest.raises(services.RateLimited) as refused:
+        media.upload("alice", png_claiming(5000, 5000))
+    assert time.process_time() - started < 0.3  # refused before the bomb is looked at
+    assert "You can upload 2 images a minute" in refused.value.message
+    assert 0 < refused.value.retry_after <= 60
+    # What was stored is still there to attach, and bob has a budget of his own.
+    twit = services.post_twit("alice", "two of three", images=[first.id])
+    assert [i.id for i in twit.images] == [first.id]
+    assert media.upload("bob", image("PNG")).id
+
+
+def test_making_deleting_and_filling_lists_share_one_limit(
+    alice: User, bob: User, charlie: User, settings: Settings
+) -> None:
+    settings.TWITBASE_LIST_CHANGES_PER_MINUTE = 4
+    made = lists.create_list("alice", "friends")
+    assert lists.add_member("alice", made.id, "bob")
+    assert lists.remove_member("alice", made.id, "bob")
+    spare = lists.create_list("alice", "spare")
+    for refused_change in (
+        lambda: lists.add_member("alice", made.id, "charlie"),
+        lambda: lists.remove_member("alice", made.id, "bob"),
+        lambda: lists.create_list("alice", "one too many"),
+        lambda: lists.delete_list("alice", spare.id),
+    ):
+        with pytest.raises(services.RateLimited) as refused:
+            refused_change()
+        assert (
+            "You can make or delete a list, or add or remove its members, 4 times a minute"
+            in refused.value.message
+        )
+    assert not lists.is_member(made.id, "charlie")
+    assert [found.name for found in lists.lists_of("alice").items] == ["spare", "friends"]
+    # The limit is the owner's: bob makes his own list.
+    assert lists.create_list("bob", "mine").name == "mine"
 
 
 def test_a_decompression_bomb_avatar_is_refused_without_decoding(alice: User) -> None:

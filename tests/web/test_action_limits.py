@@ -79,3 +79,25 @@ def test_avatar_uploads_over_the_limit_get_429_with_the_message(
     assert 0 < int(response["Retry-After"]) <= 60
     assert "You can upload 2 avatars a minute. Try again in" in response.content.decode()
     assert services.get_user("alice").avatar == version
+
+
+def test_images_over_the_limit_get_429_and_the_composer_keeps_the_text(
+    alice_client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings.TWITBASE_IMAGE_UPLOADS_PER_MINUTE = 2
+
+    def post(text: str, images: int) -> Any:
+        slots = {
+            f"image{n}": SimpleUploadedFile(f"{n}.png", image("PNG")) for n in range(1, images + 1)
+        }
+        return alice_client.post("/", {"text": text, **slots})
+
+    hold_rate_clock(monkeypatch)
+    assert post("two pictures", 2).status_code == 302
+    response = post("one more picture", 1)
+    assert response.status_code == 429
+    assert 0 < int(response["Retry-After"]) <= 60
+    html = response.content.decode()
+    assert "You can upload 2 images a minute. Try again in" in html
+    assert "one more picture</textarea>" in html
+    assert [t.text for t in services.timeline("alice").items] == ["two pictures"]
