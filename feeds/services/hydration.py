@@ -61,9 +61,9 @@ def hydrate(
     muting: bool = False,
 ) -> tuple[Twit, ...]:
     """``found`` in its order, as ``reader`` (their profile, or a userid;
-    None: nobody signed in, and ``liked``/``reposted`` stay None) sees it: without the twits of
-    suspended authors or reposters and those deleted, with each twit's
-    counts and the reader's ``liked`` and ``reposted``. A twit listed twice
+    None: nobody signed in, and ``liked``/``reposted`` stay None) sees it:
+    without the twits of suspended authors or reposters and those deleted,
+    with each twit's counts and the reader's ``liked`` and ``reposted``. A twit listed twice
     (a stream's twit and its repost) is looked up once.
 
     ``counted``: the twits were read from their own twits rows, counts and

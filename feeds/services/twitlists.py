@@ -19,9 +19,9 @@ from .hydration import NOBODY, hydrate
 def timeline(
     userid: str, cursor: str | None = None, limit: int = 20, reader: User | str | None = None
 ) -> Page[Twit]:
-    """A user's own twits, newest first, as ``reader`` (a profile, a userid, or None)
-    sees them: one prefix scan of the twits table, whose rows carry the
-    counts. The user's own suspension is their caller's to check: a public
+    """A user's own twits, newest first, as ``reader`` (a profile, a userid,
+    or None) sees them: one prefix scan of the twits table, whose rows carry
+    the counts. The user's own suspension is their caller's to check: a public
     page asks ``public_user`` first (a 404), the staff console lists a
     suspended user's twits on purpose."""
     user = accounts.get_user(userid)
