@@ -1840,4 +1840,3 @@ def decode_quote(row: dict[bytes, bytes]) -> TwitRow | None:
 def decode_quotes(row: dict[bytes, bytes]) -> int:
     """How many quotes a twits row counts (0 when it counts none)."""
     return decode_count(row.get(COUNT_QUOTES))
-
