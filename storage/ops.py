@@ -39,7 +39,7 @@ from thriftpy2.transport import TCyMemoryBuffer
 from thriftpy2.transport.cybase import CyTransportBase
 
 from .keys import prefix_stop
-from .rows import OP_LEN, Counted, decode_counted, encode_counted, without
+from .rows import OP_LEN, Counted, decode_count, decode_counted, encode_counted, without
 
 try:
     from . import _bulk
@@ -395,6 +395,18 @@ class Pipeline:
             attributes={},
         )
         return reply
+
+    def count(self, table: str, row: bytes, column: bytes) -> Callable[[], int]:
+        """The count the counter cell ``column`` of ``row`` holds (0 when
+        absent, never below 0), in the returned call once the pipeline is
+        sent: one row of a multi-get, as :meth:`rows` asks it."""
+        reply = self.rows(table, [row], [column])
+
+        def answer() -> int:
+            cells = next((cells for _, cells in reply.value), {})
+            return max(0, decode_count(cells.get(column)))
+
+        return answer
 
     def send(self) -> list[Any]:
         client = self._conn.client

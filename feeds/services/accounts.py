@@ -694,13 +694,7 @@ def unread(userid: str) -> int:
 
 def ask_unread(pipe: ops.Pipeline, userid: str) -> Callable[[], int]:
     """:func:`unread` as a call in ``pipe``: its answer, once ``pipe`` is sent."""
-    reply = pipe.rows(table_name("users"), [keys.user_key(userid)], [rows.COUNT_UNREAD])
-
-    def answer() -> int:
-        cells = next((row for _, row in reply.value), {})
-        return max(0, rows.decode_count(cells.get(rows.COUNT_UNREAD)))
-
-    return answer
+    return pipe.count(table_name("users"), keys.user_key(userid), rows.COUNT_UNREAD)
 
 
 def clear_unread(userid: str) -> None:

@@ -283,15 +283,7 @@ def unread_total(userid: str) -> int:
 
 def ask_unread_total(pipe: ops.Pipeline, userid: str) -> Callable[[], int]:
     """:func:`unread_total` as a call in ``pipe``: its answer, once ``pipe`` is sent."""
-    reply = pipe.rows(
-        table_name("inboxState"), [keys.unread_total_key(userid)], [rows.INBOX_UNREAD]
-    )
-
-    def answer() -> int:
-        cells = next((row for _, row in reply.value), {})
-        return max(0, rows.decode_count(cells.get(rows.INBOX_UNREAD)))
-
-    return answer
+    return pipe.count(table_name("inboxState"), keys.unread_total_key(userid), rows.INBOX_UNREAD)
 
 
 @read_only
