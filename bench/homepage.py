@@ -349,7 +349,8 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
 def _peer_cases(user: User, peer: StreamFramework) -> tuple[Case, ...]:
     """Stream-Framework's read of 50 (issue 39: the home page faster than
     it), on a feed that holds what the reader's stream holds: an activity
-    for each stream row, by its author, at its time, with its text."""
+    for each stream row, by its author (its reposter, for a repost), at its
+    time, with its text."""
     actors: dict[str, int] = {}
     shown: list[Twit] = []
     cursor = None
