@@ -34,6 +34,9 @@ class User:
     # Raised after each change to whom the user follows: 0 when never raised,
     # or when the users row was read without it. See streams.FollowedCache.
     following_changed: int = 0
+    # Raised after each change of the user's likes and reposts, as
+    # following_changed is after follows. See reactions.FlagsCache.
+    reactions_changed: int = 0
     # Which kinds of block and mute rows the user has ever had (letters of
     # storage.rows.SHIELD_MARKS): a page skips the lookups of the others.
     shields: str = ""

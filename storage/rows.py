@@ -134,6 +134,10 @@ FOLLOWERS_CHANGED = b"c:fchanged"
 # which large accounts they follow, as a process remembered it under an
 # older value, may be stale (streams.FollowedCache).
 FOLLOWING_CHANGED = b"c:gchanged"
+# An HBase counter, raised after every change of the user's likes and
+# reposts: the flags a process remembered for them under an older value
+# may be stale (reactions.FlagsCache).
+REACTIONS_CHANGED = b"c:rchanged"
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,7 @@ class UserRow:
     account: bytes  # the account cell as read: what a checkAndPut replacing it compares
     avatar: int = 0  # the avatar's version; 0: none
     following_changed: int = 0  # FOLLOWING_CHANGED; 0: absent, or not read
+    reactions_changed: int = 0  # REACTIONS_CHANGED; 0: absent, or not read
     shields: str = ""  # the SHIELD_MARKS' letters the row has
     pinned: str = ""  # PINNED: the id of the twit on top of the profile; "": none
 
@@ -267,6 +272,7 @@ def decode_user(row: dict[bytes, bytes]) -> UserRow | None:
         account=raw,
         avatar=decode_avatar_version(row),
         following_changed=decode_count(row.get(FOLLOWING_CHANGED)),
+        reactions_changed=decode_count(row.get(REACTIONS_CHANGED)),
         shields="".join(letter for cell, letter in SHIELD_MARKS.items() if cell in row),
         pinned=row.get(PINNED, b"").decode(),
     )
@@ -1082,6 +1088,8 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
         COUNT_FOLLOWERS,
         COUNT_FOLLOWING,
         FOLLOWERS_CHANGED,
+        FOLLOWING_CHANGED,
+        REACTIONS_CHANGED,
     ),
     "followerLists": (FOLLOWER_LIST,),
     "twits": (

@@ -13,7 +13,9 @@ verbs, each one multi-get for the page:
   left out; an edited twit gets its current text and "edited" mark from the
   same cells (t:edit, beside the counts): list rows keep the text as
   posted, and an edit rewrites none of them (docs/schema.md, "Edits");
-- ``reactions.ask_reacted``: the reader's ``liked`` and ``reposted`` flags;
+- ``reactions.ask_flags``: the reader's ``liked`` and ``reposted`` flags,
+  those of twits the reader's pages asked about since their last like or
+  repost answered by the process (reactions.FlagsCache), the others looked up;
 - ``blocks.ask_shield``: for a signed-in reader, twits whose author or
   reposter they block or are blocked by are left out, and, with ``muting``
   (their home stream), those of accounts they mute or with a word they mute.
@@ -33,8 +35,9 @@ were one round trip each, run side by side on threads, which on the local
 server (one request at a time) cost their sum, and cost a page four times
 the raw scan of its rows (issue 39; docs/benchmarks.md, "Home page"). Each
 owner still says how its question is asked and read; the step only sends
-them at once. Nothing is cached: each read is as fresh as the server's
-rows, so a like shows on the liker's next read.
+them at once. Only the reader's flags are kept, under a counter every
+change of them raises; the rest is read fresh each time, and a like shows
+on the liker's next read.
 """
 
 from __future__ import annotations
@@ -82,13 +85,12 @@ def hydrate(
     ids = sorted({t.id for t in found})
     people = {t.userid for t in found} | {t.reposted_by for t in found if t.reposted_by}
     userid, shields = _who(reader)
-    ask = _Asked(ids, people, userid, counted, suspended is None, muting, shields)
+    ask = _Asked(ids, people, reader, userid, counted, suspended is None, muting, shields)
     got = _page(ask)
     shield: blocks.Shield = got.get("shield", blocks.NOTHING_HIDDEN)
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
     counts: dict[str, twits.Counts] | None = got.get("counts")
-    liked: set[str] | None = got.get("liked")
-    mine: set[str] | None = got.get("reposted")
+    liked, mine = got.get("flags", (None, None))
     shown = []
     for t in found:
         if t.userid.lower() in hidden or (t.reposted_by and t.reposted_by.lower() in hidden):
@@ -187,6 +189,7 @@ class _Asked:
 
     ids: list[str]
     people: set[str]
+    profile: User | str | None  # as hydrate was given it
     reader: str | None
     counted: bool
     suspensions: bool
@@ -195,7 +198,7 @@ class _Asked:
 
 
 def _page(ask: _Asked) -> dict[str, Any]:
-    """The page's lookups (suspended, counts, liked, reposted, shield),
+    """The page's lookups (suspended, counts, the reader's flags, shield),
     each asked of its owner as a multi-get in one pipeline: one round trip
     for them all, on one connection, where each in turn cost one (or one
     thread and connection each, side by side). The server answers them in
@@ -207,9 +210,8 @@ def _page(ask: _Asked) -> dict[str, Any]:
             asked["suspended"] = accounts.ask_suspended(pipe, ask.people)
         if not ask.counted:
             asked["counts"] = twits.ask_counts(pipe, ask.ids)
-        if ask.reader is not None:
-            asked["liked"] = reactions.ask_reacted(pipe, reactions.LIKE, ask.reader, ask.ids)
-            asked["reposted"] = reactions.ask_reacted(pipe, reactions.REPOST, ask.reader, ask.ids)
+        if ask.profile is not None and ask.reader is not None:
+            asked["flags"] = reactions.ask_flags(pipe, ask.profile, ask.ids)
             if blocks.needs_shield(ask.shields, muting=ask.muting):
                 asked["shield"] = blocks.ask_shield(
                     conn, pipe, ask.reader, ask.people, muting=ask.muting, marks=ask.shields

@@ -43,15 +43,17 @@ from collections.abc import Callable, Set
 from dataclasses import dataclass
 
 import happybase
+from django.conf import settings
 
 from feeds.errors import Forbidden
 from feeds.jobs import RemoveRepostFromStreams, RepostToStreams
-from feeds.types import Page, Twit
+from feeds.types import Page, Twit, User
 from storage import keys, ops, rows
 from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
 from . import accounts, blocks, notify, pending, ratelimit, twits
+from ._kept import Kept
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -124,6 +126,9 @@ BOOKMARK = Reaction(
     mark=rows.BOOKMARK_MARK,
 )
 KINDS = (LIKE, REPOST, BOOKMARK)
+# The kinds whose flags (liked, reposted) a list shows on each twit: a
+# change of one raises the user's REACTIONS_CHANGED (see FlagsCache).
+FLAGGED = (LIKE, REPOST)
 
 
 # -- the state machine --------------------------------------------------------------
@@ -204,6 +209,10 @@ def _finish(
     if kind.count is not None:
         op = op_id(kind.name, twit, user.encode(), str(gen).encode())
         twits.count_change(change, twit, kind.count, 1 if on else -1, op)
+    if kind in FLAGGED:
+        # After the state, before the change is marked done: a retry after a
+        # crash raises it again, which costs a page one fresh lookup.
+        accounts.bump(conn, user, rows.REACTIONS_CHANGED)
     check_and_put(
         conn, table_name(kind.pairs), row, kind.state, cell, kind.state, _cell(on, gen, ms, True)
     )
@@ -338,6 +347,88 @@ def ask_reacted(
         return {keys.twit_id(k) for k in on}
 
     return answer
+
+
+# A page's flags: the ids of the twits the reader likes, and of those they reposted.
+Flags = tuple[frozenset[str], frozenset[str]]
+
+
+class FlagsCache:
+    """The reader's likes and reposts of the twits their pages asked about,
+    as this process last read them: a page of 50 asks about 100 pairs rows
+    for them, most of them not there, and a reader reading again asks about
+    the same twits. Kept (services._kept) under the reader's
+    REACTIONS_CHANGED counter, as read with their profile in the same
+    request, for at most TWITBASE_FLAGS_CACHE_S seconds; at most
+    MOST_READERS readers, MOST_TWITS twits each.
+
+    Exact for a profile read whole: every change of a like or repost
+    (the user's own, or one a block takes away) raises the counter after the
+    pair's state changed and before the change is done, so flags kept under
+    the value a request read were read after every change that finished
+    before it. A counter of 0 (never raised, or a profile read without it)
+    is asked about every time. A crash between a change and its raise leaves
+    the old flags for the TTL at most; the change's retry raises it. The
+    bulk loader writes the likes of accounts it makes, whose counters are 0.
+    """
+
+    MOST_READERS = 10_000
+    MOST_TWITS = 1_000
+
+    def __init__(self) -> None:
+        self._kept: Kept[dict[str, tuple[bool, bool]]] = Kept(
+            self.MOST_READERS, lambda: settings.TWITBASE_FLAGS_CACHE_S
+        )
+
+    def ask(
+        self, pipe: ops.Pipeline, reader: User | str, twit_ids: list[str]
+    ) -> Callable[[], Flags]:
+        """The reader's flags for ``twit_ids`` once ``pipe`` is sent: those
+        kept answered from here, the others asked in ``pipe``."""
+        userid = reader if isinstance(reader, str) else reader.userid
+        if isinstance(reader, str) or not reader.reactions_changed:
+            return _flags(pipe, userid, twit_ids)
+        if not settings.TWITBASE_FLAGS_CACHE_S:
+            return _flags(pipe, userid, twit_ids)
+        # With the account's creation: a deleted account's userid, taken
+        # again, starts its counter again.
+        key = (table_name("likers"), userid, reader.created, reader.reactions_changed)
+        known = self._kept.get(key) or {}
+        unknown = [t for t in twit_ids if t not in known]
+        fresh = _flags(pipe, userid, unknown)
+
+        def answer() -> Flags:
+            liked, reposted = fresh()
+            got = {t: (t in liked, t in reposted) for t in unknown}
+            if got:
+                self._kept.keep(key, {**known, **got} if len(known) < self.MOST_TWITS else got)
+            flags = {**known, **got}
+            return (
+                frozenset(t for t in twit_ids if flags[t][0]),
+                frozenset(t for t in twit_ids if flags[t][1]),
+            )
+
+        return answer
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+FLAGS = FlagsCache()
+
+
+def _flags(pipe: ops.Pipeline, userid: str, twit_ids: list[str]) -> Callable[[], Flags]:
+    liked = ask_reacted(pipe, LIKE, userid, twit_ids)
+    reposted = ask_reacted(pipe, REPOST, userid, twit_ids)
+    return lambda: (frozenset(liked()), frozenset(reposted()))
+
+
+def ask_flags(pipe: ops.Pipeline, reader: User | str, twit_ids: list[str]) -> Callable[[], Flags]:
+    """The reader's likes and reposts among ``twit_ids``, as (liked ids,
+    reposted ids), once ``pipe`` is sent: what a page shows on each twit.
+    A reader given as their profile, read in this request, is answered
+    from :data:`FLAGS` as far as it can."""
+    return FLAGS.ask(pipe, reader, twit_ids)
 
 
 def liked(userid: str, twit_ids: list[str]) -> set[str]:

@@ -18,6 +18,7 @@ from storage.schema import SCHEMA
 
 from . import accounts, follows, reactions
 from . import twits as twits_service
+from ._kept import Kept
 from ._load import LoadRow
 from ._paging import check_limit, scan_page, start_row
 from .hydration import hydrate
@@ -124,17 +125,17 @@ class FollowedCache:
     the raise leaves the old answer for the TTL at most, as the list itself
     may be stale for as long (see :class:`CelebrityCache`).
 
-    Written by hand, as CelebrityCache: a dict with expiry times, at most
-    MAX answers, the oldest dropped first. Keyed by the streams table's
-    name too (it carries the table prefix), so the tests' table sets never
-    share answers.
+    Kept by :class:`_kept.Kept` (at most MAX answers, the oldest dropped
+    first). Keyed by the streams table's name too (it carries the table
+    prefix), so the tests' table sets never share answers.
     """
 
     MAX = 10_000
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._answers: dict[tuple[object, ...], tuple[float, tuple[str, ...]]] = {}
+        self._kept: Kept[tuple[str, ...]] = Kept(
+            self.MAX, lambda: settings.TWITBASE_CELEBRITY_CACHE_S
+        )
 
     def get(
         self, conn: happybase.Connection, user: User, listed: tuple[str, ...]
@@ -144,22 +145,15 @@ class FollowedCache:
         # With the account's creation: a deleted account's userid, taken
         # again, starts its counter again.
         key = (table_name("streams"), user.userid, user.created, user.following_changed, listed)
-        now = time.monotonic()
-        with self._lock:
-            kept = self._answers.get(key)
-        if kept is not None and now < kept[0]:
-            return kept[1]
+        kept = self._kept.get(key)
+        if kept is not None:
+            return kept
         followed = _followed_of(conn, user.userid, listed)
-        with self._lock:
-            self._answers.pop(key, None)
-            while len(self._answers) >= self.MAX:
-                del self._answers[next(iter(self._answers))]
-            self._answers[key] = (now + settings.TWITBASE_CELEBRITY_CACHE_S, followed)
+        self._kept.keep(key, followed)
         return followed
 
     def clear(self) -> None:
-        with self._lock:
-            self._answers.clear()
+        self._kept.clear()
 
 
 FOLLOWED = FollowedCache()

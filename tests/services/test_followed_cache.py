@@ -118,4 +118,4 @@ def test_the_oldest_answers_go_first_once_the_cache_is_full(
     for userid in ("ann", "bea", "cyd", "bea"):
         user = User(userid, userid, f"{userid}@example.com", created, following_changed=1)
         assert cache.get(None, user, ("alice",)) == (userid,)  # type: ignore[arg-type]
-    assert [key[1] for key in cache._answers] == ["bea", "cyd"]
+    assert [key[1] for key in cache._kept._answers] == ["bea", "cyd"]

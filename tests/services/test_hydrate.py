@@ -234,10 +234,11 @@ def _like_and_read(reader: str, twit_ids: list[str], rounds: int) -> list[str]:
 def test_a_like_shows_on_the_likers_next_read_while_others_like_the_same_twits(
     alice: User, settings: Settings
 ) -> None:
-    """Nothing on the page is cached: four processes like and unlike the
-    same twits at once, each reading its home page after each change, and
-    each read shows the reader's own change and a count that includes it;
-    at the end every count is exact."""
+    """Four processes like and unlike the same twits at once, each reading
+    its home page after each change, and each read shows the reader's own
+    change and a count that includes it; at the end every count is exact.
+    Each page reads the reader's profile, so the flags its process keeps
+    (reactions.FlagsCache) are in play: each change must renew them."""
     readers = [f"reader{i}" for i in range(4)]
     for reader in readers:
         register(reader)

@@ -1,0 +1,59 @@
+"""Answers a process keeps under what they depend on: each under a key that
+names it (a reader, and a change counter read with their profile in the same
+request), for at most a number of seconds, at most so many of them, the
+oldest dropped first.
+
+Two caches keep answers so: which large accounts a reader follows
+(streams.FollowedCache, under FOLLOWING_CHANGED) and the reader's likes and
+reposts of the twits their pages showed (reactions.FlagsCache, under
+REACTIONS_CHANGED). The counter makes them exact: it is raised after every
+change it covers, so an answer kept under the counter a request read was
+asked after every change finished before that request. The seconds bound
+what a crash between a change and its raise leaves stale.
+
+Written by hand: a dict with expiry times behind a lock. Django's cache
+backends pickle every value and may live in another process (Redis), which
+costs more than the multi-get an answer saves; cachetools' TTLCache has one
+TTL fixed when it is made, where these read theirs from the settings (the
+tests change them).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+class Kept(Generic[V]):
+    """At most ``most`` answers, each for ``seconds()`` after it was kept."""
+
+    def __init__(self, most: int, seconds: Callable[[], float]) -> None:
+        self._most = most
+        self._seconds = seconds
+        self._lock = threading.Lock()
+        self._answers: dict[Hashable, tuple[float, V]] = {}
+
+    def get(self, key: Hashable) -> V | None:
+        """The answer kept under ``key``, while it is fresh; else None."""
+        with self._lock:
+            kept = self._answers.get(key)
+        if kept is None or time.monotonic() >= kept[0]:
+            return None
+        return kept[1]
+
+    def keep(self, key: Hashable, answer: V) -> None:
+        """Keep ``answer`` under ``key`` (replacing one there) from now."""
+        until = time.monotonic() + self._seconds()
+        with self._lock:
+            self._answers.pop(key, None)
+            while len(self._answers) >= self._most:
+                del self._answers[next(iter(self._answers))]
+            self._answers[key] = (until, answer)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._answers.clear()
