@@ -129,6 +129,7 @@ def _run(
         own = [services.post_twit(reader, f"the reader's twit {i}").id for i in range(10)]
         twice = _post_and_repost(followees, others, twits_each, repost_share, report, rng)
         _notify(reader, own, report)
+        _react(reader, report)
         user = services.get_user(reader)
         prefix = keys.user_hash(reader)
         cases, merged = _cases(user, prefix)
@@ -206,6 +207,21 @@ def _notify(reader: str, own: list[str], report: Progress, fans: int = 30) -> No
         report("notifications", n + 1, fans)
 
 
+def _react(reader: str, report: Progress, every: int = 8) -> None:
+    """The reader likes one in ``every`` of the newest 100 twits of their
+    stream, as a reader does: their pages then show some twits liked, and
+    the flags their process keeps (reactions.FlagsCache) are in play, as
+    for anyone who has ever liked a twit. A reader who never has is asked
+    about on every page; the cases with TWITBASE_FLAGS_CACHE_S=0 show that
+    cost beside."""
+    page = services.home_stream(reader, None, 100).items
+    chosen = [t.id for t in page[::every]]
+    report("the reader's likes", 0, len(chosen))
+    for n, twit_id in enumerate(chosen):
+        services.like(reader, twit_id)
+        report("the reader's likes", n + 1, len(chosen))
+
+
 def _repost_one(
     followees: list[str],
     posted: list[tuple[str, str]],
@@ -241,7 +257,8 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
 
     def home(limit: int) -> Callable[[], int]:
         # The page: the stream scan, then its lookups in one pipelined
-        # round trip (hydration._page).
+        # round trip (hydration._page); the reader's flags kept by the
+        # process (reactions.FlagsCache) since the first read.
         def read() -> int:
             return len(services.home_stream(user, None, limit).items)
 
@@ -322,10 +339,12 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
     cases = (
         ("whole home page, HTML of 20 through Django", whole_page(), shown_reposts, 20),
         (f"home page, first 20 ({page})", home(20), shown_reposts, 20),
+        ("home page, first 20, flags not kept", _home_unkept(user, 20), shown_reposts, 20),
         ("stream read alone, first 20 (no flags)", stream_read(20), shown_reposts, 20),
         ("raw scan of the same 20 stream rows", raw(20), raw_reposts, 20),
         (f"the page's own reads, 20 ({floor})", page_rows(20), raw_reposts, 20),
         (f"home page, 50 ({page})", home(50), shown_reposts, 50),
+        ("home page, 50, flags not kept", _home_unkept(user, 50), shown_reposts, 50),
         # The issue's goal is for 50 rows: the stream read at most 1.25x.
         ("stream read alone, 50 (no flags)", stream_read(50), shown_reposts, 50),
         ("raw scan of the same 50 stream rows", raw(50), raw_reposts, 50),
@@ -344,6 +363,18 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
         ("raw scan again, the same 50 stream rows", raw(50), raw_reposts, 50),
     )
     return cases, merged
+
+
+def _home_unkept(user: User, limit: int) -> Callable[[], int]:
+    """The home page with the reader's flags looked up on each read, as for
+    a reader who never liked or reposted (the measure before the flags were
+    kept, reactions.FlagsCache)."""
+
+    def read() -> int:
+        with mock.patch.object(settings, "TWITBASE_FLAGS_CACHE_S", 0):
+            return len(services.home_stream(user, None, limit).items)
+
+    return read
 
 
 def _peer_cases(user: User, peer: StreamFramework) -> tuple[Case, ...]:
@@ -439,7 +470,7 @@ def _measure(
 ) -> list[HomeResult]:
     """Time each read ``reads`` times, ``cases`` first; before ``merged``,
     list ``large_account`` as a large account. Within each group the reads
-    take turns (one of each, ``reads`` times over), so a machine whose load
+    take turns (one of each in a shuffled order, ``reads`` times over), so a machine whose load
     changes during the run (other work on it) weighs on every read alike
     and the ratios between them hold."""
     total = (len(cases) + len(merged)) * reads
@@ -457,8 +488,15 @@ def _interleaved(
     times: list[list[float]] = [[] for _ in cases]
     cpu: list[list[float]] = [[] for _ in cases]
     got = [read() for _, read, _, _ in cases]  # warm: connections open, caches filled
+    # Each round in an order of its own: a read that always followed the
+    # same one (the whole HTML page, which leaves the most garbage and the
+    # coldest caches) was slowed by it, and the read after it differed.
+    order = list(range(len(cases)))
+    shuffle = random.Random(39).shuffle
     for n in range(reads):
-        for i, (_, read, _, _) in enumerate(cases):
+        shuffle(order)
+        for i in order:
+            read = cases[i][1]
             c0, t0 = time.process_time(), time.perf_counter()
             got[i] = read()
             ms, cpu_ms = (time.perf_counter() - t0) * 1000, (time.process_time() - c0) * 1000
@@ -552,6 +590,14 @@ def format_table(run: HomeRun) -> str:
         (f"{n} rows", f"home page, {first}{n}", f"raw scan of the same {n} stream rows")
         for n, first in ((20, "first "), (50, ""), (100, ""))
     ]
+    pairs += [
+        (
+            f"{n} rows, flags not kept",
+            f"home page, {first}{n}, flags not kept",
+            f"raw scan of the same {n} stream rows",
+        )
+        for n, first in ((20, "first "), (50, ""))
+    ]
     pairs.append(
         ("hashtag page of 20", "hashtag page, first 20", "raw scan of the same 20 hashtag rows")
     )
@@ -580,12 +626,13 @@ def format_table(run: HomeRun) -> str:
             + "."
         )
     peer = next((r for r in run.results if r.read.startswith("Stream-Framework")), None)
-    ours = p50.get("home page, 50")
-    if peer is not None and ours:
-        lines.append(
-            f"The home page of 50 against Stream-Framework's read of 50: {ours:.2f} against "
-            f"{peer.p50_ms:.2f} ms, {ours / peer.p50_ms:.2f}x."
-        )
+    for which in ("home page, 50", "home page, 50, flags not kept"):
+        ours = p50.get(which)
+        if peer is not None and ours:
+            lines.append(
+                f"The {which[len('home ') :]} against Stream-Framework's read of 50: "
+                f"{ours:.2f} against {peer.p50_ms:.2f} ms, {ours / peer.p50_ms:.2f}x."
+            )
     share = run.repost_rows / run.stream_rows if run.stream_rows else 0.0
     lines.append(
         f"\nThe reader's stream: {run.stream_rows} rows, {run.repost_rows} of them reposts "
