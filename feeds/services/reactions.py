@@ -400,8 +400,10 @@ class FlagsCache:
         def answer() -> Flags:
             liked, reposted = fresh()
             got = {t: (t in liked, t in reposted) for t in unknown}
-            if got:
-                self._kept.keep(key, {**known, **got} if len(known) < self.MOST_TWITS else got)
+            if got and len(known) < self.MOST_TWITS:
+                self._kept.extend(key, {**known, **got})
+            elif got:
+                self._kept.keep(key, got)
             flags = {**known, **got}
             return (
                 frozenset(t for t in twit_ids if flags[t][0]),

@@ -1,0 +1,48 @@
+"""services._kept.Kept: answers kept for so many seconds, at most so many,
+the oldest dropped first; an answer extended keeps the time it had."""
+
+from __future__ import annotations
+
+import pytest
+
+from feeds.services import _kept
+from feeds.services._kept import Kept
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    now = [1000.0]
+    monkeypatch.setattr(_kept.time, "monotonic", lambda: now[0])
+    return now
+
+
+def test_an_answer_is_kept_for_its_seconds(clock: list[float]) -> None:
+    kept: Kept[str] = Kept(10, lambda: 60)
+    kept.keep("k", "a")
+    clock[0] += 59.9
+    assert kept.get("k") == "a"
+    clock[0] += 0.1
+    assert kept.get("k") is None
+
+
+def test_an_extended_answer_runs_out_when_the_first_would_have(clock: list[float]) -> None:
+    """What an extension carries over is no fresher for it: a crash's stale
+    answer must not outlive the seconds however often a page adds to it."""
+    kept: Kept[frozenset[str]] = Kept(10, lambda: 60)
+    kept.keep("k", frozenset("a"))
+    clock[0] += 50
+    kept.extend("k", frozenset("ab"))
+    assert kept.get("k") == frozenset("ab")
+    clock[0] += 10
+    assert kept.get("k") is None
+    # Nothing fresh to extend: a new answer, kept from now.
+    kept.extend("k", frozenset("c"))
+    clock[0] += 59
+    assert kept.get("k") == frozenset("c")
+
+
+def test_the_oldest_answers_go_first_once_full(clock: list[float]) -> None:
+    kept: Kept[int] = Kept(2, lambda: 60)
+    for n, key in enumerate(("ann", "bea", "cyd", "bea")):
+        kept.keep(key, n)
+    assert (kept.get("ann"), kept.get("bea"), kept.get("cyd")) == (None, 3, 2)
