@@ -212,7 +212,7 @@ def _react(reader: str, report: Progress, every: int = 8) -> None:
     stream, as a reader does: their pages then show some twits liked, and
     the flags their process keeps (reactions.FlagsCache) are in play, as
     for anyone who has ever liked a twit. A reader who never has is asked
-    about on every page; the cases with TWITBASE_FLAGS_CACHE_S=0 show that
+    about on every page; the cases with TWITBASE_PAGE_CACHE_S=0 show that
     cost beside."""
     page = services.home_stream(reader, None, 100).items
     chosen = [t.id for t in page[::every]]
@@ -339,12 +339,12 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
     cases = (
         ("whole home page, HTML of 20 through Django", whole_page(), shown_reposts, 20),
         (f"home page, first 20 ({page})", home(20), shown_reposts, 20),
-        ("home page, first 20, flags not kept", _home_unkept(user, 20), shown_reposts, 20),
+        ("home page, first 20, nothing kept", _home_unkept(user, 20), shown_reposts, 20),
         ("stream read alone, first 20 (no flags)", stream_read(20), shown_reposts, 20),
         ("raw scan of the same 20 stream rows", raw(20), raw_reposts, 20),
         (f"the page's own reads, 20 ({floor})", page_rows(20), raw_reposts, 20),
         (f"home page, 50 ({page})", home(50), shown_reposts, 50),
-        ("home page, 50, flags not kept", _home_unkept(user, 50), shown_reposts, 50),
+        ("home page, 50, nothing kept", _home_unkept(user, 50), shown_reposts, 50),
         # The issue's goal is for 50 rows: the stream read at most 1.25x.
         ("stream read alone, 50 (no flags)", stream_read(50), shown_reposts, 50),
         ("raw scan of the same 50 stream rows", raw(50), raw_reposts, 50),
@@ -366,12 +366,13 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
 
 
 def _home_unkept(user: User, limit: int) -> Callable[[], int]:
-    """The home page with the reader's flags looked up on each read, as for
-    a reader who never liked or reposted (the measure before the flags were
-    kept, reactions.FlagsCache)."""
+    """The home page with nothing kept between reads (TWITBASE_PAGE_CACHE_S=0):
+    the reader's flags and the authors' suspensions looked up on each read,
+    the measure before they were kept (reactions.FlagsCache,
+    accounts.SuspendedCache), and what a page costs after each change."""
 
     def read() -> int:
-        with mock.patch.object(settings, "TWITBASE_FLAGS_CACHE_S", 0):
+        with mock.patch.object(settings, "TWITBASE_PAGE_CACHE_S", 0):
             return len(services.home_stream(user, None, limit).items)
 
     return read
@@ -592,8 +593,8 @@ def format_table(run: HomeRun) -> str:
     ]
     pairs += [
         (
-            f"{n} rows, flags not kept",
-            f"home page, {first}{n}, flags not kept",
+            f"{n} rows, nothing kept",
+            f"home page, {first}{n}, nothing kept",
             f"raw scan of the same {n} stream rows",
         )
         for n, first in ((20, "first "), (50, ""))
@@ -626,7 +627,7 @@ def format_table(run: HomeRun) -> str:
             + "."
         )
     peer = next((r for r in run.results if r.read.startswith("Stream-Framework")), None)
-    for which in ("home page, 50", "home page, 50, flags not kept"):
+    for which in ("home page, 50", "home page, 50, nothing kept"):
         ours = p50.get(which)
         if peer is not None and ours:
             lines.append(

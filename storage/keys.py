@@ -579,7 +579,13 @@ LAYOUTS: dict[str, tuple[tuple[str, str, int], ...]] = {
 
 
 # Tables keyed by text, as layout_text() shows them.
-TEXT_LAYOUTS = {"metrics": '"totals" | "tables" | "lag:" + rts + suffix | "worker:" + host:pid'}
+TEXT_LAYOUTS = {
+    "metrics": '"totals" | "tables" | "lag:" + rts + suffix | "worker:" + host:pid',
+    "suspensions": '"all"',
+}
+
+# The suspensions table's one row.
+SUSPENSIONS_ROW = b"all"
 
 
 @dataclass(frozen=True)

@@ -839,6 +839,13 @@ RATE_COUNTERS = (
 LOGIN_FAILS = b"l:fails"  # an HBase counter: failed log-ins in the window
 
 
+# -- suspensions: "all" --------------------------------------------------------------------
+
+# An HBase counter, raised after every suspension and reinstatement: who is
+# suspended, as a process remembered it under an older value, may be stale
+# (accounts.SuspendedCache).
+SUSPENSIONS_CHANGED = b"s:changed"
+
 # -- celebrities: md5(userid) ---------------------------------------------------------------
 
 CELEBRITY_USERID = b"c:userid"
@@ -1064,7 +1071,9 @@ COUNTED_CELLS = frozenset(
     }
 )
 # Plain HBase counters (8 bytes, big-endian).
-COUNTER_CELLS = frozenset({FANOUTS, STREAM_ROWS, FAILURES, TASKS, *RATE_COUNTERS})
+COUNTER_CELLS = frozenset(
+    {FANOUTS, STREAM_ROWS, FAILURES, TASKS, SUSPENSIONS_CHANGED, *RATE_COUNTERS}
+)
 # Milliseconds since the epoch, as decimal text.
 MILLIS_CELLS = frozenset(
     {CREATED, STREAM_CREATED, REPLIES_CREATED, EDGE_CREATED, TOKEN_CREATED, SEEN}
@@ -1148,6 +1157,7 @@ COLUMNS: dict[str, tuple[bytes, ...]] = {
     "ratelimits": RATE_COUNTERS,
     "logins": (LOGIN_FAILS,),
     "celebrities": (CELEBRITY_USERID,),
+    "suspensions": (SUSPENSIONS_CHANGED,),
     "metrics": (FANOUTS, STREAM_ROWS, FAILURES, LAST_FAILURE, LAG_MS, SEEN, TASKS),
     "audit": (AUDIT_ACTOR, AUDIT_ACTION, AUDIT_TARGET, AUDIT_DETAIL),
     "notifications": (NOTIFY_ACTORS_CELL, NOTIFY_COUNT, NOTIFY_TWIT, NOTIFY_TEXT),

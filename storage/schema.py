@@ -61,6 +61,10 @@ SCHEMA: dict[str, dict[str, dict[str, int]]] = {
     "ratelimits": {"r": {"max_versions": 1, "time_to_live": 180}},
     "logins": {"l": {"max_versions": 1, "time_to_live": 2 * 24 * 3600}},
     "celebrities": {"c": ONE},  # authors too large to fan out (see fanout)
+    # One row, "all": a counter every suspension and reinstatement raises,
+    # what the processes' kept answers of who is suspended compare
+    # (accounts.SuspendedCache).
+    "suspensions": {"s": ONE},
     # Fan-out figures and worker heartbeats; a week of history is plenty.
     "metrics": {"m": {"max_versions": 1, "time_to_live": 7 * 24 * 3600}},
     # The staff console's log: who did what, when; kept forever.
@@ -153,6 +157,7 @@ USER_DATA: dict[str, str] = {
     "ratelimits": "prefix md5(userid)",
     "logins": "prefix md5(userid) (per-address, per-device and per-session rows name no user)",
     "celebrities": "the row md5(userid)",
+    "suspensions": "holds no per-user data (one counter)",
     "followerLists": "the row md5(userid); others' lists naming the user go with the unfollows",
     "metrics": "holds no per-user data",
     "audit": "kept: the staff's record of what they did is not the user's data",

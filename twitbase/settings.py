@@ -240,10 +240,11 @@ TWITBASE_POSTS_PER_MINUTE = env_int("TWITBASE_POSTS_PER_MINUTE", 30, minimum=1)
 TWITBASE_TRENDING_CACHE_S = env_int("TWITBASE_TRENDING_CACHE_S", 30, minimum=0)
 # How long a process keeps a reader's who-to-follow ranking (services.suggest_follows).
 TWITBASE_SUGGEST_CACHE_S = env_int("TWITBASE_SUGGEST_CACHE_S", 300, minimum=0)
-# How long a process keeps a reader's likes and reposts of the twits their
-# pages showed (reactions.FlagsCache), under a counter every change of them
-# raises: the bound on what a crash mid-change leaves stale. 0: asked each page.
-TWITBASE_FLAGS_CACHE_S = env_int("TWITBASE_FLAGS_CACHE_S", 60, minimum=0)
+# How long a process keeps what a page looked up under a counter each change
+# of it raises: a reader's likes and reposts of the twits their pages showed
+# (reactions.FlagsCache), and who is suspended (accounts.SuspendedCache). The
+# bound on what a crash mid-change leaves stale; 0: asked on every page.
+TWITBASE_PAGE_CACHE_S = env_int("TWITBASE_PAGE_CACHE_S", 60, minimum=0)
 # The other costly actions, each counted per minute as posts are (HTTP 429
 # beyond; feeds/services/ratelimit.py declares them): sign-ups per client
 # address; follows and unfollows, likes and reposts (and taking them back),

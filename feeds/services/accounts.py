@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from types import SimpleNamespace
 
 import happybase
+from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -28,6 +29,7 @@ from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, apply_once, check_and_put
 
 from . import ratelimit, userindex
+from ._kept import Kept
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -247,21 +249,95 @@ def suspended(conn: happybase.Connection, userids: Iterable[str]) -> frozenset[s
 
 def ask_suspended(pipe: ops.Pipeline, userids: Iterable[str]) -> Callable[[], frozenset[str]]:
     """:func:`suspended` as a call in ``pipe``: its answer, once ``pipe``
-    is sent. A page asks it beside its other lookups, in one round trip."""
+    is sent. A page asks it beside its other lookups, in one round trip;
+    what the process keeps (:data:`SUSPENDED`) is not asked again."""
     wanted = sorted({u.lower() for u in userids})
     if not wanted:
         return frozenset
+    return SUSPENDED.ask(pipe, wanted)
+
+
+def _ask_disabled(pipe: ops.Pipeline, wanted: list[str]) -> Callable[[], dict[str, bool]]:
+    """Whether each of ``wanted`` (lower-cased) is disabled, from their users
+    rows' flags, once ``pipe`` is sent (an account not there: not)."""
+    if not wanted:
+        return dict
     reply = pipe.rows(table_name("users"), [keys.user_key(u) for u in wanted], [rows.DISABLED])
 
-    def answer() -> frozenset[str]:
+    def answer() -> dict[str, bool]:
         found = dict(reply.value)
-        return frozenset(
-            u
-            for u in wanted
-            if rows.decode_flag(found.get(keys.user_key(u), {}).get(rows.DISABLED))
-        )
+        return {
+            u: rows.decode_flag(found.get(keys.user_key(u), {}).get(rows.DISABLED)) for u in wanted
+        }
 
     return answer
+
+
+class SuspendedCache:
+    """Who is suspended, of the accounts this process's pages showed: a page
+    of 50 asks about some 40 users rows for it, the same authors page after
+    page, and suspensions are rare. Kept (services._kept) under the one
+    counter every suspension and reinstatement raises (the suspensions
+    table's row), for at most TWITBASE_PAGE_CACHE_S seconds, at most MOST
+    accounts.
+
+    Each page reads the counter in its pipelined round trip, before the
+    users rows of the accounts it does not know. Kept answers are used when
+    the counter is the value they were kept under; when it moved, they are
+    asked again (one more round trip, once per change in each process).
+    :func:`set_disabled` raises the counter after the flag is written, so a
+    suspension shows on every page read after it returns, whichever process
+    reads. A crash between the flag and the raise leaves the old answer for
+    the seconds at most; suspending again raises it.
+    """
+
+    MOST = 50_000
+
+    def __init__(self) -> None:
+        self._kept: Kept[tuple[int, dict[str, bool]]] = Kept(
+            1, lambda: settings.TWITBASE_PAGE_CACHE_S
+        )
+
+    def ask(self, pipe: ops.Pipeline, wanted: list[str]) -> Callable[[], frozenset[str]]:
+        if not settings.TWITBASE_PAGE_CACHE_S:
+            fresh = _ask_disabled(pipe, wanted)
+            return lambda: frozenset(u for u, on in fresh().items() if on)
+        # Keyed by the users table's name: it carries the table prefix.
+        key = table_name("users")
+        seen, known = self._kept.get(key) or (None, {})
+        # First: the rows asked after it are at least as new as the counter.
+        counter = pipe.count(
+            table_name("suspensions"), keys.SUSPENSIONS_ROW, rows.SUSPENSIONS_CHANGED
+        )
+        unknown = [u for u in wanted if u not in known]
+        fresh = _ask_disabled(pipe, unknown)
+
+        def answer() -> frozenset[str]:
+            now, got = counter(), fresh()
+            if now == seen:
+                if got:
+                    self._kept.extend(
+                        key, (now, {**known, **got} if len(known) < self.MOST else got)
+                    )
+                flags = {**known, **got}
+            else:
+                # The kept answers are of an older counter: ask for them again.
+                again = [u for u in wanted if u in known]
+                if again:
+                    with connection() as conn, ops.pipelined(conn) as retry:
+                        asked = _ask_disabled(retry, again)
+                    got.update(asked())
+                self._kept.keep(key, (now, got))
+                flags = got
+            return frozenset(u for u in wanted if flags[u])
+
+        return answer
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+
+SUSPENDED = SuspendedCache()
 
 
 def ask_users(pipe: ops.Pipeline, userids: Iterable[str]) -> Callable[[], dict[str, User]]:
@@ -567,6 +643,11 @@ def set_disabled(userid: str, disabled: bool = True) -> User:
     this either sees the flag or gets a credential of the old generation;
     re-enabling leaves the generation raised."""
     user = _set_flag(userid, rows.DISABLED, disabled)
+    with connection() as conn:
+        # After the flag: a kept answer renewed by this raise reads it.
+        conn.table(table_name("suspensions")).counter_inc(
+            keys.SUSPENSIONS_ROW, rows.SUSPENSIONS_CHANGED
+        )
     if disabled:
         bump_generation(userid)
         user = get_user(userid)

@@ -7,7 +7,8 @@ who is suspended, the counts, what the reader likes and reposted.
 verbs, each one multi-get for the page:
 
 - ``accounts.ask_suspended``: twits whose author, or whose reposter, is
-  suspended are left out;
+  suspended are left out (those the process knows, while no suspension
+  has changed since, answered by it: accounts.SuspendedCache);
 - ``twits.ask_counts``: replies, likes, reposts and images, as the twit
   rows hold them; a twit whose row is gone (deleted since its list row was read) is
   left out; an edited twit gets its current text and "edited" mark from the
@@ -35,9 +36,10 @@ were one round trip each, run side by side on threads, which on the local
 server (one request at a time) cost their sum, and cost a page four times
 the raw scan of its rows (issue 39; docs/benchmarks.md, "Home page"). Each
 owner still says how its question is asked and read; the step only sends
-them at once. Only the reader's flags are kept, under a counter every
-change of them raises; the rest is read fresh each time, and a like shows
-on the liker's next read.
+them at once. The reader's flags and who is suspended are kept, each
+under a counter every change of it raises; the rest is read fresh each
+time. A like shows on the liker's next read, a suspension on every page
+read after it.
 """
 
 from __future__ import annotations

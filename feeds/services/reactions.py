@@ -359,7 +359,7 @@ class FlagsCache:
     for them, most of them not there, and a reader reading again asks about
     the same twits. Kept (services._kept) under the reader's
     REACTIONS_CHANGED counter, as read with their profile in the same
-    request, for at most TWITBASE_FLAGS_CACHE_S seconds; at most
+    request, for at most TWITBASE_PAGE_CACHE_S seconds; at most
     MOST_READERS readers, MOST_TWITS twits each.
 
     Exact for a profile read whole: every change of a like or repost
@@ -377,7 +377,7 @@ class FlagsCache:
 
     def __init__(self) -> None:
         self._kept: Kept[dict[str, tuple[bool, bool]]] = Kept(
-            self.MOST_READERS, lambda: settings.TWITBASE_FLAGS_CACHE_S
+            self.MOST_READERS, lambda: settings.TWITBASE_PAGE_CACHE_S
         )
 
     def ask(
@@ -388,7 +388,7 @@ class FlagsCache:
         userid = reader if isinstance(reader, str) else reader.userid
         if isinstance(reader, str) or not reader.reactions_changed:
             return _flags(pipe, userid, twit_ids)
-        if not settings.TWITBASE_FLAGS_CACHE_S:
+        if not settings.TWITBASE_PAGE_CACHE_S:
             return _flags(pipe, userid, twit_ids)
         # With the account's creation: a deleted account's userid, taken
         # again, starts its counter again.

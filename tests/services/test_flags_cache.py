@@ -26,7 +26,7 @@ def asked(
 ) -> Iterator[list[list[str]]]:
     """bob follows alice; flags kept longer than the test, so only the
     counter renews them. Yields the twit ids each page looked up, in turn."""
-    settings.TWITBASE_FLAGS_CACHE_S = 600
+    settings.TWITBASE_PAGE_CACHE_S = 600
     settings.TWITBASE_REACTIONS_PER_MINUTE = 1000
     services.follow("bob", "alice")
     calls: list[list[str]] = []

@@ -34,6 +34,7 @@ OWNERS = {
     "followedBy": "follows",
     "followerLists": "follows",
     "celebrities": "streams",
+    "suspensions": "accounts",
     "streams": "streams",
     "likers": "reactions",
     "likes": "reactions",
