@@ -93,11 +93,15 @@ def hydrate(
     hidden: frozenset[str] = got["suspended"] if suspended is None else suspended
     counts: dict[str, twits.Counts] | None = got.get("counts")
     liked, mine = got.get("flags", (None, None))
+    # Most pages hide nobody: the per-twit checks only where someone is.
+    shielded = shield is not blocks.NOTHING_HIDDEN
     shown = []
     for t in found:
-        if t.userid.lower() in hidden or (t.reposted_by and t.reposted_by.lower() in hidden):
+        if hidden and (
+            t.userid.lower() in hidden or (t.reposted_by and t.reposted_by.lower() in hidden)
+        ):
             continue
-        if shield.hides(t.userid) or shield.hides(t.reposted_by):
+        if shielded and (shield.hides(t.userid) or shield.hides(t.reposted_by)):
             continue
         text, edited = t.text, t.edited
         if counts is None:
@@ -112,10 +116,10 @@ def hydrate(
             quotes_n, quote_of = now.quotes, now.quote_of
             if now.edited:  # the list row's copy may predate the edit
                 text, edited = now.text, now.edited
-        if t.userid.lower() != (userid or "").lower() and shield.hides_text(text):
+        if shielded and t.userid.lower() != (userid or "").lower() and shield.hides_text(text):
             continue  # a muted word hides others' twits, never one's own
-        fields = dict(t.__dict__)
-        fields.update(
+        fields = dict(
+            t.__dict__,
             text=text,
             edited=edited,
             replies=replies,

