@@ -309,7 +309,10 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
         # with nothing of ours around them. Its stream scan (limit + 1 rows,
         # opened, then fetched and closed, as the page's), then the very
         # multi-gets its lookups send, recorded from one read, pipelined
-        # as there; the rows left as the compiled reader makes them.
+        # as there; the rows left as the compiled reader makes them. The
+        # read recorded is the second: what the page asks once the process
+        # keeps what it may (the first asks everything).
+        home(limit)()
         asked = _lookups_of(home(limit))
 
         def read() -> int:
