@@ -3,13 +3,16 @@ names it (a reader, and a change counter read with their profile in the same
 request), for at most a number of seconds, at most so many of them, the
 oldest dropped first.
 
-Two caches keep answers so: which large accounts a reader follows
+Three caches keep answers so: which large accounts a reader follows
 (streams.FollowedCache, under FOLLOWING_CHANGED) and the reader's likes and
 reposts of the twits their pages showed (reactions.FlagsCache, under
-REACTIONS_CHANGED). The counter makes them exact: it is raised after every
-change it covers, so an answer kept under the counter a request read was
-asked after every change finished before that request. The seconds bound
-what a crash between a change and its raise leaves stale.
+REACTIONS_CHANGED), both read with the reader's profile; and who is
+suspended (accounts.SuspendedCache, under the one counter of the
+suspensions table, read in the page's own round trip). The counter makes
+them exact: it is raised after every change it covers, so an answer kept
+under the value a request read was asked after every change finished
+before that request. The seconds bound what a crash between a change and
+its raise leaves stale.
 
 Written by hand: a dict with expiry times behind a lock. Django's cache
 backends pickle every value and may live in another process (Redis), which

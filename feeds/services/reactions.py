@@ -355,7 +355,7 @@ Flags = tuple[frozenset[str], frozenset[str]]
 
 class FlagsCache:
     """The reader's likes and reposts of the twits their pages asked about,
-    as this process last read them: a page of 50 asks about 100 pairs rows
+    as this process last read them: a page of 50 asks about some 90 pairs rows
     for them, most of them not there, and a reader reading again asks about
     the same twits. Kept (services._kept) under the reader's
     REACTIONS_CHANGED counter, as read with their profile in the same
