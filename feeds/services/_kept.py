@@ -49,20 +49,10 @@ class Kept(Generic[V]):
         return kept[1]
 
     def keep(self, key: Hashable, answer: V) -> None:
-        """Keep ``answer`` under ``key`` (replacing one there) from now."""
-        self._put(key, answer, time.monotonic() + self._seconds())
-
-    def extend(self, key: Hashable, answer: V) -> None:
-        """Replace the answer kept under ``key`` with ``answer``, a superset
-        of it, until the old one's time runs out: what it carried over is
-        no fresher for being kept again. A new one where none is fresh."""
-        now = time.monotonic()
-        with self._lock:
-            kept = self._answers.get(key)
-        until = kept[0] if kept is not None and now < kept[0] else now + self._seconds()
-        self._put(key, answer, until)
-
-    def _put(self, key: Hashable, answer: V, until: float) -> None:
+        """Keep ``answer`` under ``key`` (replacing one there) from now. A
+        caller may add to an answer it kept (a dict) in place: the addition
+        runs out with it."""
+        until = time.monotonic() + self._seconds()
         with self._lock:
             self._answers.pop(key, None)
             while len(self._answers) >= self._most:

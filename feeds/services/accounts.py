@@ -314,12 +314,14 @@ class SuspendedCache:
 
         def answer() -> frozenset[str]:
             now, got = counter(), fresh()
-            if now == seen:
-                if got:
-                    self._kept.extend(
-                        key, (now, {**known, **got} if len(known) < self.MOST else got)
-                    )
-                flags = {**known, **got}
+            if now == seen and len(known) < self.MOST:
+                # Added to where it is kept, which keeps its time (as
+                # reactions.FlagsCache adds to the reader's flags).
+                known.update(got)
+                flags = known
+            elif now == seen:
+                flags = {**{u: known[u] for u in wanted if u in known}, **got}
+                self._kept.keep(key, (now, flags))
             else:
                 # The kept answers are of an older counter: ask for them again.
                 again = [u for u in wanted if u in known]

@@ -393,18 +393,24 @@ class FlagsCache:
         # With the account's creation: a deleted account's userid, taken
         # again, starts its counter again.
         key = (table_name("likers"), userid, reader.created, reader.reactions_changed)
-        known = self._kept.get(key) or {}
-        unknown = [t for t in twit_ids if t not in known]
+        known = self._kept.get(key)
+        unknown = twit_ids if known is None else [t for t in twit_ids if t not in known]
         fresh = _flags(pipe, userid, unknown)
 
         def answer() -> Flags:
             liked, reposted = fresh()
             got = {t: (t in liked, t in reposted) for t in unknown}
-            if got and len(known) < self.MOST_TWITS:
-                self._kept.extend(key, {**known, **got})
-            elif got:
-                self._kept.keep(key, got)
-            flags = {**known, **got}
+            if known is not None and len(known) < self.MOST_TWITS:
+                # Added to where it is kept, which keeps its time: what it
+                # held is no fresher for being added to. (Only ever added
+                # to, each addition whole under the GIL: a page reading it
+                # at once in another thread finds each flag or not.)
+                known.update(got)
+                flags = known
+            else:
+                flags = got if known is None else {t: known[t] for t in twit_ids if t in known}
+                flags.update(got)
+                self._kept.keep(key, flags)
             return (
                 frozenset(t for t in twit_ids if flags[t][0]),
                 frozenset(t for t in twit_ids if flags[t][1]),
