@@ -146,16 +146,17 @@ def ask_counts(pipe: ops.Pipeline, twit_ids: Iterable[str]) -> Callable[[], dict
 
 
 def _counts_of(row: dict[bytes, bytes]) -> Counts:
+    replies, likes, reposts, quotes = rows.decode_twit_counts(row)
     edit = rows.decode_edit(row)
     quote_of = row.get(rows.QUOTE_OF)
     images = row.get(rows.TWIT_IMAGES)
     return Counts(
-        rows.decode_replies(row),
-        rows.decode_likes(row),
-        rows.decode_reposts(row),
+        replies,
+        likes,
+        reposts,
         row[rows.TEXT].decode() if edit is None else edit.text,
         0 if edit is None else edit.ts,
-        rows.decode_quotes(row),
+        quotes,
         None if quote_of is None else quote_of.decode(),
         images_of(rows.decode_images(images)) if images else (),
     )
@@ -483,14 +484,8 @@ def get_twit(twit_id: str) -> Twit:
     stored = rows.decode_twit(row)
     if stored is None or rows.DELETING in row:
         raise NotFound(f"No twit {twit_id!r}.")
-    return twit_of(
-        key,
-        stored,
-        rows.decode_replies(row),
-        rows.decode_likes(row),
-        rows.decode_reposts(row),
-        quotes=rows.decode_quotes(row),
-    )
+    replies, likes, reposts, quotes = rows.decode_twit_counts(row)
+    return twit_of(key, stored, replies, likes, reposts, quotes=quotes)
 
 
 def public_twit(twit_id: str) -> Twit:
@@ -664,14 +659,8 @@ def _timeline_twit(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
     stored = rows.decode_twit(row)
     if stored is None:
         return None
-    return twit_of(
-        key,
-        stored,
-        rows.decode_replies(row),
-        rows.decode_likes(row),
-        rows.decode_reposts(row),
-        quotes=rows.decode_quotes(row),
-    )
+    replies, likes, reposts, quotes = rows.decode_twit_counts(row)
+    return twit_of(key, stored, replies, likes, reposts, quotes=quotes)
 
 
 def timeline_scan(conn: happybase.Connection, user_hash: bytes, rts: bytes, limit: int) -> ops.Scan:

@@ -37,7 +37,7 @@ def test_a_demo_quote_has_its_quotes_row_and_counted_mark() -> None:
     assert twit_cells[rows.QUOTE_COUNTED] == b"1"
     assert twit_cells[rows.QUOTE_OF] == keys.twit_id(quoted.key).encode()
     counted = twits.twit_rows(quoted.key, demo.stored[t.quoted or 0], quotes=3)
-    assert rows.decode_quotes(_twits_cells(counted)) == 3
+    assert rows.decode_twit_counts(_twits_cells(counted))[3] == 3
 
 
 def _twits_cells(found: list[twits.LoadRow]) -> dict[bytes, bytes]:
