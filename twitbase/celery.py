@@ -11,13 +11,24 @@ from typing import Any
 from celery import Celery
 from celery.signals import setup_logging
 
+from twitbase import startup
 from twitbase.env import exit_on_bad_settings
 
+
+def _celery_command() -> bool:
+    """Whether this process is Celery's command line (worker, beat), run as
+    ``celery`` or as ``python -m celery`` (as devtools starts workers)."""
+    program = Path(sys.argv[0])
+    return program.name == "celery" or program.parts[-2:] == ("celery", "__main__.py")
+
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
-if Path(sys.argv[0]).name == "celery":
-    # Celery's command line (worker, beat): a bad setting stops it with one
-    # line. Elsewhere the program that imported this module checks.
+if _celery_command():
+    # A bad setting stops it with one line. Elsewhere the program that
+    # imported this module checks.
     exit_on_bad_settings("celery")
+    # Celery sets Django up next: no collector passes over its imports.
+    startup.pause()
 
 app = Celery("twitbase")
 app.config_from_object("django.conf:settings", namespace="CELERY")

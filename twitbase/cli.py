@@ -17,6 +17,8 @@ import select
 import sys
 from collections.abc import Sequence
 
+from twitbase import startup
+
 
 def _root_cause(exc: BaseException) -> BaseException:
     seen = {id(exc)}
@@ -44,6 +46,8 @@ def unreachable_line(command: str, exc: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    # Django is set up next: no collector passes over its imports (startup.py).
+    startup.pause()
     argv = list(sys.argv if argv is None else argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     from django.core.management import execute_from_command_line

@@ -57,6 +57,8 @@ INSTALLED_APPS = [
     # django-ninja's templates and static files: /api/docs (Swagger UI) from
     # this site, not a CDN.
     "ninja",
+    # Last: its ready() runs after every other app's (twitbase/startup.py).
+    "twitbase",
 ]
 # Development tooling (devstack, localhbase, the benchmarks' commands) where a
 # checkout has it; the app image holds only the product, and so runs without.

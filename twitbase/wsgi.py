@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import os
 
-from django.core.wsgi import get_wsgi_application
+from twitbase import startup
 
-from twitbase.env import exit_on_bad_settings
+# Django is set up next: no collector passes over its imports (startup.py).
+startup.pause()
+
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+from twitbase.env import exit_on_bad_settings  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
 exit_on_bad_settings("twitbase.wsgi")

@@ -358,6 +358,10 @@ MODES: dict[str, Callable[[int, Budget, list[str]], int]] = {
 
 
 def main(seed: int, spec: str, users: list[str]) -> int:
+    from twitbase import startup
+
+    # Started by the dozen in a test run: no collector passes over the imports.
+    startup.pause()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "twitbase.settings")
     django.setup()
     if "HAMMER_GATE" in os.environ:
