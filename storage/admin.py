@@ -36,9 +36,18 @@ from typing import Any
 from django.conf import settings
 from thriftpy2.rpc import make_client
 
-from hbasethrift.thrift2 import T2
-
 from .keys import LAYOUTS, TREND_SALTS
+
+
+def _t2() -> Any:
+    """The Thrift2 IDL as a module (hbasethrift.thrift2), loaded at the first
+    admin call rather than when storage is imported: thriftpy2 parses the
+    IDL, about 0.09 CPU s, and most processes (the web's, the workers', the
+    commands' and the tests' hammers) never make one."""
+    from hbasethrift.thrift2 import T2
+
+    return T2
+
 
 HASHED_KINDS = ("md5", "sha256")
 # Tables keyed by a hash that LAYOUTS does not describe part by part.
@@ -71,7 +80,7 @@ def split_keys(table: str, regions: int) -> list[bytes]:
 def thrift2_client() -> Iterator[Any]:
     """A Thrift2 client of the configured server (binary protocol, buffered transport)."""
     client = make_client(
-        T2.THBaseService,
+        _t2().THBaseService,
         settings.TWITBASE_HBASE_HOST,
         settings.TWITBASE_HBASE_THRIFT2_PORT,
         timeout=max(settings.TWITBASE_HBASE_TIMEOUT_MS, 60_000),  # DDL is slow on HBase
@@ -88,7 +97,7 @@ def _family(name: str, options: Mapping[str, int], mob: int | None = None) -> An
     HBase shell gets); with ``mob``, a MOB family of that threshold (see
     :func:`mob_attributes`)."""
     ttl = options.get("time_to_live")
-    return T2.TColumnFamilyDescriptor(
+    return _t2().TColumnFamilyDescriptor(
         name=name.encode(),
         maxVersions=options.get("max_versions", 1),
         timeToLive=ttl if ttl is not None else None,
@@ -128,7 +137,7 @@ def table_descriptors(client: Any, full_names: list[str]) -> list[Any]:
     if not full_names:
         return []
     return list(
-        client.getTableDescriptors([T2.TTableName(qualifier=n.encode()) for n in full_names])
+        client.getTableDescriptors([_t2().TTableName(qualifier=n.encode()) for n in full_names])
     )
 
 
@@ -138,7 +147,7 @@ def add_family(
     """Add ``family`` to the existing table ``full_name``, keeping
     ``max_versions`` for ``time_to_live`` seconds (HBase's FOREVER for none)."""
     options = {"max_versions": max_versions, "time_to_live": time_to_live}
-    client.addColumnFamily(T2.TTableName(qualifier=full_name.encode()), _family(family, options))
+    client.addColumnFamily(_t2().TTableName(qualifier=full_name.encode()), _family(family, options))
 
 
 def modify_family(
@@ -153,7 +162,7 @@ def modify_family(
     (seen on HBase 2.6). So the family's current descriptor is read back and
     sent with only these two fields changed.
     """
-    table = T2.TTableName(qualifier=full_name.encode())
+    table = _t2().TTableName(qualifier=full_name.encode())
     (current,) = [
         cd for cd in client.getTableDescriptor(table).columns if cd.name == family.encode()
     ]
@@ -171,8 +180,8 @@ def create_presplit(
 ) -> None:
     """Create ``full_name`` with ``families`` (SCHEMA's shape), split at
     ``splits``; the families in ``mob`` (MOB_FAMILIES' shape) as MOB families."""
-    desc = T2.TTableDescriptor(
-        tableName=T2.TTableName(qualifier=full_name.encode()),
+    desc = _t2().TTableDescriptor(
+        tableName=_t2().TTableName(qualifier=full_name.encode()),
         columns=[
             _family(name, options, (mob or {}).get(name)) for name, options in families.items()
         ],

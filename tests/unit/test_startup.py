@@ -49,7 +49,10 @@ def test_settle_leaves_off_a_collector_someone_else_turned_off(collector: None) 
 def test_a_command_runs_with_the_collector_on_and_its_imports_frozen() -> None:
     # manage.py pauses the collector before Django is set up; the last app's
     # ready() must turn it on again, or a long command would never free a cycle.
-    probe = "import gc; print(gc.isenabled(), gc.get_freeze_count())"
+    probe = (
+        "import gc, sys, feeds.services, worker.tasks, twitbase.urls; "
+        "print(gc.isenabled(), gc.get_freeze_count(), 'hbasethrift.thrift2' in sys.modules)"
+    )
     proc = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", probe],
         cwd=ROOT,
@@ -60,10 +63,13 @@ def test_a_command_runs_with_the_collector_on_and_its_imports_frozen() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    enabled, frozen = proc.stdout.splitlines()[-1].split()
+    enabled, frozen, thrift2 = proc.stdout.splitlines()[-1].split()
     assert enabled == "True"
     # Django, Celery, django-ninja and the services: tens of thousands of objects.
     assert int(frozen) > 20_000
+    # Nor is the Thrift2 IDL parsed by a process that makes no admin call
+    # (storage/admin.py loads it at the first).
+    assert thrift2 == "False"
 
 
 @pytest.mark.parametrize(
