@@ -33,10 +33,14 @@ _paused = False
 
 
 def pause() -> None:
-    """Turn the collector off until :func:`settle` (no-op if it is off already:
-    whoever turned it off turns it on)."""
+    """Turn the collector off until :func:`settle`. A no-op if it is off
+    already (whoever turned it off turns it on), or if Django is set up
+    already: runserver imports the WSGI module after its apps are ready,
+    and no ``ready()`` would come to turn it on again."""
     global _paused
-    if gc.isenabled():
+    from django.apps import apps
+
+    if gc.isenabled() and not apps.ready:
         gc.disable()
         _paused = True
 

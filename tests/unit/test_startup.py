@@ -30,13 +30,24 @@ def collector() -> Iterator[None]:
         gc.disable()
 
 
-def test_settle_turns_back_on_what_pause_turned_off(collector: None) -> None:
+def test_settle_turns_back_on_what_pause_turned_off(
+    collector: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.apps import apps
+
+    monkeypatch.setattr(apps, "ready", False)  # as before Django is set up
     gc.enable()
     startup.pause()
     assert not gc.isenabled()
     startup.settle()
     assert gc.isenabled()
     assert gc.get_freeze_count() > 0
+
+
+def test_pause_once_django_is_set_up_leaves_the_collector_on(collector: None) -> None:
+    gc.enable()
+    startup.pause()  # the test process's apps are ready: nothing would settle
+    assert gc.isenabled()
 
 
 def test_settle_leaves_off_a_collector_someone_else_turned_off(collector: None) -> None:
@@ -49,8 +60,10 @@ def test_settle_leaves_off_a_collector_someone_else_turned_off(collector: None) 
 def test_a_command_runs_with_the_collector_on_and_its_imports_frozen() -> None:
     # manage.py pauses the collector before Django is set up; the last app's
     # ready() must turn it on again, or a long command would never free a cycle.
+    # Importing the WSGI module after Django is set up (as runserver does)
+    # must not turn it off again: no ready() would come to turn it on.
     probe = (
-        "import gc, sys, feeds.services, worker.tasks, twitbase.urls; "
+        "import gc, sys, feeds.services, worker.tasks, twitbase.urls, twitbase.wsgi; "
         "print(gc.isenabled(), gc.get_freeze_count(), 'hbasethrift.thrift2' in sys.modules)"
     )
     proc = subprocess.run(
