@@ -434,17 +434,13 @@ def decode_twit(row: dict[bytes, bytes]) -> TwitRow | None:
 
 def decode_twit_counts(row: dict[bytes, bytes]) -> tuple[int, int, int, int]:
     """What a twits row counts: (replies, likes, reposts, quotes), each 0
-    when it counts none, each cell read as :func:`decode_count` reads one.
-    One call for the four: a page decodes them for every twit it shows, and
-    four calls of two each took twice as long (issue 39)."""
-    get, unpack = row.get, _COUNT.unpack_from
-    replies, likes = get(COUNT_REPLIES), get(COUNT_LIKES)
-    reposts, quotes = get(COUNT_REPOSTS), get(COUNT_QUOTES)
+    when it counts none. Every reader of a twit's counts (one twit, a
+    timeline's rows, a page's hydrate step) reads the four here."""
     return (
-        unpack(replies)[0] if replies else 0,
-        unpack(likes)[0] if likes else 0,
-        unpack(reposts)[0] if reposts else 0,
-        unpack(quotes)[0] if quotes else 0,
+        decode_count(row.get(COUNT_REPLIES)),
+        decode_count(row.get(COUNT_LIKES)),
+        decode_count(row.get(COUNT_REPOSTS)),
+        decode_count(row.get(COUNT_QUOTES)),
     )
 
 
