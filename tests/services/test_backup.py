@@ -239,6 +239,8 @@ def test_an_export_cut_short_goes_on_from_its_last_chunk(
 
 
 def manage(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+    """``manage.py args`` started in the background, Ctrl-C reaching it as it
+    would from a terminal (see :func:`_interruptible`)."""
     return subprocess.Popen(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -247,7 +249,17 @@ def manage(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
+
+
+def _interruptible() -> None:
+    """SIGINT's default action in the child, whatever the suite inherited. A
+    suite started as a background job of a shell without job control (``make
+    test &`` in a script) runs with SIGINT ignored; Python then installs no
+    KeyboardInterrupt handler, and an export sent Ctrl-C ran on to its end
+    (seen on 2026-11-29, a CI run started so)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def chunks_of(dump: Path, table: str) -> list[dict[str, Any]]:
