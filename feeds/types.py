@@ -202,11 +202,14 @@ class Page(Generic[T]):
 @dataclass(frozen=True)
 class Thread:
     """A twit's page: the twit, the chain it replies to (oldest first; None
-    for a deleted twit, see services.ancestors) and a page of its replies."""
+    for a deleted twit, see services.ancestors) and a page of its replies.
+    ``hidden``: the reader's lists leave the twit itself out (they block
+    its author), so its page shows it as read."""
 
     twit: Twit
     chain: tuple[Twit | None, ...]
     replies: Page[Twit]
+    hidden: bool = False
 
 
 @dataclass(frozen=True)

@@ -56,8 +56,8 @@ def thread(
     hides (a suspended author's, a twit of whom the reader blocks or is
     blocked by, one deleted since) is left out of the chain and the
     replies, and the chain goes on above it; the twit itself is the page's,
-    so it is shown as read when hidden (its author blocking the reader
-    is refused first)."""
+    so it is shown as read when hidden, and ``Thread.hidden`` says so (its
+    author blocking the reader is refused first)."""
     blocks.refuse_if_blocked_by(twit.userid, reader)
     chain = twits.ancestors(twit)
     page = twits.replies_page(twit, cursor, limit)
@@ -67,6 +67,7 @@ def thread(
         seen.get(twit.id, twit),
         tuple(None if t is None else seen[t.id] for t in chain if t is None or t.id in seen),
         Page(tuple(seen[t.id] for t in page.items if t.id in seen), page.next_cursor),
+        hidden=twit.id not in seen,
     )
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 from feeds import services
 from feeds.errors import InvalidInput, NotFound
 from feeds.forms import ReplyForm
-from feeds.services import reactions
+from feeds.services import blocks, reactions
 from feeds.services.twits import editable
 from feeds.types import Twit
 from feeds.viewhelpers import Explain, View, post_only, redirect_to_login, safe_next
@@ -62,6 +62,13 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
     cursor = page.cursor
     # The twit, its chain and its replies, hydrated in one step.
     thread = services.thread(found, cursor, reader(request))
+    # Opened by a reader who blocks its author: shown as read, with why, and
+    # without the replies, likes and reposts the block refuses.
+    blocking = (
+        thread.hidden
+        and request.user.is_authenticated
+        and blocks.stance(me(request).userid, found.userid).blocking
+    )
     my_reply = _my_reply(request, found, thread.replies.items)
     # The newest quotes, for a twit that has some (its count says so at no cost).
     quotes = (
@@ -88,6 +95,7 @@ def twit(request: HttpRequest, userid: str, twit_id: str) -> HttpResponse:
             "bookmarked": _bookmarked(request, found.id),
             "can_edit": editable(thread.twit),  # the author's Edit link
             "quotes": quotes,
+            "blocking": blocking,
         },
     )
 

@@ -81,6 +81,31 @@ def test_a_twit_page_leaves_out_the_ancestors_of_whom_the_visitor_blocks_or_is_b
     }
 
 
+def test_a_twit_of_whom_the_visitor_blocks_says_so_and_offers_no_reply_like_or_repost(
+    alice_client: Client, bob_client: Client
+) -> None:
+    """Opened by its own link, the twit shows (a block hides it from the
+    blocker's lists, not from its page), with why the page differs and
+    without the actions the block would refuse."""
+    twit = services.post_twit("bob", "by bob, then blocked")
+    services.post_twit("alice", "a reply before the block", reply_to=twit.id)
+    url = f"/u/bob/t/{twit.id}"
+    like = f'action="/u/bob/t/{twit.id}/like"'
+    before = alice_client.get(url).content.decode()
+    assert like in before and 'id="reply"' in before and "You block @bob" not in before
+    alice_client.post("/u/bob/block")
+    after = alice_client.get(url)
+    assert after.status_code == 200
+    html, page = after.content.decode(), text_of(after)
+    assert "by bob, then blocked" in page and "You block @bob" in page
+    assert "Unblock @bob to reply" in page and 'id="reply"' not in html
+    assert like not in html and f'action="/u/bob/t/{twit.id}/repost"' not in html
+    assert "1 reply" in page  # the counts, as the twit row holds them
+    # Its author, and a reader who blocks nobody, see the page as before.
+    own = bob_client.get(url).content.decode()
+    assert "You block" not in own and 'id="reply"' in own
+
+
 def test_muting_hides_from_home_and_the_muted_page_lists_and_undoes(
     alice_client: Client, bob: User
 ) -> None:
