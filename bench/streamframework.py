@@ -72,21 +72,35 @@ class StreamFramework:
     def __enter__(self) -> Self:
         python = environment()
         self._redis.start()
-        self._child = subprocess.Popen(
-            [str(python), str(PEER), str(self._redis.port)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
+        try:
+            self._child = subprocess.Popen(
+                [str(python), str(PEER), str(self._redis.port)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        except BaseException:
+            # No __exit__ follows a failed __enter__: stop what it started.
+            self._stop()
+            raise
         return self
 
     def __exit__(
         self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if self._child is not None:
-            assert self._child.stdin is not None
-            self._child.stdin.close()
-            self._child.wait(timeout=30)
+        try:
+            if self._child is not None:
+                assert self._child.stdin is not None
+                self._child.stdin.close()
+                try:
+                    self._child.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    self._child.kill()
+                    self._child.wait()
+        finally:
+            self._stop()
+
+    def _stop(self) -> None:
         self._redis.stop()
         self._tmp.cleanup()
 
