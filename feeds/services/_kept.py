@@ -25,10 +25,31 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Generic, TypeVar
 
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
 V = TypeVar("V")
+
+
+def merged(
+    kept: dict[K, T] | None, got: dict[K, T], wanted: Iterable[K], most: int
+) -> tuple[dict[K, T], bool]:
+    """Answers ``got`` for a page added to the answers ``kept`` (None: none
+    kept), and whether the result is a new dict, to be kept from now.
+
+    Added in place while ``kept`` holds fewer than ``most``: that keeps its
+    time, as what it held is no fresher for being added to (only ever added
+    to, each addition whole under the GIL, so a page reading it at once in
+    another thread finds each answer or not). Past ``most``, a new dict of
+    the kept answers among ``wanted`` and ``got``."""
+    if kept is not None and len(kept) < most:
+        kept.update(got)
+        return kept, False
+    fresh = {k: kept[k] for k in wanted if k in kept} if kept else {}
+    fresh.update(got)
+    return fresh, True
 
 
 class Kept(Generic[V]):

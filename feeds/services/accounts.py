@@ -29,7 +29,7 @@ from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, apply_once, check_and_put
 
 from . import ratelimit, userindex
-from ._kept import Kept
+from ._kept import Kept, merged
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -314,14 +314,10 @@ class SuspendedCache:
 
         def answer() -> frozenset[str]:
             now, got = counter(), fresh()
-            if now == seen and len(known) < self.MOST:
-                # Added to where it is kept, which keeps its time (as
-                # reactions.FlagsCache adds to the reader's flags).
-                known.update(got)
-                flags = known
-            elif now == seen:
-                flags = {**{u: known[u] for u in wanted if u in known}, **got}
-                self._kept.keep(key, (now, flags))
+            if now == seen:
+                flags, new = merged(known, got, wanted, self.MOST)
+                if new:
+                    self._kept.keep(key, (now, flags))
             else:
                 # The kept answers are of an older counter: ask for them again.
                 again = [u for u in wanted if u in known]

@@ -53,7 +53,7 @@ from storage.connection import connection, read_only, table_name
 from storage.ops import MarkedChange, check_and_put, op_id
 
 from . import accounts, blocks, notify, pending, ratelimit, twits
-from ._kept import Kept
+from ._kept import Kept, merged
 from ._load import LoadRow
 from ._paging import scan_page
 
@@ -400,16 +400,8 @@ class FlagsCache:
         def answer() -> Flags:
             liked, reposted = fresh()
             got = {t: (t in liked, t in reposted) for t in unknown}
-            if known is not None and len(known) < self.MOST_TWITS:
-                # Added to where it is kept, which keeps its time: what it
-                # held is no fresher for being added to. (Only ever added
-                # to, each addition whole under the GIL: a page reading it
-                # at once in another thread finds each flag or not.)
-                known.update(got)
-                flags = known
-            else:
-                flags = got if known is None else {t: known[t] for t in twit_ids if t in known}
-                flags.update(got)
+            flags, new = merged(known, got, twit_ids, self.MOST_TWITS)
+            if new:
                 self._kept.keep(key, flags)
             return (
                 frozenset(t for t in twit_ids if flags[t][0]),

@@ -45,3 +45,17 @@ def test_the_oldest_answers_go_first_once_full(clock: list[float]) -> None:
     for n, key in enumerate(("ann", "bea", "cyd", "bea")):
         kept.keep(key, n)
     assert (kept.get("ann"), kept.get("bea"), kept.get("cyd")) == (None, 3, 2)
+
+
+def test_merged_adds_in_place_until_full_then_keeps_only_what_the_page_wants() -> None:
+    """The step both page caches share (reactions.FlagsCache, accounts.SuspendedCache)."""
+    kept = {"a": 1, "b": 2}
+    same, new = _kept.merged(kept, {"c": 3}, ["a", "c"], most=3)
+    assert same is kept and not new and kept == {"a": 1, "b": 2, "c": 3}
+    # Full: a new dict of the page's kept answers and the new ones, to keep
+    # from now; what the page did not ask about is dropped.
+    fresh, new = _kept.merged(kept, {"d": 4}, ["a", "d", "z"], most=3)
+    assert new and fresh == {"a": 1, "d": 4} and kept == {"a": 1, "b": 2, "c": 3}
+    # Nothing kept yet: the answers got, new.
+    got = {"e": 5}
+    assert _kept.merged(None, got, ["e"], most=3) == ({"e": 5}, True)
