@@ -720,6 +720,18 @@ def count_change(change: MarkedChange, userid: str, column: bytes, delta: int, o
     return change.count(table_name("users"), keys.user_key(userid), column, delta, op)
 
 
+def reacted_rows(userids: Iterable[str]) -> list[LoadRow]:
+    """For the bulk loader, once it has written the likes and reposts of
+    accounts it made: each one's REACTIONS_CHANGED counter at 1, as their
+    first like through the services would leave it, so a process keeps
+    their flags (reactions.FlagsCache asks about a counter of 0 every time).
+    Written after the reactions, a page that reads it reads them too."""
+    return [
+        ("users", keys.user_key(u), {rows.REACTIONS_CHANGED: rows.encode_count(1)}, None)
+        for u in userids
+    ]
+
+
 def bump(conn: happybase.Connection, userid: str, column: bytes) -> None:
     """Raise one of ``userid``'s change counters (``rows.FOLLOWERS_CHANGED``,
     ``rows.FOLLOWING_CHANGED``) by one: what caches of their graph compare."""

@@ -419,6 +419,7 @@ def load_demo(
         out.rows = rows_written
         _write_likes(out, demo, report, stats.likes)
         stats.stream_rows += _write_reposts(out, demo, report, stats.reposts)
+        _raise_reacted(conn, demo)
         _write_messages(out, demo, seed, report)
         stats.edited = _write_edits(conn, demo)
         # Hashtag index rows and mention notifications belong here too, if
@@ -563,6 +564,16 @@ def _write_likes(out: _Writer, demo: DemoPlan, report: Progress, total: int) -> 
                 report("likes", done, total)
     out.flush()
     report("likes", total, total)
+
+
+def _raise_reacted(conn: happybase.Connection, demo: DemoPlan) -> None:
+    """The reaction counters of the accounts that like or repost, after
+    their rows (accounts.reacted_rows): cells of users rows written already,
+    not rows of their own, so not in the rows written."""
+    reacted = {who for t in demo.twits for who, _ in (*t.likers, *t.reposters)}
+    out = _Writer(conn)
+    out.put_all(accounts.reacted_rows(demo_userid(i) for i in sorted(reacted)))
+    out.flush()
 
 
 def _write_reposts(out: _Writer, demo: DemoPlan, report: Progress, total: int) -> int:

@@ -369,7 +369,8 @@ class FlagsCache:
     before it. A counter of 0 (never raised, or a profile read without it)
     is asked about every time. A crash between a change and its raise leaves
     the old flags for the TTL at most; the change's retry raises it. The
-    bulk loader writes the likes of accounts it makes, whose counters are 0.
+    bulk loader raises the counters of the accounts it makes likes and
+    reposts for once it has written them (accounts.reacted_rows).
     """
 
     MOST_READERS = 10_000

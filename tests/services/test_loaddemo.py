@@ -146,12 +146,16 @@ def _assert_social_rows_agree_with_counts(every: list[Twit]) -> None:
         listed = all_pages(lambda c, u=liker: services.user_likes(u, c, limit=100))
         assert {t.id for t in listed} == ids
         assert services.liked(liker, sorted(ids)) == ids
+        # Raised once the likes were written, as a first like raises it: a
+        # process keeps their flags (reactions.FlagsCache).
+        assert services.get_user(liker).reactions_changed == 1, liker
 
     # The services change demo rows as they change their own.
     liked = next(t for t in every if t.likes)
     fan = services.likers(liked.id)[0]
     assert services.unlike(fan, liked.id).likes == liked.likes - 1
     assert services.like(fan, liked.id).likes == liked.likes
+    assert services.get_user(fan).reactions_changed == 3
     reply = replies[0]
     author = services.get_user(reply.userid)
     services.delete_twit(reply.userid, reply.id)
