@@ -203,8 +203,9 @@ class Page(Generic[T]):
 class Thread:
     """A twit's page: the twit, the chain it replies to (oldest first; None
     for a deleted twit, see services.ancestors) and a page of its replies.
-    ``hidden``: the reader's lists leave the twit itself out (they block
-    its author), so its page shows it as read."""
+    ``hidden``: the hydrate step left the twit itself out for this reader
+    (they block its author, or it was deleted since it was read), so its
+    page shows it as read."""
 
     twit: Twit
     chain: tuple[Twit | None, ...]
