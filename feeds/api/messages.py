@@ -1,6 +1,6 @@
 """Direct messages over the API: ``GET /api/conversations`` (the inbox),
 ``GET``/``POST /api/conversations/{userid}`` (a conversation, newest first;
-send one) and ``GET /api/conversations/unread``. The caller is always one
+send one) and ``GET /api/messages/unread``. The caller is always one
 of a conversation's two: the path names only the other. On the same
 :data:`~feeds.api.endpoint.api` as :mod:`.views`, so ``GET /api/schema``
 documents them with the rest."""
@@ -86,9 +86,10 @@ def conversations(request: HttpRequest, limit: Limit, cursor: Cursor) -> Page[Co
     return messages.inbox(caller(request).user.userid, cursor, limit)
 
 
-# Before /conversations/{userid}, which would take "unread" for a userid.
+# Not /conversations/unread, which would hide the conversation with a user
+# called "unread" (as /notifications/unread counts notifications).
 @get(
-    "/conversations/unread",
+    "/messages/unread",
     operation_id="getUnreadMessages",
     summary="How many messages to you are unread, in all conversations",
     **operation({200: UnreadMessages}, descriptions={200: "The count."}, auth=True),

@@ -1,5 +1,5 @@
 """GET /api/conversations, GET/POST /api/conversations/{userid} and
-GET /api/conversations/unread."""
+GET /api/messages/unread."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from feeds.services import blocking
 from feeds.types import User
+from tests.helpers import register
 
 from .helpers import Api, error
 
@@ -25,7 +26,7 @@ def test_send_read_and_count_unread(as_alice: Api, as_bob: Api) -> None:
     body = first.json()
     assert (body["userid"], body["text"]) == ("alice", "hello bob")
     send(as_alice, "bob", "are you there?")
-    assert as_bob.get("/api/conversations/unread").json() == {"unread": 2}
+    assert as_bob.get("/api/messages/unread").json() == {"unread": 2}
     inbox = as_bob.get("/api/conversations").json()
     assert inbox["next_cursor"] is None
     [row] = inbox["items"]
@@ -40,8 +41,21 @@ def test_send_read_and_count_unread(as_alice: Api, as_bob: Api) -> None:
     assert [m["text"] for m in page["items"]] == ["are you there?"]
     rest = as_bob.get("/api/conversations/alice", cursor=page["next_cursor"]).json()
     assert [m["text"] for m in rest["items"]] == ["hello bob"] and rest["next_cursor"] is None
-    assert as_bob.get("/api/conversations/unread").json() == {"unread": 0}
-    assert as_alice.get("/api/conversations/unread").json() == {"unread": 0}
+    assert as_bob.get("/api/messages/unread").json() == {"unread": 0}
+    assert as_alice.get("/api/messages/unread").json() == {"unread": 0}
+
+
+def test_a_user_called_unread_is_messaged_and_read_like_any_other(api: Api, as_alice: Api) -> None:
+    """No literal path shadows a userid: the unread count has its own."""
+    register("unread")
+    sent = send(as_alice, "unread", "hello, unread")
+    assert sent.status_code == 201, sent.content
+    as_unread = api.login("unread")
+    assert as_unread.get("/api/messages/unread").json() == {"unread": 1}
+    page = as_unread.get("/api/conversations/alice").json()
+    assert [m["text"] for m in page["items"]] == ["hello, unread"]
+    mine = as_alice.get("/api/conversations/unread").json()
+    assert [m["text"] for m in mine["items"]] == ["hello, unread"]
 
 
 def test_refusals_are_json_and_send_nothing(api: Api, as_alice: Api, as_bob: Api) -> None:
