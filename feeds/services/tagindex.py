@@ -129,25 +129,21 @@ def count_uses(conn: happybase.Connection, tags: list[str], millis: int, delta: 
 
 
 def drop_tag_rows(
-    conn: happybase.Connection, key: bytes, text: str, now_ms: int, claim: Callable[[], bool]
+    conn: happybase.Connection, key: bytes, texts: list[str], now_ms: int, claim: Callable[[], bool]
 ) -> None:
-    """Take the twit ``key`` (whose text is ``text``) off its tags' pages, and
-    its uses out of the trending counters if they still count (once:
+    """Take the twit ``key`` off its tags' pages and out of the words index,
+    for each text it has had (``texts``, the one it was posted with first;
+    ``now_ms`` at or after the time of each), and its uses out of the
+    trending counters if they still count. Those are its posted text's
+    (an edit moves rows, not uses: move_tag_rows), taken back once:
     ``claim()``, twits' mark on the twit row, is true only the first time,
-    and is asked before the counts go down). Call before the twit row is
+    and is asked before the counts go down. Call before the twit row is
     deleted."""
-    tags = hashtags(text)
+    tags = hashtags(texts[0])
     millis = keys.split_twit_key(key).millis
     if tags and now_ms - millis < WINDOW_MS + BUCKET_MS and claim():
         count_uses(conn, tags, millis, -1)
-    for table, doomed in (
-        ("hashtags", [keys.tag_key(tag, key) for tag in tags]),
-        ("twitWords", [keys.word_key(word, key) for word in words(text)]),
-    ):
-        if doomed:
-            with conn.table(table_name(table)).batch() as b:
-                for row in doomed:
-                    b.delete(row)
+    drop_rows_of(conn, key, texts, now_ms)
 
 
 # -- the words index's reads, for services.search ------------------------------------
@@ -216,8 +212,8 @@ def move_tag_rows(
 def drop_rows_of(conn: happybase.Connection, key: bytes, texts: list[str], ts: int) -> None:
     """Delete the twit ``key``'s words and tags rows for each of ``texts``,
     every cell at or before ``ts`` (an edit's time, which may be ahead of
-    the clock by a millisecond or so): an edit that lost a race with the
-    twit's delete takes back what it wrote."""
+    the clock by a millisecond or so): the twit's delete, and an edit that
+    lost a race with it taking back what it wrote."""
     for table, doomed in (
         ("hashtags", {keys.tag_key(t, key) for text in texts for t in hashtags(text)}),
         ("twitWords", {keys.word_key(w, key) for text in texts for w in words(text)}),

@@ -8,6 +8,8 @@ then its thread entries and its reactions go, and the removal of its
 stream rows is queued (a fan-out under a lease, as a twit's: see
 pending.queue_stream_job); the row itself goes last, so
 a delete retried after a crash still finds the twit and finishes the job.
+What goes with its texts (words and tags rows, mentions) is read again after
+the mark (twits.erase): an edit may have finished since the first read.
 """
 
 from __future__ import annotations

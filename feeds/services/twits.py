@@ -587,25 +587,46 @@ def leave_thread(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
 
 
 def erase(conn: happybase.Connection, key: bytes, twit: Twit) -> None:
-    """The last steps of a twit's delete, after its thread entries and its
-    reactions have gone and its stream rows' removal is queued: its author's
-    count, its notifications, its hashtags, then the row, whose absence
-    marks it done."""
+    """The last steps of a twit's delete, after its mark, its thread entries
+    and its reactions, and its stream rows' removal queued: its author's
+    count, its notifications, its hashtags and words, then the row, whose
+    absence marks it done."""
+    table = conn.table(table_name("twits"))
+    # Every text it has had, read now that the mark is there: ``twit`` was
+    # read before it, and an edit accepted meanwhile kept what it wrote (one
+    # accepted after the mark writes nothing, and one written again after it
+    # takes its own rows back: edit_twit).
+    row = table.row(key, columns=[rows.TWIT])
+    stored = rows.decode_twit(row)
+    if stored is not None:
+        texts = _texts(table, key, row, stored)
+    else:  # a delete racing this one has finished: what is left is idempotent
+        texts = {keys.split_twit_key(key).millis: twit.text}
+    posted = texts[min(texts)]
+    # Each edit is timed after the one before, so a burst of them runs ahead
+    # of the clock: what removes their cells is at the latest one's time.
+    until = max(int(time.time() * 1000), max(texts))
     # A post that died after storing the twit never counted it: count it
     # first, or this -1 would take away a twit the count never had.
     count_once(conn, key, twit.userid)
     # The delete is a change of its own, marked done by the row's delete.
-    deleted = MarkedChange(conn, _unmarked(conn.table(table_name("twits")), key, None))
+    deleted = MarkedChange(conn, _unmarked(table, key, None))
     accounts.count_change(deleted, twit.userid, rows.COUNT_TWITS, -1, op_id(b"delete", key))
-    # The notifications it caused, while its row (what finds them) is there.
-    notify.forget_twit(conn, key, twit.userid, twit.text, twit.reply_userid)
+    # The notifications it caused (as posted: an edit notifies nobody),
+    # while its row (what finds them) is there.
+    notify.forget_twit(conn, key, twit.userid, posted, twit.reply_userid)
     if twit.quote_of is not None:
         notify.forget_quote(conn, key, twit.userid, _quoted_author(conn, key))
-    # Off its hashtags' pages before the twit row goes, so a retry still finds the text.
+    # Off its hashtags' pages before the twit row goes, so a retry still finds the texts.
+    others = sorted(set(texts.values()) - {posted})
     tagindex.drop_tag_rows(
-        conn, key, twit.text, int(time.time() * 1000), lambda: _claim_tags_uncounted(conn, key)
+        conn, key, [posted, *others], until, lambda: _claim_tags_uncounted(conn, key)
     )
-    conn.table(table_name("twits")).delete(key)
+    if len(texts) > 1:
+        # An edit's cells are at the times it chose, perhaps ahead of the
+        # server's clock, where a delete at the server's time leaves them.
+        table.delete(key, timestamp=until)
+    table.delete(key)
     deleted.settle()
 
 
@@ -1095,7 +1116,8 @@ def _as_twit(key: bytes, row: dict[bytes, bytes]) -> Twit:
 def history(twit_id: str) -> list[Version]:
     """The texts the twit ``twit_id`` has had, newest first, each with its
     time (the first: the current text; the last: the text as posted): one
-    get of the twit's cells and of h:text's versions. NotFound if it is gone."""
+    get of the twit's cells and, once it was edited, of h:text's versions.
+    NotFound if it is gone."""
     key = _key(twit_id)
     with connection() as conn:
         table = conn.table(table_name("twits"))
@@ -1105,16 +1127,28 @@ def history(twit_id: str) -> list[Version]:
         stored = rows.decode_twit(row)
         if stored is None or rows.DELETING in row:
             raise NotFound(f"No twit {twit_id!r}.")
-        found = table.cells(key, rows.HISTORY_TEXT, versions=EDITS_MAX + 1, include_timestamp=True)
-    texts = {ts: value.decode() for value, ts in found}
-    edit = rows.decode_edit(row)
-    if edit is not None:  # accepted, its versions perhaps not written yet
-        texts[edit.ts] = edit.text
-        if edit.n == 1:
-            texts.setdefault(stored.created, edit.prev)
-    else:
-        texts = {stored.created: stored.text}
+        texts = _texts(table, key, row, stored)
     return [Version(text, at) for at, text in sorted(texts.items(), reverse=True)]
+
+
+def _texts(
+    table: happybase.Table, key: bytes, row: dict[bytes, bytes], stored: rows.TwitRow
+) -> dict[int, str]:
+    """The texts the twit ``key`` has had, by time (ms), from ``row`` (its
+    t:edit, as ``stored`` was decoded from it) and, once it was edited, one
+    read of h:text's versions. Every accepted edit is among them: the latest
+    from t:edit (its versions perhaps not written yet), each earlier one
+    from the history, which an edit's writer fills before the next edit is
+    accepted (edit_twit)."""
+    edit = rows.decode_edit(row)
+    if edit is None:
+        return {stored.created: stored.text}
+    found = table.cells(key, rows.HISTORY_TEXT, versions=EDITS_MAX + 1, include_timestamp=True)
+    texts = {ts: value.decode() for value, ts in found}
+    texts[edit.ts] = edit.text
+    if edit.n == 1:
+        texts.setdefault(stored.created, edit.prev)
+    return texts
 
 
 def editable(twit: Twit, now_ms: int | None = None) -> bool:

@@ -249,3 +249,43 @@ def test_a_delete_as_a_stalled_edit_is_written_again_leaves_no_ghost(
         assert conn.table(table_name("twits")).row(key) == {}
     assert _raw_index_rows(twit.id, [twit.text, stalled.text, "late edit wl #tl"]) == []
     assert searched("stalled") == []
+
+
+def test_an_edit_between_the_deletes_read_and_its_mark_leaves_no_ghost(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delete reads the twit, then marks it deleting. An edit that
+    finishes between the two (the mark not there yet, so it keeps what it
+    wrote) leaves rows of a text the delete did not read."""
+    twit = services.post_twit("alice", "doomed wz0 #tz0")
+    real = twits.mark_deleting
+
+    def edit_first(conn: object, key: bytes) -> None:
+        twits.edit_twit("alice", twit.id, "edited meanwhile wm #tm")
+        real(conn, key)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(twits, "mark_deleting", edit_first)
+    services.delete_twit("alice", twit.id)
+    with connection() as conn:
+        assert conn.table(table_name("twits")).row(keys.twit_key_from_id(twit.id)) == {}
+    assert _raw_index_rows(twit.id, [twit.text, "edited meanwhile wm #tm"]) == []
+    assert searched("meanwhile") == []
+
+
+def test_a_finished_edit_ahead_of_the_clock_leaves_no_ghost(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Edits in a burst are timed a millisecond after the one before, so
+    the last can be ahead of the clock when the delete comes: the delete's
+    markers must reach its cells."""
+    twit = services.post_twit("alice", "doomed wz0 #tz0")
+    now = _clock.now_millis()
+    monkeypatch.setattr(_clock, "now_millis", lambda: now + 60_000)
+    twits.edit_twit("alice", twit.id, "edited ahead wa #ta")
+    monkeypatch.setattr(_clock, "now_millis", lambda: now)
+    services.delete_twit("alice", twit.id)
+    with pytest.raises(NotFound):
+        services.get_twit(twit.id)
+    with connection() as conn:
+        assert conn.table(table_name("twits")).row(keys.twit_key_from_id(twit.id)) == {}
+    assert _raw_index_rows(twit.id, [twit.text, "edited ahead wa #ta"]) == []

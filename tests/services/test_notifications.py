@@ -10,7 +10,7 @@ import pytest
 
 from feeds import services
 from feeds.jobs import FanOutChunk
-from feeds.services import fanout, notify, reactions
+from feeds.services import fanout, notify, reactions, twits
 from feeds.types import Notification, User, UserRef
 from storage import keys, rows
 from storage.connection import connection, table_name
@@ -205,3 +205,16 @@ def test_bad_cursor_is_refused(alice: User) -> None:
 
     with pytest.raises(InvalidInput):
         services.notifications("alice", "not-a-cursor")
+
+
+def test_deleting_an_edited_twit_removes_the_mentions_it_was_posted_with(
+    alice: User, bob: User
+) -> None:
+    """A mention is notified as the twit was posted (an edit notifies
+    nobody), so its delete takes back those, whatever the text is now."""
+    twit = services.post_twit("bob", "@alice hello")
+    assert _kinds("alice") == [("mention", ("bob",), 1)]
+    twits.edit_twit("bob", twit.id, "hello all")
+    services.delete_twit("bob", twit.id)
+    assert _all("alice") == []
+    assert _raw_rows("alice") == 0

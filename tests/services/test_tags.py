@@ -139,7 +139,7 @@ def test_deleting_a_twit_takes_its_uses_back_once(alice: User) -> None:
         tagindex.drop_tag_rows(
             conn,
             key,
-            gone.text,
+            [gone.text],
             int(time.time() * 1000),
             lambda: twits._claim_tags_uncounted(conn, key),
         )
@@ -165,3 +165,14 @@ def test_the_trending_box_is_read_once_per_max_age_then_again(
     services.post_twit("bob", "#late")
     top = services.trending_box(lambda: clock[0])[0]
     assert (top.tag, top.uses) == ("late", 2)
+
+
+def test_deleting_an_edited_twit_takes_back_the_uses_it_was_posted_with(alice: User) -> None:
+    """Trending counts a twit's tags as posted (an edit moves its tag rows,
+    not its uses), so its delete takes back those, not the edited text's."""
+    services.post_twit("alice", "#tea")
+    twit = services.post_twit("alice", "#tea #cake")
+    twits.edit_twit("alice", twit.id, "#tea #scones")
+    assert {(t.tag, t.uses) for t in services.trending()} == {("tea", 2), ("cake", 1)}
+    services.delete_twit("alice", twit.id)
+    assert [(t.tag, t.uses) for t in services.trending()] == [("tea", 1)]
