@@ -9,10 +9,11 @@ account's userid, name and email.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import re
 import time
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import SimpleNamespace
 
 import happybase
@@ -183,14 +184,19 @@ def register(
     return User(uid, clean_name, clean_email, from_millis(created))
 
 
+# A User is its row's fields of the same names (never the password hash or
+# the raw account cell, which User has no field for), ``created`` as a
+# datetime. Found once: a page makes a User of each account it shows.
+_SAME = tuple(f.name for f in dataclasses.fields(User) if f.name != "created")
+_same_of = operator.attrgetter(*_SAME)
+
+
 def _user(stored: rows.UserRow | None) -> User | None:
     if stored is None:
         return None
-    # A User is its row's fields of the same names (never the password hash
-    # or the raw account cell, which User has no field for), ``created`` as a
-    # datetime.
-    same = {f.name: getattr(stored, f.name) for f in dataclasses.fields(User)}
-    return User(**{**same, "created": from_millis(stored.created)})
+    return User(
+        created=from_millis(stored.created), **dict(zip(_SAME, _same_of(stored), strict=True))
+    )
 
 
 def _user_from_row(row: dict[bytes, bytes]) -> User | None:
@@ -338,19 +344,47 @@ class SuspendedCache:
 SUSPENDED = SuspendedCache()
 
 
-def ask_users(pipe: ops.Pipeline, userids: Iterable[str]) -> Callable[[], dict[str, User]]:
+def ask_users(pipe: ops.Pipeline, userids: Iterable[str]) -> Callable[[], Mapping[str, User]]:
     """:func:`users_of` as a call in ``pipe``: each of ``userids`` that has
     an account, by lower-cased userid, once ``pipe`` is sent."""
     wanted = sorted({u.lower() for u in userids})
     if not wanted:
         return dict
-    reply = pipe.rows(table_name("users"), [keys.user_key(u) for u in wanted])
+    wanted_keys = [keys.user_key(u) for u in wanted]
+    reply = pipe.rows(table_name("users"), wanted_keys)
 
-    def answer() -> dict[str, User]:
-        users = (_user_from_row(row) for _, row in reply.value)
-        return {u.userid.lower(): u for u in users if u is not None}
+    def answer() -> Mapping[str, User]:
+        found = dict(reply.value)
+        pairs = zip(wanted, wanted_keys, strict=True)
+        return _Users({u: row for u, k in pairs if rows.ACCOUNT in (row := found.get(k, {}))})
 
     return answer
+
+
+class _Users(Mapping[str, User]):
+    """Users rows by lower-cased userid, each made a User when first asked
+    for: the suggestions box reads twenty candidates' rows in one round
+    trip and shows the first five it may, and decoding a row is most of the
+    cost of one (the account's JSON and two dataclasses)."""
+
+    def __init__(self, found: dict[str, dict[bytes, bytes]]) -> None:
+        self._rows = found
+        self._users: dict[str, User] = {}
+
+    def __getitem__(self, userid: str) -> User:
+        user = self._users.get(userid)
+        if user is None:
+            made = _user_from_row(self._rows[userid])
+            if made is None:  # never: only rows with an account are kept
+                raise KeyError(userid)
+            user = self._users[userid] = made
+        return user
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
 
 def display_names(conn: happybase.Connection, userids: Iterable[str]) -> dict[str, str]:
@@ -828,7 +862,7 @@ def users_of(conn: happybase.Connection, userids: Iterable[str]) -> dict[str, Us
     pipe = ops.Pipeline(conn)
     answer = ask_users(pipe, userids)
     pipe.send()
-    return answer()
+    return dict(answer())
 
 
 def sample(conn: happybase.Connection, limit: int) -> list[User]:

@@ -335,9 +335,9 @@ def suggest_follows(
     with _HELD_LOCK:
         held = SUGGESTIONS_HELD.get(key)
     if held is not None and 0 <= now - held[0] < max_age:
-        picks = _still_suggested(userid, held[1])
+        picks = _still_suggested(userid, held[1], limit)
         if len(picks) >= limit or len(held[1]) < SUGGEST_HELD:
-            return picks[:limit]  # enough, or all there were
+            return picks  # enough, or all there were
     picks = _ranked(userid, SUGGEST_HELD)
     with _HELD_LOCK:
         SUGGESTIONS_HELD[key] = (now, tuple(u.userid for u in picks))
@@ -354,10 +354,11 @@ def _forget(userid: str) -> None:
         SUGGESTIONS_HELD.pop((settings.TWITBASE_TABLE_PREFIX, userid.lower()), None)
 
 
-def _still_suggested(userid: str, candidates: tuple[str, ...]) -> list[User]:
-    """Those of ``candidates`` (in their order) that have an account, are not
-    suspended, and ``userid`` does not follow: their users rows and the follows
-    rows from ``userid`` to them, in one round trip."""
+def _still_suggested(userid: str, candidates: tuple[str, ...], limit: int) -> list[User]:
+    """The first ``limit`` of ``candidates`` (in their order) that have an
+    account, are not suspended, and ``userid`` does not follow: their users
+    rows and the follows rows from ``userid`` to them, in one round trip
+    (the accounts past those are not decoded)."""
     if not candidates:
         return []
     with connection() as conn:
@@ -369,13 +370,16 @@ def _still_suggested(userid: str, candidates: tuple[str, ...]) -> list[User]:
         pipe.send()
     found = users()
     edges = {key for key, row in followed.value if OP in row}
-    return [
-        user
-        for u in candidates
-        if (user := found.get(u.lower())) is not None
-        and not user.disabled
-        and keys.follows_key(userid, u) not in edges
-    ]
+    picks: list[User] = []
+    for u in candidates:
+        if keys.follows_key(userid, u) in edges:
+            continue
+        user = found.get(u.lower())
+        if user is not None and not user.disabled:
+            picks.append(user)
+            if len(picks) == limit:
+                break
+    return picks
 
 
 def _ranked(userid: str, limit: int) -> list[User]:

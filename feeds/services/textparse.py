@@ -11,14 +11,15 @@ the link opened.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Collection
 from dataclasses import dataclass
+from html import escape  # what django.utils.html.escape calls, without its lazy-string wrapper
 from typing import Literal
 from urllib.parse import quote
 
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 MAX_TAG = 100
@@ -52,9 +53,11 @@ def _trim_link(url: str) -> str:
     return url
 
 
-def entities(text: str) -> list[Entity]:
+@functools.lru_cache(maxsize=4096)
+def entities(text: str) -> tuple[Entity, ...]:
     """The mentions, hashtags and links of ``text``, in order, never overlapping (a '#' or '@'
-    inside a link is part of the link)."""
+    inside a link is part of the link). Remembered for the last few thousand texts: a web
+    process renders the same twits on many readers' pages."""
     found: list[Entity] = []
     for m in _LINK.finditer(text):
         url = _trim_link(m.group())
@@ -72,7 +75,7 @@ def entities(text: str) -> list[Entity]:
         tag = m.group(1)
         if is_tag(tag) and free(m.start(), m.end()):
             found.append(Entity("hashtag", m.start(), m.end(), tag))
-    return sorted(found, key=lambda e: e.start)
+    return tuple(sorted(found, key=lambda e: e.start))
 
 
 def mentions(text: str) -> list[str]:
@@ -124,7 +127,7 @@ def _link(e: Entity, profiles: Collection[str] | None) -> str:
         return f'<a class="twit-link" href="{escape(e.value)}" rel="nofollow noopener">{shown}</a>'
     if e.kind == "mention":
         if profiles is not None and e.value.lower() not in profiles:
-            return str(shown)  # no profile to show: a link would lead to a 404
+            return shown  # no profile to show: a link would lead to a 404
         return f'<a class="twit-mention" href="/u/{escape(e.value)}">{shown}</a>'
     return f'<a class="twit-hashtag" href="{escape(tag_url(e.value))}">{shown}</a>'
 
