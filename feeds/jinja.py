@@ -2,14 +2,17 @@
 by the dozen (a home page 20 to 100 times, a thread up to 100).
 
 The people list and its follow buttons are here too, as a home page, a
-search and a followers page show them by the dozen. The rest of the UI is
+search and a followers page show them by the dozen; and the composer
+every home page renders above its cards (with a form's errors, which
+other forms share). The rest of the UI is
 Django templates. The card moved to Jinja2 because
 its rendering was most of a page's cost: Django's template engine took
 about five times as long as Jinja2 for the same 20 cards, and ``{% url %}``
 another share (``bench/capacity.py``'s run found the web processes the
 limit; docs/benchmarks.md, "Capacity", has the figures). Django templates
 include the card through ``{% twit_card %}`` and ``{% avatar %}``, the
-people through ``{% people_list %}`` and ``{% follow_button %}``
+people through ``{% people_list %}`` and ``{% follow_button %}``, the
+others through ``{% composer %}`` and ``{% form_errors %}``
 (feeds/templatetags/ui.py); the views that answer with a fragment alone
 (a like, a repost or a follow done in place) render the same files.
 
@@ -19,19 +22,29 @@ page names the same few routes for each twit), ``twit_html`` and ``ago``,
 ``utc_iso``, ``utc_stamp`` (Django's ``date``, for the one format the
 card uses), ``hue_class``, ``pluralize``, ``urlencode``,
 ``truncatechars``.
+
+Form fields are rendered by Jinja2 too (``FormRenderer``, settings'
+``FORM_RENDERER``), and what it rendered is remembered: see its docstring.
 """
 
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Hashable
 from typing import Any
 
 import jinja2
+from django.forms.renderers import Jinja2 as Jinja2Renderer
+from django.http import HttpRequest
 from django.template import defaultfilters
 from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.safestring import SafeString
 from markupsafe import Markup
 
 from feeds.services import textparse
+from feeds.services._kept import Kept
 from feeds.templatetags import ui
 
 
@@ -62,3 +75,71 @@ def environment(**options: Any) -> jinja2.Environment:
         truncatechars=defaultfilters.truncatechars,
     )
     return env
+
+
+class FormRenderer(Jinja2Renderer):
+    """Django's Jinja2 form renderer, remembering the HTML it rendered.
+
+    A widget's HTML is a function of its template and its context alone
+    (name, value, attributes, required), and a page renders the same ones
+    again and again: the home page's composer has nine fields, and Django
+    took about a tenth of a millisecond for each, a tenth of the page. So an
+    answer is kept under the template's name and its context made hashable
+    (:func:`_frozen`), when the context holds plain values only; any other is
+    rendered each time, as is one rendered for a request. What is kept is
+    exact by construction: the same key is the same input to the same
+    template. At most ``KEPT`` answers, the oldest dropped first (a bound
+    form's value, what a user typed, is part of its key)."""
+
+    KEPT = 2048
+
+    def __init__(self) -> None:
+        self._rendered: Kept[str] = Kept(self.KEPT, lambda: math.inf)
+
+    def render(
+        self, template_name: str, context: dict[str, Any], request: HttpRequest | None = None
+    ) -> str:
+        key = _frozen(context) if request is None else _UNKEPT
+        if key is _UNKEPT:
+            return str(super().render(template_name, context, request))
+        html = self._rendered.get((template_name, key))
+        if html is None:
+            html = str(super().render(template_name, context, request))
+            self._rendered.keep((template_name, key), html)
+        return html
+
+
+_UNKEPT = object()
+_SCALARS = frozenset((str, SafeString, int, float, bool, type(None)))
+
+
+def _frozen(value: object) -> Hashable:
+    """``value`` as a key that tells apart every input a template could
+    render differently: each scalar with its type (True and 1 are equal
+    keys, but render ``required`` and ``required="1"``; a SafeString is not
+    escaped), dicts in their order (the attributes' order is the HTML's),
+    lazy text as it reads in the language active now. _UNKEPT if it holds
+    anything else (an error list, a file), which is then not kept."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return (kind, value)
+    if kind is dict:
+        items: list[tuple[object, ...]] = []
+        for k, v in value.items():  # type: ignore[attr-defined]
+            if type(k) is not str:
+                return _UNKEPT
+            vkind = type(v)
+            if vkind in _SCALARS:  # most are: said inline, a third of the time
+                items.append((k, vkind, v))
+            else:
+                frozen = _frozen(v)
+                if frozen is _UNKEPT:
+                    return _UNKEPT
+                items.append((k, frozen))
+        return (dict, tuple(items))
+    if kind is list or kind is tuple:
+        frozen_items = tuple(_frozen(v) for v in value)  # type: ignore[attr-defined]
+        return _UNKEPT if any(f is _UNKEPT for f in frozen_items) else (kind, frozen_items)
+    if isinstance(value, Promise):
+        return (Promise, str(value))
+    return _UNKEPT

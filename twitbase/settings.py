@@ -133,8 +133,9 @@ TEMPLATES = [
 
 # Form fields (the composer's nine on every home page) are rendered by
 # Jinja2's copies of Django's widget templates: about half the time of
-# Django's engine for the same HTML.
-FORM_RENDERER = "django.forms.renderers.Jinja2"
+# Django's engine for the same HTML. The renderer remembers what it rendered
+# (feeds/jinja.py, FormRenderer, says why that is exact).
+FORM_RENDERER = "feeds.jinja.FormRenderer"
 
 # No SQL database: HBase is the only store.
 DATABASES: dict[str, dict[str, str]] = {}

@@ -307,3 +307,20 @@ def quote_card(context: Context, card: object) -> SafeString:
     """``{% quote_card card %}``: templates/jinja2/_quote_card.html, the card
     of a quoted twit (types.QuoteCard) as the twit card shows it."""
     return _jinja("_quote_card.html", context, {"card": card})
+
+
+@register.simple_tag(takes_context=True)
+def composer(context: Context, action: str, label: str, button: str, **given: object) -> SafeString:
+    """``{% composer action label button [section_id=...] [replying_to=...]
+    [extra_class=...] [in_place=True] %}``: templates/jinja2/_composer.html,
+    for the including template's ``form`` (an ImageTwitForm shows its image
+    slots)."""
+    values = {"form": context.get("form"), "action": action, "label": label, "button": button}
+    return _jinja("_composer.html", context, {**values, **given})
+
+
+@register.simple_tag(takes_context=True)
+def form_errors(context: Context) -> SafeString:
+    """``{% form_errors %}``: templates/jinja2/_form_errors.html, the
+    including template's ``form``'s errors about the whole of it."""
+    return _jinja("_form_errors.html", context, {"form": context.get("form")})
