@@ -2,9 +2,9 @@
 by the dozen (a home page 20 to 100 times, a thread up to 100).
 
 The people list and its follow buttons are here too, as a home page, a
-search and a followers page show them by the dozen; and the composer
-every home page renders above its cards (with a form's errors, which
-other forms share). The rest of the UI is
+search and a followers page show them by the dozen; and the two parts
+every home page renders around its cards: the composer (with a form's
+errors, which other forms share) and the top bar. The rest of the UI is
 Django templates. The card moved to Jinja2 because
 its rendering was most of a page's cost: Django's template engine took
 about five times as long as Jinja2 for the same 20 cards, and ``{% url %}``
@@ -12,8 +12,8 @@ another share (``bench/capacity.py``'s run found the web processes the
 limit; docs/benchmarks.md, "Capacity", has the figures). Django templates
 include the card through ``{% twit_card %}`` and ``{% avatar %}``, the
 people through ``{% people_list %}`` and ``{% follow_button %}``, the
-others through ``{% composer %}`` and ``{% form_errors %}``
-(feeds/templatetags/ui.py); the views that answer with a fragment alone
+others through ``{% composer %}``, ``{% form_errors %}`` and
+``{% topbar %}`` (feeds/templatetags/ui.py); the views that answer with a fragment alone
 (a like, a repost or a follow done in place) render the same files.
 
 The globals and filters below are the Django ones the card used, by the

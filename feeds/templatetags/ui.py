@@ -324,3 +324,12 @@ def form_errors(context: Context) -> SafeString:
     """``{% form_errors %}``: templates/jinja2/_form_errors.html, the
     including template's ``form``'s errors about the whole of it."""
     return _jinja("_form_errors.html", context, {"form": context.get("form")})
+
+
+@register.simple_tag(takes_context=True)
+def topbar(context: Context) -> SafeString:
+    """``{% topbar %}``: templates/jinja2/_topbar.html, every page's top bar
+    and a phone's tab bar, with the unread counts of the context processors
+    (feeds.viewhelpers; called only if the bar shows them)."""
+    values = {name: context.get(name) for name in ("unread_notifications", "unread_messages")}
+    return _jinja("_topbar.html", context, values)

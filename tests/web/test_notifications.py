@@ -66,6 +66,26 @@ def test_the_bell_counts_unread_and_the_page_clears_it(
     assert services.unread_count("alice") == 0
 
 
+def test_the_top_bar_says_99_plus_past_99_and_the_menu_marks_unread_messages(
+    alice: User, alice_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The counts as the bar, the phone's tab bar and the account menu show
+    them, whatever they are (the counts themselves are the tests above)."""
+    shown: list[tuple[int, int]] = [(150, 120)]
+    monkeypatch.setattr("feeds.viewhelpers._badges", lambda request: shown[0])
+    html = alice_client.get("/").content.decode()
+    assert re.findall(r'class="(nav-count|tab-count)">([^<]*)<', html) == [
+        ("nav-count", "99+"),
+        ("tab-count", "99+"),
+    ]
+    assert re.findall(r'nav-count-inline">([^<]*)<', html) == ["99+"]
+    assert "(120 unread)" in html and 'class="nav-menu-dot"' in html
+    shown[0] = (99, 0)
+    html = alice_client.get("/").content.decode()
+    assert re.findall(r'class="(?:nav-count|tab-count)">([^<]*)<', html) == ["99", "99"]
+    assert "nav-count-inline" not in html and "nav-menu-dot" not in html and "unread)" not in html
+
+
 def test_a_big_like_group_reads_as_one_line_and_the_page_pages(
     alice: User, alice_client: Client
 ) -> None:
