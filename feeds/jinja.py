@@ -13,8 +13,9 @@ limit; docs/benchmarks.md, "Capacity", has the figures). Django templates
 include the card through ``{% twit_card %}`` and ``{% avatar %}``, the
 people through ``{% people_list %}`` and ``{% follow_button %}``, the
 others through ``{% composer %}``, ``{% form_errors %}`` and
-``{% topbar %}`` (feeds/templatetags/ui.py); the views that answer with a fragment alone
-(a like, a repost or a follow done in place) render the same files.
+``{% topbar %}`` (feeds/templatetags/ui.py); the views that answer with a
+fragment alone (a like, a repost or a follow done in place) render the
+same files.
 
 The globals and filters below are the Django ones the card used, by the
 same names where Jinja2 has none: ``url`` (``reverse``, remembered: a
@@ -87,6 +88,7 @@ class InliningLoader(jinja2.BaseLoader):
     A template is up to date while every file put into it is. An error in
     a fragment put in place names the includer's file, at the line of the
     fragment's own.
+
     ``load`` is overridden, which jinja2 advises against for loaders that
     others wrap: this one wraps others, and is wrapped by none.
     """
