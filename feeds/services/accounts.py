@@ -238,10 +238,26 @@ def loaded(user: User | str) -> User:
 
 def public_user(userid: str) -> User:
     """:func:`get_user` for pages everyone sees: Suspended if disabled."""
-    user = get_user(userid)
+    return shown_publicly(find_user(userid), userid)
+
+
+def shown_publicly(user: User | None, userid: str) -> User:
+    """``user``, as read for ``userid``, for pages everyone sees: NotFound
+    if there is none, Suspended if disabled (:func:`public_user`'s answer)."""
+    if user is None:
+        raise NotFound(f"No user {userid!r}.")
     if user.disabled:
         raise Suspended()
     return user
+
+
+def ask_user_keyed(pipe: ops.Pipeline, user_key: bytes) -> Callable[[], User | None]:
+    """The user whose users row is keyed ``user_key`` (None: no account),
+    as a call in ``pipe``: its answer once ``pipe`` is sent. For a reader
+    that has the key before the userid: a twit's key begins with its
+    author's (services.twits.public_twit reads both rows at once)."""
+    reply = pipe.rows(table_name("users"), [user_key])
+    return lambda: _user_from_row(next((row for _, row in reply.value), {}))
 
 
 def suspended(conn: happybase.Connection, userids: Iterable[str]) -> frozenset[str]:

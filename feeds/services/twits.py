@@ -14,7 +14,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import happybase
 
@@ -432,19 +432,18 @@ def cards_of(conn: happybase.Connection, twit_ids: Iterable[str]) -> dict[str, T
 
 
 def _listed_under(
-    decode_row: Callable[[dict[bytes, bytes]], rows.TwitRow | None],
+    decode_row: Callable[..., rows.TwitRow | None],
     twit_key: Callable[[bytes], bytes],
-    **under: Any,
+    **under: str,
 ) -> Callable[[bytes, dict[bytes, bytes]], Twit | None]:
     """The decoder of a table that lists twits under another twit's key
     (replies under their parent, quotes under the twit they quote): each
-    row's twit, with ``under`` (the fields naming that twit) set."""
+    row's twit, with ``under`` (the fields naming that twit, which its row
+    does not keep) set as ``decode_row`` reads it."""
 
     def decode(key: bytes, row: dict[bytes, bytes]) -> Twit | None:
-        stored = decode_row(row)
-        if stored is None:
-            return None
-        return twit_of(twit_key(key), dataclasses.replace(stored, **under))
+        stored = decode_row(row, **under)
+        return None if stored is None else twit_of(twit_key(key), stored)
 
     return decode
 
@@ -481,17 +480,33 @@ def get_twit(twit_id: str) -> Twit:
     key = _key(twit_id)
     with connection() as conn:
         row = conn.table(table_name("twits")).row(key)
+    return _twit_in(key, row)
+
+
+def _twit_in(key: bytes, row: dict[bytes, bytes]) -> Twit:
+    """The twit (with its counts) in its twits row; NotFound when there is
+    none, or its delete has begun."""
     stored = rows.decode_twit(row)
     if stored is None or rows.DELETING in row:
-        raise NotFound(f"No twit {twit_id!r}.")
+        raise NotFound(f"No twit {keys.twit_id(key)!r}.")
     replies, likes, reposts, quotes = rows.decode_twit_counts(row)
     return twit_of(key, stored, replies, likes, reposts, quotes=quotes)
 
 
+@read_only
 def public_twit(twit_id: str) -> Twit:
-    """:func:`get_twit` for pages everyone sees: Suspended while its author is."""
-    twit = get_twit(twit_id)
-    accounts.public_user(twit.userid)
+    """:func:`get_twit` for pages everyone sees: Suspended while its author
+    is (NotFound if their account is gone). The twit's row and its
+    author's users row are read in one round trip: a twit's key begins
+    with its author's key (MD5 of the userid), so the author's row is known
+    before the twit is read. They were two, one after the other, at the
+    top of every twit's page (issue 39)."""
+    key = _key(twit_id)
+    with connection() as conn, ops.pipelined(conn) as pipe:
+        found = pipe.rows(table_name("twits"), [key])
+        author = accounts.ask_user_keyed(pipe, keys.split_twit_key(key).author_hash)
+    twit = _twit_in(key, next((row for _, row in found.value), {}))
+    accounts.shown_publicly(author(), twit.userid)
     return twit
 
 

@@ -8,19 +8,22 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from pytest_django.fixtures import Settings
 from thriftpy2.transport.socket import TSocket
 
 from feeds import services
-from feeds.errors import Suspended
+from feeds.errors import NotFound, Suspended
 from feeds.services import blocking
 from feeds.types import Page, Twit, User
-from storage.connection import reset_pool
+from storage import keys
+from storage.connection import connection, reset_pool, table_name
 from tests.helpers import register
 from tests.services.test_model import all_pages
+
+T = TypeVar("T")
 
 # What hydrating fills in: the counts and the reader's flags.
 Shown = tuple[str, int, int, int, bool | None, bool | None]
@@ -188,6 +191,16 @@ def test_a_home_page_waits_on_the_server_three_times_whatever_it_looks_up(
     # Once before, for the process's list of large accounts (a scan it
     # keeps for a while: streams.followed_celebrities), not a page's cost.
     services.home_stream(reader)
+    page, turns = _turns(monkeypatch, lambda: services.home_stream(reader).items)
+    assert turns == ["write", "read"] * 3
+    # All of it there: charlie's reply hidden (muted), the twit with its
+    # counts and bob's flags.
+    assert [shown(t) for t in page] == [(scene.twit.id, 1, 2, 1, True, True)]
+
+
+def _turns(monkeypatch: pytest.MonkeyPatch, call: Callable[[], T]) -> tuple[T, list[str]]:
+    """What ``call`` returns, and its turns on the sockets: "write", then
+    "read" for each time it waited on the server."""
     events: list[str] = []
     write, read = TSocket.write, TSocket.read
 
@@ -201,13 +214,36 @@ def test_a_home_page_waits_on_the_server_three_times_whatever_it_looks_up(
 
     monkeypatch.setattr(TSocket, "write", writing)
     monkeypatch.setattr(TSocket, "read", reading)
-    page = services.home_stream(reader).items
-    monkeypatch.undo()
-    turns = [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
-    assert turns == ["write", "read"] * 3
-    # All of it there: charlie's reply hidden (muted), the twit with its
-    # counts and bob's flags.
-    assert [shown(t) for t in page] == [(scene.twit.id, 1, 2, 1, True, True)]
+    try:
+        got = call()
+    finally:
+        monkeypatch.undo()
+    return got, [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
+
+
+def test_a_twits_page_reads_the_twit_and_its_author_in_one_round_trip(
+    scene: Scene, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """public_twit: the twit's row and its author's users row at once (a
+    twit's key begins with its author's), answering as the two reads one
+    after the other did: the twit, or NotFound, or Suspended."""
+    twit, turns = _turns(monkeypatch, lambda: services.public_twit(scene.reply.id))
+    assert turns == ["write", "read"]
+    assert twit == services.get_twit(scene.reply.id)
+    assert (twit.userid, twit.reply_to, twit.likes) == ("charlie", scene.twit.id, 1)
+    services.set_disabled("charlie", True)
+    with pytest.raises(Suspended):
+        services.public_twit(scene.reply.id)
+    services.set_disabled("charlie", False)
+    # A twit whose author has no users row is not found, as public_user
+    # does not find its author.
+    with connection() as conn:
+        conn.table(table_name("users")).delete(keys.user_key("charlie"))
+    with pytest.raises(NotFound, match="No user 'charlie'"):
+        services.public_twit(scene.reply.id)
+    services.delete_twit("alice", scene.twit.id)
+    with pytest.raises(NotFound, match=f"No twit '{scene.twit.id}'"):
+        services.public_twit(scene.twit.id)
 
 
 def _like_and_read(reader: str, twit_ids: list[str], rounds: int) -> list[str]:
