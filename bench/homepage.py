@@ -56,7 +56,7 @@ from storage.connection import connection, table_name
 
 from .fanout import list_large_account
 from .streamframework import StreamFramework, TimedRead
-from .threads import _configured
+from .threads import _configured, signed_in_client
 
 Progress = Callable[[str, int, int], None]
 
@@ -269,16 +269,7 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
         # (middleware, the session, the page's sidebar reads, the template
         # and its 20 twit cards), as a web process serves it. The services'
         # read above is the part of it issue 39 first measured.
-        from django.test import Client
-
-        from bench.capacity import _session_cookie
-
-        # As deployed (DJANGO_DEBUG=0): the template engines are made at
-        # their first page, without the debug information they keep otherwise.
-        settings.DEBUG = False
-        client = Client()
-        sid = services.start_session(services.get_user(user.userid))
-        client.cookies[settings.SESSION_COOKIE_NAME] = _session_cookie(sid, settings.SECRET_KEY)
+        client = signed_in_client(user.userid)
 
         def read() -> int:
             response = client.get("/", HTTP_HOST="localhost")

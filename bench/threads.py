@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import happybase
 from django.conf import settings
@@ -28,6 +29,9 @@ from storage import keys
 from storage.connection import connection, reset_pool, table_name
 from storage.schema import create_tables, drop_tables
 from twitbase.celery import app as celery_app
+
+if TYPE_CHECKING:
+    from django.test import Client
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,24 @@ def _configured(host: str, port: int, thrift2_port: int = 0, **more: object) -> 
         for k, v in saved.items():
             setattr(settings, k, v)
         reset_pool()
+
+
+def signed_in_client(userid: str) -> Client:
+    """A Django test client signed in as ``userid``, through a session of
+    the services' own (its signed cookie, as a browser holds it), with the
+    settings as deployed (DJANGO_DEBUG=0: the template engines are made at
+    their first page without the debug information they keep otherwise).
+    The whole-page rows of the read benchmarks get their pages with it."""
+    from django.test import Client
+
+    from bench.capacity import _session_cookie
+    from feeds import services
+
+    settings.DEBUG = False
+    client = Client()
+    sid = services.start_session(services.get_user(userid))
+    client.cookies[settings.SESSION_COOKIE_NAME] = _session_cookie(sid, settings.SECRET_KEY)
+    return client
 
 
 def _timed(read: Callable[[], int], reads: int) -> tuple[int, list[float]]:
@@ -163,6 +185,23 @@ def run(host: str, port: int, replies: int = 100, reads: int = 50) -> list[Threa
 
             return read
 
+        def whole_page() -> Callable[[], int]:
+            # What the reader's browser gets (issue 39: a goal is measured on
+            # the whole page): GET of the twit's page through Django, signed
+            # in: the session, the twit, its chain, its first page of replies
+            # (20), the reader's bookmark and the template. Its floor is
+            # the raw scan of 20 rows.
+            client = signed_in_client(reader.userid)
+            url = f"/u/{shown.userid}/t/{shown.id}"
+
+            def read() -> int:
+                response = client.get(url, HTTP_HOST="localhost")
+                assert response.status_code == 200, response.status_code
+                # The twit, its chain of two, and its replies.
+                return response.content.count(b'<article class="twit') - 3
+
+            return read
+
         def raw(limit: int) -> Callable[[], int]:
             def read() -> int:
                 with connection() as conn:
@@ -180,6 +219,7 @@ def run(host: str, port: int, replies: int = 100, reads: int = 50) -> list[Threa
             ("raw scan of the same 20 rows", raw(20)),
             ("twit page as shown, 100 replies (services.thread, signed in)", page(100)),
             ("twit page as shown, first 20 (services.thread, signed in)", page(20)),
+            ("whole twit page, HTML of the first 20 through Django", whole_page()),
         ):
             got, times = _timed(read, reads)
             deciles = statistics.quantiles(times, n=10)
