@@ -46,7 +46,7 @@ from django.conf import settings
 from django.core import signing
 
 from devtools.processes import CeleryWorkerProcess, GunicornProcess, RedisProcess
-from feeds import services
+from feeds import auth, services
 from feeds.services import accounts, bulk, metrics
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
@@ -66,11 +66,11 @@ class Goal:
     drift: float = 1.2  # last block within this factor of the first
 
 
-def _session_cookie(sid: str, secret: str) -> str:
+def _session_cookie(sid: str, userid: str, secret: str) -> str:
     """The signed cookie Django's signed_cookies backend sets for a session
-    holding ``sid`` (feeds/auth.py keeps the session id under "sid")."""
+    of ``userid`` holding ``sid``, as feeds.auth.login fills it."""
     return signing.dumps(
-        {"sid": sid},
+        {auth.SESSION_KEY: sid, auth.USERID_KEY: userid},
         key=secret,
         salt="django.contrib.sessions.backends.signed_cookies",
         serializer=signing.JSONSerializer,
@@ -196,7 +196,7 @@ def run(
                     {
                         "cookie_name": settings.SESSION_COOKIE_NAME,
                         "cookie": _session_cookie(
-                            services.start_session(accounts.get_user(u)), secret
+                            services.start_session(accounts.get_user(u)), u, secret
                         ),
                     }
                     for u in reader_ids

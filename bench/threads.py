@@ -101,7 +101,8 @@ def signed_in_client(userid: str) -> Client:
     settings.DEBUG = False
     client = Client()
     sid = services.start_session(services.get_user(userid))
-    client.cookies[settings.SESSION_COOKIE_NAME] = _session_cookie(sid, settings.SECRET_KEY)
+    cookie = _session_cookie(sid, userid, settings.SECRET_KEY)
+    client.cookies[settings.SESSION_COOKIE_NAME] = cookie
     return client
 
 

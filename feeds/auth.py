@@ -3,8 +3,10 @@
 django.contrib.auth's login() and its middleware assume a SQL user model
 (an integer primary key, last_login saved on every log-in). TwitBase keeps
 users in HBase, so it has its own small equivalents: the session (a signed
-cookie) holds a session id, and each request looks it up through the
-services, which keep it in the tokens table beside the API tokens.
+cookie) holds a session id and the userid it was issued for, and each
+request looks it up through the services, which keep it in the tokens table
+beside the API tokens (the session's row and its user's row in one round
+trip: the userid says which user's row to read with it, the row decides).
 
 A signed cookie cannot be deleted server-side, so it is not trusted alone:
 logging out deletes the session's row, and "log out everywhere", a password
@@ -29,6 +31,10 @@ from feeds.services.ratelimit import DEVICE_MAX_AGE_S
 from feeds.types import User
 
 SESSION_KEY = "sid"
+# Whom the session is for, beside its id: the session's row and the user's
+# are then read at once (services.session_user). The row decides; this only
+# says which user's row to read with it.
+USERID_KEY = "uid"
 
 
 @dataclass(frozen=True)
@@ -67,6 +73,7 @@ def login(request: HttpRequest, user: User) -> None:
         services.revoke_token(old)
     request.session.cycle_key()
     request.session[SESSION_KEY] = services.start_session(user)
+    request.session[USERID_KEY] = user.userid
     rotate_token(request)
     request.user = SessionUser(user)  # type: ignore[assignment]
 
@@ -115,7 +122,7 @@ def _load(request: HttpRequest) -> SessionUser | Anonymous:
     sid = session_id(request)
     if not sid:
         return Anonymous()
-    user = services.session_user(sid)
+    user = services.session_user(sid, request.session.get(USERID_KEY))
     if user is None:
         request.session.flush()
         return Anonymous()

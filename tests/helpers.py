@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, TypeVar
 
 import happybase
 import pytest
 from pytest_django.fixtures import Settings
+from thriftpy2.transport.socket import TSocket
 
 from feeds import services
 from feeds.services import follows, ratelimit, streams
@@ -103,3 +104,29 @@ def hold_rate_clock(monkeypatch: pytest.MonkeyPatch) -> float:
     held = time.time() // 60 * 60 + 1
     monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: held))
     return held
+
+
+T = TypeVar("T")
+
+
+def socket_turns(monkeypatch: pytest.MonkeyPatch, call: Callable[[], T]) -> tuple[T, list[str]]:
+    """What ``call`` returns, and its turns on the sockets to the server:
+    "write", then "read" for each time it waited on it (a round trip)."""
+    events: list[str] = []
+    write, read = TSocket.write, TSocket.read
+
+    def writing(sock: TSocket, buf: bytes) -> None:
+        events.append("write")
+        write(sock, buf)
+
+    def reading(sock: TSocket, size: int) -> bytes:
+        events.append("read")
+        return bytes(read(sock, size))
+
+    monkeypatch.setattr(TSocket, "write", writing)
+    monkeypatch.setattr(TSocket, "read", reading)
+    try:
+        got = call()
+    finally:
+        monkeypatch.undo()
+    return got, [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]

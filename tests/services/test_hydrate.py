@@ -8,11 +8,10 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from pytest_django.fixtures import Settings
-from thriftpy2.transport.socket import TSocket
 
 from feeds import services
 from feeds.errors import NotFound, Suspended
@@ -20,10 +19,8 @@ from feeds.services import blocking
 from feeds.types import Page, Twit, User
 from storage import keys
 from storage.connection import connection, reset_pool, table_name
-from tests.helpers import register
+from tests.helpers import register, socket_turns
 from tests.services.test_model import all_pages
-
-T = TypeVar("T")
 
 # What hydrating fills in: the counts and the reader's flags.
 Shown = tuple[str, int, int, int, bool | None, bool | None]
@@ -191,34 +188,11 @@ def test_a_home_page_waits_on_the_server_three_times_whatever_it_looks_up(
     # Once before, for the process's list of large accounts (a scan it
     # keeps for a while: streams.followed_celebrities), not a page's cost.
     services.home_stream(reader)
-    page, turns = _turns(monkeypatch, lambda: services.home_stream(reader).items)
+    page, turns = socket_turns(monkeypatch, lambda: services.home_stream(reader).items)
     assert turns == ["write", "read"] * 3
     # All of it there: charlie's reply hidden (muted), the twit with its
     # counts and bob's flags.
     assert [shown(t) for t in page] == [(scene.twit.id, 1, 2, 1, True, True)]
-
-
-def _turns(monkeypatch: pytest.MonkeyPatch, call: Callable[[], T]) -> tuple[T, list[str]]:
-    """What ``call`` returns, and its turns on the sockets: "write", then
-    "read" for each time it waited on the server."""
-    events: list[str] = []
-    write, read = TSocket.write, TSocket.read
-
-    def writing(sock: TSocket, buf: bytes) -> None:
-        events.append("write")
-        write(sock, buf)
-
-    def reading(sock: TSocket, size: int) -> bytes:
-        events.append("read")
-        return bytes(read(sock, size))
-
-    monkeypatch.setattr(TSocket, "write", writing)
-    monkeypatch.setattr(TSocket, "read", reading)
-    try:
-        got = call()
-    finally:
-        monkeypatch.undo()
-    return got, [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
 
 
 def test_a_twits_page_reads_the_twit_and_its_author_in_one_round_trip(
@@ -227,7 +201,7 @@ def test_a_twits_page_reads_the_twit_and_its_author_in_one_round_trip(
     """public_twit: the twit's row and its author's users row at once (a
     twit's key begins with its author's), answering as the two reads one
     after the other did: the twit, or NotFound, or Suspended."""
-    twit, turns = _turns(monkeypatch, lambda: services.public_twit(scene.reply.id))
+    twit, turns = socket_turns(monkeypatch, lambda: services.public_twit(scene.reply.id))
     assert turns == ["write", "read"]
     assert twit == services.get_twit(scene.reply.id)
     assert (twit.userid, twit.reply_to, twit.likes) == ("charlie", scene.twit.id, 1)

@@ -33,7 +33,7 @@ def _scenario() -> ModuleType:
 def _reader(userid: str, secret: str) -> Client:
     client = Client(enforce_csrf_checks=True)
     sid = services.start_session(accounts.get_user(userid))
-    client.cookies[settings.SESSION_COOKIE_NAME] = _session_cookie(sid, secret)
+    client.cookies[settings.SESSION_COOKIE_NAME] = _session_cookie(sid, userid, secret)
     return client
 
 

@@ -4,13 +4,14 @@ unless the server still knows it."""
 
 from __future__ import annotations
 
+import pytest
 from django.conf import settings as django_settings
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.test import Client
 
 from feeds import services
 from feeds.types import User
-from tests.helpers import PASSWORD
+from tests.helpers import PASSWORD, socket_turns
 
 from .helpers import log_in
 
@@ -147,3 +148,40 @@ def test_disabling_ends_sessions_for_good(alice_client: Client) -> None:
     assert logged_in_as(alice_client) is None
     log_in(alice_client, "alice")
     assert logged_in_as(alice_client) == "alice"
+
+
+def _cookie_of(sid: str, **more: str) -> Client:
+    """A browser whose session cookie (signed with the server's key) holds
+    the session id ``sid`` and ``more``."""
+    store = SessionStore()
+    store["sid"] = sid
+    store.update(more)
+    store.save()
+    client = Client()
+    client.cookies[django_settings.SESSION_COOKIE_NAME] = store.session_key
+    return client
+
+
+def test_a_signed_in_request_reads_its_session_and_user_in_one_round_trip(
+    alice_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Logging in keeps whom the session is for beside its id, so the
+    session's row and the user's row are read at once: one round trip
+    where the session's row named the user to read next."""
+    sid, userid = alice_client.session["sid"], alice_client.session["uid"]
+    assert userid == "alice"
+    user, turns = socket_turns(monkeypatch, lambda: services.session_user(sid, userid))
+    assert turns == ["write", "read"]
+    assert user == services.get_user("alice")
+
+
+def test_the_session_row_decides_whom_a_cookie_signs_in(alice: User, bob: User) -> None:
+    """The cookie's userid only says which user's row to read with the
+    session's row: a cookie naming someone else, no one (one kept from
+    before the userid was), or nonsense signs in the session's own user,
+    and none signs anyone in once the session has ended."""
+    sid = services.start_session(services.get_user("alice"))
+    for named in ({"uid": "alice"}, {"uid": "bob"}, {}, {"uid": "no such user!"}):
+        assert logged_in_as(_cookie_of(sid, **named)) == "alice", named
+    services.revoke_token(sid)
+    assert logged_in_as(_cookie_of(sid, uid="alice")) is None
