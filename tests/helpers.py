@@ -109,7 +109,7 @@ def hold_rate_clock(monkeypatch: pytest.MonkeyPatch) -> float:
 T = TypeVar("T")
 
 
-def socket_turns(monkeypatch: pytest.MonkeyPatch, call: Callable[[], T]) -> tuple[T, list[str]]:
+def socket_turns(call: Callable[[], T]) -> tuple[T, list[str]]:
     """What ``call`` returns, and its turns on the sockets to the server:
     "write", then "read" for each time it waited on it (a round trip)."""
     events: list[str] = []
@@ -123,10 +123,8 @@ def socket_turns(monkeypatch: pytest.MonkeyPatch, call: Callable[[], T]) -> tupl
         events.append("read")
         return bytes(read(sock, size))
 
-    monkeypatch.setattr(TSocket, "write", writing)
-    monkeypatch.setattr(TSocket, "read", reading)
-    try:
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(TSocket, "write", writing)
+        patched.setattr(TSocket, "read", reading)
         got = call()
-    finally:
-        monkeypatch.undo()
     return got, [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]

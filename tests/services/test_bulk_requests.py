@@ -32,6 +32,7 @@ from thriftpy2.transport.memory import TMemoryBuffer
 from thriftpy2.transport.socket import TSocket
 
 from storage import ops
+from tests.helpers import socket_turns
 
 compiled = pytest.mark.skipif(not ops.COMPILED, reason="storage._bulk not built")
 
@@ -491,9 +492,7 @@ def test_a_refused_scan_among_several_raises_and_the_connection_goes_on(
         assert t.row(b"r") == {b"s:v": b"1"}
 
 
-def test_several_scans_wait_for_replies_twice_in_all(
-    conn: happybase.Connection, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_several_scans_wait_for_replies_twice_in_all(conn: happybase.Connection) -> None:
     """Every scanner's open is sent before a reply is read, then every
     scanner's rows and close: the socket is written, read, written, read."""
     conn.create_table("t", {"s": {}})
@@ -501,27 +500,13 @@ def test_several_scans_wait_for_replies_twice_in_all(
     ops.put_rows(
         conn, conn._table_name("t").decode(), [(b"r%d" % i, {b"s:v": b"x"}) for i in range(9)]
     )
-    events: list[str] = []
-    write, read = TSocket.write, TSocket.read
-
-    def writing(sock: TSocket, buf: bytes) -> None:
-        events.append("write")
-        write(sock, buf)
-
-    def reading(sock: TSocket, size: int) -> bytes:
-        events.append("read")
-        return bytes(read(sock, size))
-
-    monkeypatch.setattr(TSocket, "write", writing)
-    monkeypatch.setattr(TSocket, "read", reading)
-    got = ops.scan_rows_many(conn, [(t, b"r", b"s", 3, None)] * 3)
+    got, turns = socket_turns(lambda: ops.scan_rows_many(conn, [(t, b"r", b"s", 3, None)] * 3))
     assert [len(rows) for rows in got] == [3, 3, 3]
-    turns = [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
     assert turns == ["write", "read", "write", "read"]
 
 
 def test_pipelined_multi_gets_are_happybases_rows_in_one_round_trip(
-    conn: happybase.Connection, way: str, monkeypatch: pytest.MonkeyPatch
+    conn: happybase.Connection, way: str
 ) -> None:
     """Pipeline.rows, several of them among other calls, answers what
     ``Table.rows`` answers (read compiled, or through happybase's objects),
@@ -534,19 +519,6 @@ def test_pipelined_multi_gets_are_happybases_rows_in_one_round_trip(
     ops.put_rows(conn, t_name, [(b"r%d" % i, {b"s:v": b"%d" % i, b"o:w": b"x"}) for i in range(6)])
     ops.put_rows(conn, u_name, [(b"a", {b"s:v": b"only"})])
     asked = [b"r4", b"nope", b"r1", b"r5"]
-    events: list[str] = []
-    write, read = TSocket.write, TSocket.read
-
-    def writing(sock: TSocket, buf: bytes) -> None:
-        events.append("write")
-        write(sock, buf)
-
-    def reading(sock: TSocket, size: int) -> bytes:
-        events.append("read")
-        return bytes(read(sock, size))
-
-    monkeypatch.setattr(TSocket, "write", writing)
-    monkeypatch.setattr(TSocket, "read", reading)
     pipe = ops.Pipeline(conn)
     every = pipe.rows(t_name, asked)
     some = pipe.rows(t_name, asked, [b"s:v"])
@@ -556,10 +528,8 @@ def test_pipelined_multi_gets_are_happybases_rows_in_one_round_trip(
     none = pipe.rows(u_name, [b"zz"])
     with pytest.raises(RuntimeError, match="not been sent"):
         every.value  # noqa: B018  reading before the send is what is tested
-    results = pipe.send()
-    turns = [e for i, e in enumerate(events) if i == 0 or events[i - 1] != e]
+    results, turns = socket_turns(pipe.send)
     assert turns == ["write", "read"]
-    monkeypatch.undo()
     assert every.value == t.rows(asked)
     assert (
         some.value

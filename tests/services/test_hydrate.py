@@ -174,7 +174,7 @@ def test_a_twit_deleted_after_its_list_rows_were_written_is_left_out(
 
 
 def test_a_home_page_waits_on_the_server_three_times_whatever_it_looks_up(
-    scene: Scene, monkeypatch: pytest.MonkeyPatch
+    scene: Scene,
 ) -> None:
     """The stream's scan is two round trips (open; rows and close), and
     every lookup of the page (suspensions, counts, the reader's likes and
@@ -188,7 +188,7 @@ def test_a_home_page_waits_on_the_server_three_times_whatever_it_looks_up(
     # Once before, for the process's list of large accounts (a scan it
     # keeps for a while: streams.followed_celebrities), not a page's cost.
     services.home_stream(reader)
-    page, turns = socket_turns(monkeypatch, lambda: services.home_stream(reader).items)
+    page, turns = socket_turns(lambda: services.home_stream(reader).items)
     assert turns == ["write", "read"] * 3
     # All of it there: charlie's reply hidden (muted), the twit with its
     # counts and bob's flags.
@@ -196,12 +196,12 @@ def test_a_home_page_waits_on_the_server_three_times_whatever_it_looks_up(
 
 
 def test_a_twits_page_reads_the_twit_and_its_author_in_one_round_trip(
-    scene: Scene, monkeypatch: pytest.MonkeyPatch
+    scene: Scene,
 ) -> None:
     """public_twit: the twit's row and its author's users row at once (a
     twit's key begins with its author's), answering as the two reads one
     after the other did: the twit, or NotFound, or Suspended."""
-    twit, turns = socket_turns(monkeypatch, lambda: services.public_twit(scene.reply.id))
+    twit, turns = socket_turns(lambda: services.public_twit(scene.reply.id))
     assert turns == ["write", "read"]
     assert twit == services.get_twit(scene.reply.id)
     assert (twit.userid, twit.reply_to, twit.likes) == ("charlie", scene.twit.id, 1)

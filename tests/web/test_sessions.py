@@ -4,7 +4,6 @@ unless the server still knows it."""
 
 from __future__ import annotations
 
-import pytest
 from django.conf import settings as django_settings
 from django.contrib.sessions.backends.signed_cookies import SessionStore
 from django.test import Client
@@ -163,14 +162,14 @@ def _cookie_of(sid: str, **more: str) -> Client:
 
 
 def test_a_signed_in_request_reads_its_session_and_user_in_one_round_trip(
-    alice_client: Client, monkeypatch: pytest.MonkeyPatch
+    alice_client: Client,
 ) -> None:
     """Logging in keeps whom the session is for beside its id, so the
     session's row and the user's row are read at once: one round trip
     where the session's row named the user to read next."""
     sid, userid = alice_client.session["sid"], alice_client.session["uid"]
     assert userid == "alice"
-    user, turns = socket_turns(monkeypatch, lambda: services.session_user(sid, userid))
+    user, turns = socket_turns(lambda: services.session_user(sid, userid))
     assert turns == ["write", "read"]
     assert user == services.get_user("alice")
 
