@@ -403,8 +403,7 @@ class Pipeline:
         reply = self.rows(table, [row], [column])
 
         def answer() -> int:
-            cells = next((cells for _, cells in reply.value), {})
-            return max(0, decode_count(cells.get(column)))
+            return max(0, decode_count(reply.row.get(column)))
 
         return answer
 
@@ -453,6 +452,12 @@ class Reply:
     @value.setter
     def value(self, found: Rows) -> None:
         self._rows = found
+
+    @property
+    def row(self) -> dict[bytes, bytes]:
+        """The one row of a one-row multi-get ({} when it is not there): a
+        reader that asked for a single key, as ``Table.row`` answers."""
+        return next((cells for _, cells in self.value), {})
 
 
 @contextmanager

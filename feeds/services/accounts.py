@@ -257,7 +257,7 @@ def ask_user_keyed(pipe: ops.Pipeline, user_key: bytes) -> Callable[[], User | N
     that has the key before the userid: a twit's key begins with its
     author's (services.twits.public_twit reads both rows at once)."""
     reply = pipe.rows(table_name("users"), [user_key])
-    return lambda: _user_from_row(next((row for _, row in reply.value), {}))
+    return lambda: _user_from_row(reply.row)
 
 
 def suspended(conn: happybase.Connection, userids: Iterable[str]) -> frozenset[str]:

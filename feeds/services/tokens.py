@@ -98,7 +98,7 @@ def _holder(token: str, kind: str, named: object = None) -> User | None:
         guessed = None
         if isinstance(named, str) and accounts.USERID_RE.fullmatch(named):
             guessed = accounts.ask_user_keyed(pipe, keys.user_key(named))
-    stored = rows.decode_token(next((row for _, row in found.value), {}))
+    stored = rows.decode_token(found.row)
     if stored is None or stored.kind != kind:
         return None
     user = None if guessed is None else guessed()

@@ -505,7 +505,7 @@ def public_twit(twit_id: str) -> Twit:
     with connection() as conn, ops.pipelined(conn) as pipe:
         found = pipe.rows(table_name("twits"), [key])
         author = accounts.ask_user_keyed(pipe, keys.split_twit_key(key).author_hash)
-    twit = _twit_in(key, next((row for _, row in found.value), {}))
+    twit = _twit_in(key, found.row)
     accounts.shown_publicly(author(), twit.userid)
     return twit
 

@@ -514,7 +514,7 @@ def test_pipelined_multi_gets_are_happybases_rows_in_one_round_trip(
     refused one raises once every reply is read, and the connection goes on."""
     conn.create_table("t", {"s": {}, "o": {}})
     conn.create_table("u", {"s": {}})
-    t = conn.table("t")
+    t, u = conn.table("t"), conn.table("u")
     t_name, u_name = conn._table_name("t").decode(), conn._table_name("u").decode()
     ops.put_rows(conn, t_name, [(b"r%d" % i, {b"s:v": b"%d" % i, b"o:w": b"x"}) for i in range(6)])
     ops.put_rows(conn, u_name, [(b"a", {b"s:v": b"only"})])
@@ -543,6 +543,8 @@ def test_pipelined_multi_gets_are_happybases_rows_in_one_round_trip(
     assert family.value == t.rows(asked, columns=[b"o"])
     assert other.value == [(b"a", {b"s:v": b"only"})]
     assert none.value == []
+    # A one-row multi-get's row, as Table.row answers it: {} when absent.
+    assert none.row == {} == u.row(b"zz")
     assert results == [every.value, some.value, family.value, 3, other.value, []]
     # A multi-get the server refuses (a family the table lacks), between
     # two that it answers: each of those is answered, then the error raises.
@@ -553,4 +555,6 @@ def test_pipelined_multi_gets_are_happybases_rows_in_one_round_trip(
         pipe.send()
     assert before.value == [(b"r2", {b"s:v": b"2", b"o:w": b"x"})]
     assert after.value == [(b"a", {b"s:v": b"only"})]
+    assert before.row == t.row(b"r2") == {b"s:v": b"2", b"o:w": b"x"}
+    assert after.row == u.row(b"a")
     assert t.row(b"r3") == {b"s:v": b"3", b"o:w": b"x"}  # in step
