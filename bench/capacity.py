@@ -56,6 +56,8 @@ from .fanout import _configured, _progress, _wait
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCUSTFILE = ROOT / "loadtest" / "capacity.py"
+# The parts whose CPU is sampled (% of one core), and the machine's busy share.
+CPU_PARTS = ("web", "worker", "server", "redis", "locust", "machine")
 BLOCK_S = 300  # the table's blocks: the goal compares the first 5 minutes with the last 5
 
 
@@ -101,6 +103,55 @@ def _rss_mb(pids: list[int]) -> float:
     return total / 2**20
 
 
+class _CpuMeter:
+    """Each part's CPU between two samples, in % of one core (the machine
+    has two: 200 is all of it), with its processes' children; and the
+    whole machine's busy share, whatever it ran. A process gone between
+    samples counts what it used up to the last."""
+
+    def __init__(self, parts: dict[str, list[int]]) -> None:
+        self._parts = parts
+        self._seen: dict[tuple[int, float], float] = {}
+        self._at = time.monotonic()
+        self._busy = self._machine_busy()
+        self.sample()
+
+    @staticmethod
+    def _machine_busy() -> float:
+        t = psutil.cpu_times()
+        return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
+
+    def _tree(self, pids: list[int]) -> list[psutil.Process]:
+        procs = []
+        for pid in pids:
+            try:
+                proc = psutil.Process(pid)
+                procs += [proc, *proc.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                continue
+        return procs
+
+    def sample(self) -> dict[str, float]:
+        now, busy = time.monotonic(), self._machine_busy()
+        elapsed = max(now - self._at, 1e-9)
+        used: dict[str, float] = {}
+        for part, pids in self._parts.items():
+            total = 0.0
+            for proc in self._tree(pids):
+                try:
+                    key = (proc.pid, proc.create_time())
+                    t = proc.cpu_times()
+                except psutil.NoSuchProcess:
+                    continue
+                cpu = t.user + t.system
+                total += max(0.0, cpu - self._seen.get(key, cpu))
+                self._seen[key] = cpu
+            used[f"{part}_cpu"] = round(100 * total / elapsed, 1)
+        used["machine_cpu"] = round(100 * (busy - self._busy) / elapsed, 1)
+        self._at, self._busy = now, busy
+        return used
+
+
 def _server_pids(port: int, data: Path) -> list[int]:
     """The server's processes: whatever listens on its port, and (Apache
     HBase's master and Thrift servers) whatever names its directory."""
@@ -133,10 +184,12 @@ def run(
     posts_s: float,
     window_s: float,
     web_workers: int = 2,
+    page: str = "/",
 ) -> Path:
     """One run against the server at host:port (``data``: its directory);
     returns the directory of its CSV files and chart. ``web_workers``:
-    gunicorn's processes (docker-compose.yml runs two)."""
+    gunicorn's processes (docker-compose.yml runs two). ``page``: what the
+    readers load, their home page unless told (loadtest/capacity.py)."""
     out = workdir / f"capacity-{target}"
     out.mkdir(parents=True, exist_ok=True)
     secret = secrets.token_urlsafe(40)
@@ -222,6 +275,7 @@ def run(
                 rate=rate,
                 posts_s=posts_s,
                 window_s=window_s,
+                page=page,
                 rows_before=rows_before,
                 stream_before=stream_before,
             )
@@ -250,6 +304,7 @@ def _load(
     rate: float,
     posts_s: float,
     window_s: float,
+    page: str,
     rows_before: int,
     stream_before: int,
 ) -> list[dict[str, float]]:
@@ -261,6 +316,7 @@ def _load(
         "TWITBASE_CAPACITY_RATE": str(rate),
         "TWITBASE_CAPACITY_POSTS_S": str(posts_s),
         "TWITBASE_CAPACITY_WINDOW_S": str(window_s),
+        "TWITBASE_CAPACITY_PAGE": page,
     }
     cmd = [
         sys.executable,
@@ -287,6 +343,15 @@ def _load(
     started = time.monotonic()
     with (out / "locust.log").open("w") as log:
         locust = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        cpu = _CpuMeter(
+            {
+                "web": [web.pid] if web.pid else [],
+                "worker": [worker.pid] if worker.pid else [],
+                "server": server_pids,
+                "redis": [redis.pid] if redis.pid else [],
+                "locust": [locust.pid],
+            }
+        )
         try:
             while locust.poll() is None:
                 time.sleep(window_s)
@@ -301,13 +366,16 @@ def _load(
                     "disk_bytes": _disk_bytes(data),
                     "rows": rows_before + stream_rows,
                     "queue": metrics.queue_depth() or 0,
+                    **cpu.sample(),
                 }
                 samples.append(sample)
                 _progress(
                     f"    {t / 60:5.1f} min  web {sample['web_mb']:.0f} MB  worker "
                     f"{sample['worker_mb']:.0f} MB  server {sample['server_mb']:.0f} MB  "
                     f"disk {sample['disk_bytes'] / sample['rows']:.1f} B/row  "
-                    f"queue {sample['queue']:.0f}"
+                    f"queue {sample['queue']:.0f}  CPU (% of a core) web {sample['web_cpu']:.0f} "
+                    f"server {sample['server_cpu']:.0f} locust {sample['locust_cpu']:.0f} "
+                    f"machine {sample['machine_cpu']:.0f}"
                 )
         finally:
             if locust.poll() is None:
@@ -333,8 +401,9 @@ def _block(values: list[tuple[float, float]], start: float, end: float) -> list[
     return [v for t, v in values if start < t <= end]
 
 
-def report(out: Path, target: str, window_s: float, goal: Goal = Goal()) -> str:
-    """The table of 5-minute blocks (and the chart beside the CSV files)."""
+def report(out: Path, target: str, window_s: float, goal: Goal = Goal(), page: str = "/") -> str:
+    """The table of 5-minute blocks (and the chart beside the CSV files).
+    Its "home" columns are the page the readers loaded (``page``)."""
     windows = _windows(out)
     samples = list(csv.DictReader((out / "samples.csv").open()))
     home = windows.get("home page", [])
@@ -362,7 +431,8 @@ def report(out: Path, target: str, window_s: float, goal: Goal = Goal()) -> str:
 
     lines = [
         f"capacity, {target}: {requests:,.0f} requests, {errors:,.0f} errors; "
-        f"medians of {window_s:g} s windows in each block",
+        f"medians of {window_s:g} s windows in each block"
+        + ("" if page == "/" else f"; the readers loaded {page}, not their home page"),
         "| minutes | home pages/s | home p50 ms | home p99 ms | post-to-visible p50/p99 ms "
         "| web MB | worker MB | server MB | disk B/row |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -388,6 +458,21 @@ def report(out: Path, target: str, window_s: float, goal: Goal = Goal()) -> str:
             "last block / first: "
             + ", ".join(f"{k} {v:.2f}x" for k, v in drifts.items())
             + f" (goal: each within {goal.drift}x)"
+        )
+    cpu_parts = [p for p in CPU_PARTS if samples and f"{p}_cpu" in samples[0]]
+    if cpu_parts:  # runs from before 2026-11-30 did not sample CPU
+        share = {p: sampled(f"{p}_cpu", 0, end + window_s) for p in cpu_parts}
+        pages_s = rate(0, end + window_s)
+        lines.append(
+            "CPU in % of one core (the machine's two: 200), median of the windows: "
+            + ", ".join(f"{p} {v:.0f}" for p, v in share.items())
+        )
+        # The budget a page is held to: at goal.pages_s the cores give 2000
+        # ms of CPU a second, 2000 / goal.pages_s ms a page for every part.
+        lines.append(
+            f"CPU ms a page at {pages_s:.1f} pages/s (all of it: {2000 / goal.pages_s:.1f} ms "
+            "at the goal's rate): "
+            + ", ".join(f"{p} {10 * v / pages_s:.2f}" for p, v in share.items())
         )
     rows = json.loads((out / "rows.json").read_text())
     lines.append(
@@ -446,6 +531,19 @@ def _chart(
             (
                 "disk bytes/row",
                 {"disk / rows": (st, [float(s["disk_bytes"]) / float(s["rows"]) for s in samples])},
+            ),
+            *(
+                [
+                    (
+                        "CPU, % of a core",
+                        {
+                            part: (st, [float(s[f"{part}_cpu"]) for s in samples])
+                            for part in CPU_PARTS
+                        },
+                    )
+                ]
+                if samples and "web_cpu" in samples[0]
+                else []
             ),
         ],
         "minutes",

@@ -36,6 +36,13 @@ class Command(TwitBaseCommand):
             "--web-workers", type=int, default=2, help="gunicorn's processes (as deployed: 2)"
         )
         parser.add_argument(
+            "--page",
+            default="/",
+            help="the page the readers load: / (their home page), or /favicon.ico for the "
+            "stack's own ceiling (gunicorn and Django's middleware around a page that reads "
+            "and renders nothing), everything else as in a run of the home page",
+        )
+        parser.add_argument(
             "--out", type=Path, default=Path("var/capacity"), help="CSV files and chart"
         )
 
@@ -49,6 +56,7 @@ class Command(TwitBaseCommand):
             posts_s=o["posts_per_s"],
             window_s=o["window_s"],
             web_workers=o["web_workers"],
+            page=o["page"],
         )
         out: Path = o["out"].resolve()
         with tempfile.TemporaryDirectory(prefix="benchcapacity-") as tmp:
@@ -83,5 +91,5 @@ class Command(TwitBaseCommand):
                 for f in done.iterdir():
                     if f.suffix in (".csv", ".svg", ".json", ".log") and f.name != "seed.json":
                         (kept / f.name).write_bytes(f.read_bytes())
-                self.stdout.write(capacity.report(kept, target, o["window_s"]))
+                self.stdout.write(capacity.report(kept, target, o["window_s"], page=o["page"]))
                 self.stdout.write(f"CSV files and chart in {kept}")
