@@ -51,6 +51,7 @@ from feeds.services import accounts, bulk, metrics
 from storage.connection import connection, table_name
 from storage.schema import SCHEMA
 
+from . import cpushare
 from .charts import panels_chart
 from .fanout import _configured, _progress, _wait
 
@@ -93,63 +94,55 @@ def _count_rows() -> int:
 
 def _rss_mb(pids: list[int]) -> float:
     total = 0
-    for pid in pids:
+    for proc in _tree(pids):
         try:
-            proc = psutil.Process(pid)
             total += proc.memory_info().rss
-            total += sum(c.memory_info().rss for c in proc.children(recursive=True))
         except psutil.NoSuchProcess:
             continue
     return total / 2**20
 
 
-class _CpuMeter:
+class _CpuShares:
     """Each part's CPU between two samples, in % of one core (the machine
-    has two: 200 is all of it), with its processes' children; and the
-    whole machine's busy share, whatever it ran. A process gone between
-    samples counts what it used up to the last."""
+    has two: 200 is all of it), and the whole machine's busy share: a part
+    is the processes of ``parts``' pids and their children
+    (bench.cpushare.PartsMeter counts them)."""
 
     def __init__(self, parts: dict[str, list[int]]) -> None:
-        self._parts = parts
-        self._seen: dict[tuple[int, float], float] = {}
+        self._roots = parts
+        self._part: dict[int, str] = {}  # pid -> part, as of the last sample
+        self._meter = cpushare.PartsMeter(lambda pid, _: self._part.get(pid))
         self._at = time.monotonic()
-        self._busy = self._machine_busy()
+        self._last: dict[str, float] = {}
+        self._busy = 0.0
         self.sample()
 
-    @staticmethod
-    def _machine_busy() -> float:
-        t = psutil.cpu_times()
-        return float(sum(t) - t.idle - getattr(t, "iowait", 0.0))
-
-    def _tree(self, pids: list[int]) -> list[psutil.Process]:
-        procs = []
-        for pid in pids:
-            try:
-                proc = psutil.Process(pid)
-                procs += [proc, *proc.children(recursive=True)]
-            except psutil.NoSuchProcess:
-                continue
-        return procs
-
     def sample(self) -> dict[str, float]:
-        now, busy = time.monotonic(), self._machine_busy()
+        self._part = {proc.pid: part for part, pids in self._roots.items() for proc in _tree(pids)}
+        now, used = time.monotonic(), self._meter.read()
+        busy, _ = self._meter.machine()
         elapsed = max(now - self._at, 1e-9)
-        used: dict[str, float] = {}
-        for part, pids in self._parts.items():
-            total = 0.0
-            for proc in self._tree(pids):
-                try:
-                    key = (proc.pid, proc.create_time())
-                    t = proc.cpu_times()
-                except psutil.NoSuchProcess:
-                    continue
-                cpu = t.user + t.system
-                total += max(0.0, cpu - self._seen.get(key, cpu))
-                self._seen[key] = cpu
-            used[f"{part}_cpu"] = round(100 * total / elapsed, 1)
-        used["machine_cpu"] = round(100 * (busy - self._busy) / elapsed, 1)
-        self._at, self._busy = now, busy
-        return used
+        shares = {
+            f"{part}_cpu": round(
+                100 * (used.get(part, 0.0) - self._last.get(part, 0.0)) / elapsed, 1
+            )
+            for part in self._roots
+        }
+        shares["machine_cpu"] = round(100 * (busy - self._busy) / elapsed, 1)
+        self._at, self._last, self._busy = now, dict(used), busy
+        return shares
+
+
+def _tree(pids: list[int]) -> list[psutil.Process]:
+    """The processes of ``pids`` and their children, those still running."""
+    procs = []
+    for pid in pids:
+        try:
+            proc = psutil.Process(pid)
+            procs += [proc, *proc.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            continue
+    return procs
 
 
 def _server_pids(port: int, data: Path) -> list[int]:
@@ -343,7 +336,7 @@ def _load(
     started = time.monotonic()
     with (out / "locust.log").open("w") as log:
         locust = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        cpu = _CpuMeter(
+        cpu = _CpuShares(
             {
                 "web": [web.pid] if web.pid else [],
                 "worker": [worker.pid] if worker.pid else [],

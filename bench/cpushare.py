@@ -24,6 +24,7 @@ import sys
 import textwrap
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -61,26 +62,49 @@ def _busy_idle() -> tuple[float, float]:
     return sum(t) - idle, idle
 
 
+class PartsMeter:
+    """CPU seconds by part since the meter was made, as often as it is
+    read. ``part_of(pid, cmdline)`` names a process's part when the meter
+    first sees it (None: no part's); a process running when the meter was
+    made counts only what it uses after, and one gone since the last
+    reading keeps what it had used by then. :func:`measure` reads one for
+    a command's run, bench.capacity one for each window of a load."""
+
+    def __init__(self, part_of: Callable[[int, str], str | None]) -> None:
+        self._part_of = part_of
+        self._before = {key: cpu for key, _, cpu in _processes()}
+        self._used: dict[tuple[int, float], tuple[str | None, float]] = {}  # (pid, start) ->
+        self._busy, self._idle = _busy_idle()
+
+    def read(self) -> dict[str, float]:
+        for key, cmdline, cpu in _processes():
+            part = self._used[key][0] if key in self._used else self._part_of(key[0], cmdline)
+            self._used[key] = (part, cpu - self._before.get(key, 0.0))
+        by_part: defaultdict[str, float] = defaultdict(float)
+        for part, seconds in self._used.values():
+            if part is not None:
+                by_part[part] += seconds
+        return by_part
+
+    def machine(self) -> tuple[float, float]:
+        """The whole machine's busy and idle CPU seconds since it was made."""
+        busy, idle = _busy_idle()
+        return busy - self._busy, idle - self._idle
+
+
 def measure(command: list[str]) -> tuple[int, float, float, float, dict[str, float]]:
     """Run ``command``; its exit code, wall seconds, the machine's busy and
     idle CPU seconds, and CPU seconds by part."""
-    before = {key: cpu for key, _, cpu in _processes()}
-    busy0, idle0 = _busy_idle()
+    meter = PartsMeter(lambda _, cmdline: part_of(cmdline))
     started = time.monotonic()
-    used: dict[tuple[int, float], tuple[str, float]] = {}  # (pid, start) -> (part, CPU s)
     child = subprocess.Popen(command)
     while True:
-        for key, cmdline, cpu in _processes():
-            part = used[key][0] if key in used else part_of(cmdline)
-            used[key] = (part, cpu - before.get(key, 0.0))
+        by_part = meter.read()
         if child.poll() is not None:
             break
         time.sleep(1)
-    busy1, idle1 = _busy_idle()
-    by_part: defaultdict[str, float] = defaultdict(float)
-    for part, seconds in used.values():
-        by_part[part] += seconds
-    return child.returncode, time.monotonic() - started, busy1 - busy0, idle1 - idle0, by_part
+    busy, idle = meter.machine()
+    return child.returncode, time.monotonic() - started, busy, idle, by_part
 
 
 def _processes() -> list[tuple[tuple[int, float], str, float]]:
