@@ -12,32 +12,47 @@ from pathlib import Path
 
 from bench import capacity
 
-# A parent that starts a child; each burns CPU for ``s`` seconds, then waits.
-BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < {s}: pass\n"
+# Told to go (a line on its stdin), a parent starts a child; each burns
+# 0.6 CPU s, then the parent says "burnt" once both have, and both stay,
+# idle, until the parent's stdin closes: so the meter reads them after the
+# burn however late a loaded machine lets it run.
+BURN = "import sys, time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\n"
+CHILD = BURN + "print('burnt', flush=True)\nsys.stdin.read()\n"
 PARENT = (
-    "import subprocess, sys, time\n"
-    "child = subprocess.Popen([sys.executable, '-c', {burn!r}])\n" + BURN + "child.wait()\n"
+    "import subprocess\n"
+    "sys.stdin.readline()\n"
+    f"child = subprocess.Popen([sys.executable, '-c', {CHILD!r}], stdin=-1, stdout=-1, text=True)\n"
+    + BURN.split("\n", 1)[1]
+    + "child.stdout.readline()\nprint('burnt', flush=True)\nsys.stdin.read()\n"
+    "child.stdin.close()\nchild.wait()\n"
 )
 
 
 def test_a_parts_cpu_counts_its_children_and_a_part_with_none_reads_zero() -> None:
-    burn = BURN.format(s=0.6)
-    parent = subprocess.Popen([sys.executable, "-c", PARENT.format(burn=burn, s=0.6)])
+    parent = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\n" + PARENT],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert parent.stdin is not None and parent.stdout is not None
     try:
+        started = time.monotonic()
         meter = capacity._CpuShares({"tree": [parent.pid], "empty": [], "gone": [2**22 + 7]})
-        used, at = 0.0, time.monotonic()  # CPU seconds, summed from the samples' shares
-        while parent.poll() is None:
-            time.sleep(0.1)
-            share = meter.sample()["tree_cpu"]
-            now = time.monotonic()
-            used += share / 100 * (now - at)
-            at = now
+        parent.stdin.write("go\n")
+        parent.stdin.flush()
+        assert parent.stdout.readline() == "burnt\n"
+        share = meter.sample()
+        used = share["tree_cpu"] / 100 * (time.monotonic() - started)  # CPU seconds
+        parent.stdin.close()
+        parent.wait(timeout=60)
         last = meter.sample()
     finally:
+        parent.kill()
         parent.wait()
-    # Parent and child burn 0.6 CPU s each (% of a core x seconds / 100).
-    assert 0.9 <= used <= 1.6, used
-    assert last["empty_cpu"] == 0.0 and last["gone_cpu"] == 0.0
+    # Parent and child burn 0.6 CPU s each; the child's start is counted too.
+    assert 1.1 <= used <= 1.6, used
+    assert share["empty_cpu"] == 0.0 and share["gone_cpu"] == 0.0
     assert last["tree_cpu"] >= 0.0  # the processes gone: nothing, never less
 
 
