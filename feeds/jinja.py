@@ -25,8 +25,9 @@ card uses), ``hue_class``, ``pluralize``, ``urlencode``,
 ``truncatechars``.
 
 The fragments include one another (the card its avatar, its like and
-repost forms; a list of cards the card), and each include is put in place
-when a template is loaded (``InliningLoader`` says why).
+repost forms), and each include is put in place when a template is loaded
+(``InliningLoader`` says why). A list of cards is each card, kept once
+rendered under everything it shows (feeds.templatetags.ui.CARDS).
 
 Form fields are rendered by Jinja2 too (``FormRenderer``, settings'
 ``FORM_RENDERER``), and what it rendered is remembered: see its docstring.
@@ -77,7 +78,7 @@ class InliningLoader(jinja2.BaseLoader):
     An include costs, each time it runs, a lookup of the template and a new
     context copied from the includer's. The card includes its avatar, its
     like and repost forms (the views that answer a like in place render
-    those alone), and a list of cards includes the card: those includes
+    those alone), and a list of cards included the card: those includes
     were more than half of rendering a page's cards (20 cards, in one
     process: 5.2 ms, 2.5 ms inlined). Macros cost more still (the card's
     three as macros: 7.4 against 6.8 ms for 20 cards), and Jinja2 has no

@@ -4,8 +4,11 @@ and of the staff console: durations, and the tag that frames its tables."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import math
+import secrets
+from collections.abc import Callable, Hashable, Iterable
 from datetime import UTC, datetime
+from typing import Any
 
 from django import template
 from django.http import HttpRequest
@@ -15,8 +18,11 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timesince
+from markupsafe import Markup
 
 from feeds.services import textparse
+from feeds.services._kept import Kept
+from feeds.types import Twit
 
 register = template.Library()
 
@@ -197,22 +203,28 @@ def _jinja(name: str, context: Context, values: dict[str, object]) -> SafeString
     including template's CSRF token. The token is the page's, masked once:
     the Jinja2 backend's own ``render`` would mask it again for each card
     (32 random characters each time, a tenth of a page's time)."""
+    html: str = _template(name).render({**values, **_page_values(context)})
+    return mark_safe(html)  # rendered by Jinja2, autoescaping
+
+
+def _template(name: str) -> Any:
+    """Jinja2's template ``name`` itself (not the backend's wrapper)."""
     from django.template import engines
 
-    csrf_input = _csrf_input_of(context)
-    template = engines["jinja2"].get_template(name).template  # type: ignore[attr-defined]
+    return engines["jinja2"].get_template(name).template  # type: ignore[attr-defined]
+
+
+def _page_values(context: Context) -> dict[str, object]:
+    """What every fragment is given of its page: the request, its CSRF
+    field, the reader and the page's path."""
     request = context.get("request")
     viewer, full_path = _reader_of(request)
-    html: str = template.render(
-        {
-            **values,
-            "request": request,
-            "csrf_input": csrf_input,
-            "viewer": viewer,
-            "full_path": full_path,
-        }
-    )
-    return mark_safe(html)  # rendered by Jinja2, autoescaping
+    return {
+        "request": request,
+        "csrf_input": _csrf_input_of(context),
+        "viewer": viewer,
+        "full_path": full_path,
+    }
 
 
 def _csrf_input_of(context: Context) -> str:
@@ -258,12 +270,79 @@ def twit_card(context: Context, twit: object, **given: object) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
-def twit_cards(context: Context, twits: object, **given: object) -> SafeString:
+def twit_cards(context: Context, twits: Iterable[Twit], **given: object) -> SafeString:
     """``{% twit_cards twits [in_thread=...] ... %}``: each of ``twits`` as
-    :func:`twit_card` shows it, in one render (templates/jinja2/_twits.html)
-    rather than one a card: a page's list of twenty cost twenty trips through
-    Django's tag and the context lookups above."""
-    return _jinja("_twits.html", context, {"twits": twits, **_card_context(context, given)})
+    :func:`twit_card` shows it, the page's values looked up once for the
+    list (a page's twenty cost twenty trips through Django's tag and the
+    context lookups above), and each card rendered once for everything it
+    shows (``CARDS``)."""
+    card = _card_context(context, given)
+    page = _page_values(context)
+    viewer, full_path = _reader_of(context.get("request"))  # as in page, held on the request
+    values = {**card, **page, "csrf_input": _CSRF_MARK}
+    template = None
+    parts = []
+    for twit in twits:
+        key: Hashable | None = _card_key(twit, viewer, full_path, card)
+        try:
+            html = CARDS.get(key)
+        except TypeError:  # a twit holding something unhashable: rendered each time
+            key, html = None, None
+        if html is None:
+            template = template or _template("_twit.html")
+            html = template.render({**values, "twit": twit})
+            if key is not None:
+                CARDS.keep(key, html)
+        parts.append(html)
+    # Rendered by Jinja2, autoescaping; the mark is in no text (see _CSRF_MARK).
+    return mark_safe("".join(parts).replace(_CSRF_MARK, str(page["csrf_input"])))
+
+
+# The cards this process rendered, each under everything that can make it
+# read otherwise (_card_key), at most so many, the oldest dropped first. A
+# home page's twenty cards took a fourth of its web process's CPU (issue
+# 39), and the same card comes again: on the reader's next page, and on
+# each follower's who sees it alike. Exact by construction, as the form
+# fields kept by feeds.jinja.FormRenderer: a like, a repost, a reply, an
+# edit or the minutes passing change the key, and the old card is never
+# asked for again.
+CARDS: Kept[str] = Kept(4096, lambda: math.inf)
+
+# Where a card's CSRF field goes, kept without the page's: the field is
+# the page's token, masked afresh for each page, and would make every
+# card a new one. Random for the process, so no twit's text can hold it
+# (texts are escaped, and a user cannot guess it).
+_CSRF_MARK = Markup(f"<!--csrf:{secrets.token_hex(16)}-->")
+
+
+def _card_key(twit: Twit, viewer: str | None, full_path: str, card: dict[str, object]) -> Hashable:
+    """Everything templates/jinja2/_twit.html (with what it includes) reads,
+    as the card shows it: the twit (every field: text, counts, the reader's
+    flags, images, the quoted card), its age as shown, the page's path, the
+    names in _CARD_CONTEXT, and of the reader only what the card asks of
+    them: whether there is one, whether they wrote or reposted the twit
+    (so that one card serves every follower who sees it alike). Of the
+    page's ``profiles``, those the twit mentions."""
+    profiles = card["profiles"]
+    known = profiles if isinstance(profiles, frozenset | set) else None
+    linked = (
+        None if known is None else frozenset(m for m in textparse.mentions(twit.text) if m in known)
+    )
+    return (
+        twit,
+        ago(twit.created),
+        viewer is not None,
+        viewer == twit.userid,
+        (viewer or "").lower() == twit.userid.lower(),
+        viewer == twit.reposted_by,
+        full_path,
+        card["no_actions"],
+        card["in_thread"],
+        card["is_focus"],
+        card["after_delete"],
+        card["here"],
+        linked,
+    )
 
 
 @register.simple_tag(takes_context=True)
