@@ -24,7 +24,8 @@ stream rows the fan-out has written and the twits posted since; the run
 ends with an exact count to check the estimate). The table compares
 5-minute blocks, the first against the last; the chart draws every
 window. The CPU is reported as ms a page, beside the budget the goal's
-rate leaves a page on two cores (2,000 ms a second over its pages).
+rate leaves a page on the run's cores (1,000 ms a second each, over its
+pages; ``machine.json`` keeps how many the machine had).
 
 Written here because no library starts this stack; locust does the load.
 """
@@ -62,6 +63,8 @@ LOCUSTFILE = ROOT / "loadtest" / "capacity.py"
 # The parts whose CPU is sampled (% of one core), and the machine's busy share.
 CPU_PARTS = ("web", "worker", "server", "redis", "locust", "machine")
 BLOCK_S = 300  # the table's blocks: the goal compares the first 5 minutes with the last 5
+# The cores of a run saved before machine.json: all were on this project's 2-core machines.
+SAVED_CORES = 2
 
 
 @dataclass(frozen=True)
@@ -105,8 +108,8 @@ def _rss_mb(pids: list[int]) -> float:
 
 
 class _CpuShares:
-    """Each part's CPU between two samples, in % of one core (the machine
-    has two: 200 is all of it), and the whole machine's busy share: a part
+    """Each part's CPU between two samples, in % of one core (100 times the
+    machine's cores is all of it), and the whole machine's busy share: a part
     is the processes of ``parts``' pids and their children
     (bench.cpushare.PartsMeter counts them)."""
 
@@ -187,6 +190,7 @@ def run(
     readers load, their home page unless told (loadtest/capacity.py)."""
     out = workdir / f"capacity-{target}"
     out.mkdir(parents=True, exist_ok=True)
+    (out / "machine.json").write_text(json.dumps({"cores": psutil.cpu_count()}))
     secret = secrets.token_urlsafe(40)
     with (
         RedisProcess(workdir / f"redis-{target}") as redis,
@@ -458,15 +462,17 @@ def report(out: Path, target: str, window_s: float, goal: Goal = Goal(), page: s
     if cpu_parts:  # runs from before 2026-11-30 did not sample CPU
         share = {p: sampled(f"{p}_cpu", 0, end + window_s) for p in cpu_parts}
         pages_s = rate(0, end + window_s)
+        machine = out / "machine.json"
+        cores = json.loads(machine.read_text())["cores"] if machine.exists() else SAVED_CORES
         lines.append(
-            "CPU in % of one core (the machine's two: 200), median of the windows: "
+            f"CPU in % of one core (the machine's {cores}: {100 * cores}), median of the windows: "
             + ", ".join(f"{p} {v:.0f}" for p, v in share.items())
         )
-        # The budget a page is held to: at goal.pages_s the cores give 2000
-        # ms of CPU a second, 2000 / goal.pages_s ms a page for every part.
+        # The budget a page is held to: at goal.pages_s the cores give 1000
+        # ms of CPU a second each, 1000 * cores / goal.pages_s ms a page for every part.
         lines.append(
-            f"CPU ms a page at {pages_s:.1f} pages/s (all of it: {2000 / goal.pages_s:.1f} ms "
-            "at the goal's rate): "
+            f"CPU ms a page at {pages_s:.1f} pages/s (all of it: "
+            f"{1000 * cores / goal.pages_s:.1f} ms at the goal's rate): "
             + ", ".join(f"{p} {10 * v / pages_s:.2f}" for p, v in share.items())
         )
     rows = json.loads((out / "rows.json").read_text())

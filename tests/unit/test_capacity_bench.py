@@ -103,6 +103,19 @@ def test_the_report_gives_pages_a_second_each_parts_cpu_and_the_page_loaded(
     assert "CPU, % of a core" in (tmp_path / "run" / "capacity-local.svg").read_text()
 
 
+def test_the_budget_a_page_is_held_to_comes_from_the_run_machines_cores(
+    tmp_path: Path,
+) -> None:
+    _write_run(tmp_path / "run", minutes=2, with_cpu=True)
+    (tmp_path / "run" / "machine.json").write_text(json.dumps({"cores": 4}))
+    text = capacity.report(tmp_path / "run", "local", 10.0)
+    # Four cores give 4,000 ms a second; at the goal's 200 pages, 20 ms each.
+    assert "CPU in % of one core (the machine's 4: 400)" in text
+    assert "(all of it: 20.0 ms at the goal's rate)" in text
+    # What each part took a page does not depend on the cores.
+    assert "web 6.67, worker 1.33" in text
+
+
 def test_a_run_saved_before_cpu_was_sampled_still_reports(tmp_path: Path) -> None:
     _write_run(tmp_path / "old", minutes=2, with_cpu=False)
     text = capacity.report(tmp_path / "old", "local", 10.0)
