@@ -8,7 +8,7 @@ import math
 import secrets
 from collections.abc import Callable, Hashable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django import template
 from django.http import HttpRequest
@@ -203,7 +203,7 @@ def _jinja(name: str, context: Context, values: dict[str, object]) -> SafeString
     including template's CSRF token. The token is the page's, masked once:
     the Jinja2 backend's own ``render`` would mask it again for each card
     (32 random characters each time, a tenth of a page's time)."""
-    html: str = _template(name).render({**values, **_page_values(context)})
+    html: str = _template(name).render({**values, **_page_values(context)._asdict()})
     return mark_safe(html)  # rendered by Jinja2, autoescaping
 
 
@@ -214,17 +214,20 @@ def _template(name: str) -> Any:
     return engines["jinja2"].get_template(name).template  # type: ignore[attr-defined]
 
 
-def _page_values(context: Context) -> dict[str, object]:
-    """What every fragment is given of its page: the request, its CSRF
-    field, the reader and the page's path."""
+class _Page(NamedTuple):
+    """What every fragment is given of its page, under the names it reads."""
+
+    request: HttpRequest | None
+    csrf_input: str
+    viewer: str | None  # the reader's userid; None for a visitor
+    full_path: str  # the page's path with its query
+
+
+def _page_values(context: Context) -> _Page:
+    """The page's values (:class:`_Page`), looked up in ``context``."""
     request = context.get("request")
     viewer, full_path = _reader_of(request)
-    return {
-        "request": request,
-        "csrf_input": _csrf_input_of(context),
-        "viewer": viewer,
-        "full_path": full_path,
-    }
+    return _Page(request, _csrf_input_of(context), viewer, full_path)
 
 
 def _csrf_input_of(context: Context) -> str:
@@ -278,12 +281,11 @@ def twit_cards(context: Context, twits: Iterable[Twit], **given: object) -> Safe
     shows (``CARDS``)."""
     card = _card_context(context, given)
     page = _page_values(context)
-    viewer, full_path = _reader_of(context.get("request"))  # as in page, held on the request
-    values = {**card, **page, "csrf_input": _CSRF_MARK}
+    values = {**card, **page._asdict(), "csrf_input": _CSRF_MARK}
     template = None
     parts = []
     for twit in twits:
-        key: Hashable | None = _card_key(twit, viewer, full_path, card)
+        key: Hashable | None = _card_key(twit, page.viewer, page.full_path, card)
         try:
             html = CARDS.get(key)
         except TypeError:  # a twit holding something unhashable: rendered each time
@@ -295,7 +297,7 @@ def twit_cards(context: Context, twits: Iterable[Twit], **given: object) -> Safe
                 CARDS.keep(key, html)
         parts.append(html)
     # Rendered by Jinja2, autoescaping; the mark is in no text (see _CSRF_MARK).
-    return mark_safe("".join(parts).replace(_CSRF_MARK, str(page["csrf_input"])))
+    return mark_safe("".join(parts).replace(_CSRF_MARK, page.csrf_input))
 
 
 # The cards this process rendered, each under everything that can make it
