@@ -5,6 +5,16 @@ A credential is 32 random bytes, URL-safe base64. Only its SHA-256 is stored
 client sends its token as a bearer token; a browser carries its session's in
 the signed session cookie (see feeds/auth.py).
 
+Each is read with its user's row in one round trip: the cookie keeps whom
+the session is for beside its id, and an API token begins with its user's
+id and a dot (``alice.3q2-…``; a userid has no dot, the random part none
+either). The name only says which user's row to read alongside; the
+token's row decides, and the name is part of what is hashed, so changing
+it makes no other valid token. A token issued before the name was (no dot)
+still works, in two round trips: its row, then the user it names. The
+userid it shows is public (the profile's address), and 32 random bytes are
+as hard to guess beside it.
+
 A credential is valid while three things hold, checked on every request:
 
 - its row exists: logging out deletes it, so a copy of the cookie or token
@@ -34,6 +44,8 @@ from . import accounts, twofactor
 
 def _issue(user: User, kind: str) -> str:
     token = secrets.token_urlsafe(32)
+    if kind == rows.KIND_API:  # read with its user's row (the module's docstring)
+        token = f"{user.userid}.{token}"
     with connection() as conn:
         conn.table(table_name("tokens")).put(
             keys.token_key(token),
@@ -71,8 +83,11 @@ def start_session(user: User) -> str:
 @read_only
 def token_user(token: str) -> User | None:
     """The enabled user an API token belongs to, or None if it was revoked,
-    is of an old generation, or its user is disabled."""
-    return _holder(token, rows.KIND_API)
+    is of an old generation, or its user is disabled. The token's row and
+    the row of the user it is named for are read at once (the module's
+    docstring)."""
+    named = token.partition(".")[0] if isinstance(token, str) and "." in token else None
+    return _holder(token, rows.KIND_API, named)
 
 
 @read_only

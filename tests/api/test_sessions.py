@@ -4,6 +4,8 @@ accounts through the JSON API (issue 9)."""
 from __future__ import annotations
 
 import json
+import secrets
+import time
 from typing import Any
 
 import pytest
@@ -13,7 +15,9 @@ from pytest_django.fixtures import Settings
 from feeds import services
 from feeds.services import accounts
 from feeds.types import User
-from tests.helpers import PASSWORD, hold_rate_clock
+from storage import keys, rows
+from storage.connection import connection, table_name
+from tests.helpers import PASSWORD, hold_rate_clock, socket_turns
 
 from .helpers import Api, error
 
@@ -42,6 +46,50 @@ def test_log_out_everywhere_revokes_every_token_and_session(api: Api, alice: Use
     assert not web_logged_in(browser)
     # A new log-in works.
     assert api.login("alice").get("/api/stream").status_code == 200
+
+
+def test_a_token_is_read_with_its_users_row_in_one_round_trip(api: Api, alice: User) -> None:
+    """A token begins with its user's id, so the token's row and the user's
+    are read at once: one round trip where the token's row named the user
+    to read next."""
+    token = api.login("alice").token
+    assert token.startswith("alice.")
+    user, turns = socket_turns(lambda: services.token_user(token))
+    assert turns == ["write", "read"]
+    assert user == services.get_user("alice")
+    assert api.login("alice").get("/api/stream").status_code == 200
+
+
+def _stored_token(token: str, userid: str) -> None:
+    """A tokens row for ``token``, as :func:`services.issue_token` writes one."""
+    user = services.get_user(userid)
+    with connection() as conn:
+        conn.table(table_name("tokens")).put(
+            keys.token_key(token),
+            rows.encode_token(userid, int(time.time() * 1000), user.auth_generation, rows.KIND_API),
+        )
+
+
+def test_the_tokens_row_decides_whom_it_signs_in_not_its_name(
+    api: Api, alice: User, bob: User
+) -> None:
+    token = api.login("alice").token
+    _, _, secret = token.partition(".")
+    # The name is hashed with the rest: another name, or none, is no token.
+    for forged in (f"bob.{secret}", secret, f"Alice.{secret}", f"alice.{secret}x"):
+        assert services.token_user(forged) is None, forged
+    # A token issued before tokens were named: its row names the user, read next.
+    unnamed = secrets.token_urlsafe(32)
+    _stored_token(unnamed, "alice")
+    user, turns = socket_turns(lambda: services.token_user(unnamed))
+    assert user == services.get_user("alice")
+    assert turns == ["write", "read", "write", "read"]
+    # A name that is not the row's user signs in the row's user.
+    misnamed = f"bob.{secrets.token_urlsafe(32)}"
+    _stored_token(misnamed, "alice")
+    assert services.token_user(misnamed) == services.get_user("alice")
+    posted = Api(Client(), misnamed).post("/api/twits", {"text": "whose is this"})
+    assert posted.status_code == 201 and posted.json()["userid"] == "alice"
 
 
 def test_log_out_everywhere_needs_a_valid_token(api: Api, alice: User) -> None:
