@@ -28,6 +28,10 @@ hashtag rows. Thirty accounts the reader does not follow then like
 one of the reader's twits and reply to another, and the reader's notifications page is read beside a
 raw scan of the same notifications rows.
 
+The whole home page (GET / through Django, signed in) and the API's
+stream of 20 (GET /api/stream with a bearer token) are read too: what a
+browser and an app get around the services' read.
+
 With a ``peer`` (``benchschema --stream-framework``), Stream-Framework's
 read of 50 takes its turn among them, on a feed that holds the reader's
 stream (bench.streamframework).
@@ -57,6 +61,8 @@ from storage.connection import connection, table_name
 from .fanout import list_large_account
 from .streamframework import StreamFramework, TimedRead
 from .threads import _configured, signed_in_client
+
+PASSWORD = "bench-password-1"  # every account's: the API's rows log in with it
 
 Progress = Callable[[str, int, int], None]
 
@@ -145,7 +151,7 @@ def _register_and_follow(
     people = [reader, *followees, *others]
     report("users", 0, len(people))
     for n, userid in enumerate(people):
-        services.register(userid, userid.title(), f"{userid}@example.com", "bench-password-1")
+        services.register(userid, userid.title(), f"{userid}@example.com", PASSWORD)
         report("users", n + 1, len(people))
     report("follows", 0, len(followees))
     for n, followee in enumerate(followees):
@@ -201,7 +207,7 @@ def _notify(reader: str, own: list[str], report: Progress, fans: int = 30) -> No
     report("notifications", 0, fans)
     for n in range(fans):
         fan = f"fan{n:03d}"
-        services.register(fan, fan.title(), f"{fan}@example.com", "bench-password-1")
+        services.register(fan, fan.title(), f"{fan}@example.com", PASSWORD)
         services.like(fan, own[n % len(own)])
         services.post_twit(fan, f"@{reader} a reply {n}", reply_to=own[(n + 3) % len(own)])
         report("notifications", n + 1, fans)
@@ -332,6 +338,12 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
     floor = "its scan and its lookups' multi-gets, nothing decoded past the rows"
     cases = (
         ("whole home page, HTML of 20 through Django", whole_page(), shown_reposts, 20),
+        (
+            "the API's stream of 20, JSON through Django, bearer token",
+            _api_stream(user),
+            shown_reposts,
+            20,
+        ),
         (f"home page, first 20 ({page})", home(20), shown_reposts, 20),
         ("home page, first 20, nothing kept", _home_unkept(user, 20), shown_reposts, 20),
         ("stream read alone, first 20 (no flags)", stream_read(20), shown_reposts, 20),
@@ -357,6 +369,25 @@ def _cases(user: User, prefix: bytes) -> tuple[tuple[Case, ...], tuple[Case, ...
         ("raw scan again, the same 50 stream rows", raw(50), raw_reposts, 50),
     )
     return cases, merged
+
+
+def _api_stream(user: User) -> Callable[[], int]:
+    """What an app gets: GET /api/stream?limit=20 through Django with a
+    bearer token (the token's check, the same stream and hydrate step, the
+    JSON). Its own line, so a change to the token's reads shows beside the
+    page's."""
+    from django.test import Client
+
+    issued = services.issue_token(user.userid, PASSWORD)
+    assert issued is not None
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {issued[0]}")
+
+    def read() -> int:
+        response = client.get("/api/stream", {"limit": 20}, HTTP_HOST="localhost")
+        assert response.status_code == 200, response.status_code
+        return len(response.json()["items"])
+
+    return read
 
 
 def _home_unkept(user: User, limit: int) -> Callable[[], int]:
