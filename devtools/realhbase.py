@@ -691,6 +691,13 @@ class RealHBase:
             "hbase.zookeeper.property.clientPort": str(self.ports["zookeeper"]),
             "hbase.zookeeper.property.dataDir": str(w / "zookeeper"),
             "hbase.zookeeper.property.maxClientCnxns": "0",
+            # Standalone HBase gives its servers' ZooKeeper sessions 10 s
+            # (HMasterCommandLine), so a 6.7 s stall of a loaded machine (two
+            # test runs at once: the JVM paused 6 s) expired them, the master
+            # took the RegionServer for dead, and it aborted, failing every
+            # test after. 40 s is what the embedded ZooKeeper allows at most
+            # (20 ticks of 2 s); nothing here ever kills a RegionServer.
+            "zookeeper.session.timeout.localHBaseCluster": "40000",
             # RPC endpoints, loopback only
             "hbase.master.port": str(self.ports["master"]),
             "hbase.master.ipc.address": self.host,
