@@ -47,6 +47,15 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _log_in(s: Stack, userid: str) -> str:
+    """``userid``'s new API token; an AssertionError with the answer's status
+    and text while the stack does not give one (so a wait that ends names it)."""
+    answer = s.api("POST", "/api/login", json={"userid": userid, "password": PASSWORD})
+    assert answer.status_code == 200, (answer.status_code, answer.text[:300])
+    token: str = answer.json()["token"]
+    return token
+
+
 def _wait(what: str, probe: Callable[[], T | None], timeout: float, every: float = 0.5) -> T:
     """``probe()`` until it returns something other than None (an exception
     counts as not yet); that value. Fails naming ``what`` and the last error."""
@@ -283,13 +292,7 @@ def test_the_stack_serves_fans_out_survives_faults_and_keeps_its_rows(deployed: 
     assert {first, during, while_down, reply} <= set(before)
     s.compose("--profile", "tls", "down")
     s.start()
-    bob_again = _wait(
-        "bob logs in after the restart",
-        lambda: s.api("POST", "/api/login", json={"userid": "bob", "password": PASSWORD}).json()[
-            "token"
-        ],
-        timeout=60,
-    )
+    bob_again = _wait("bob logs in after the restart", lambda: _log_in(s, "bob"), timeout=180)
     assert _stream_ids(s, bob_again) == before
     # The second createtables found every table as the schema has it.
     assert "the tables match the schema" in s.createtables_output[-1], s.createtables_output[-1]
